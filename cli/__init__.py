@@ -1,0 +1,1 @@
+"""The ``shanghai`` command: a thin typer shell over the :mod:`solver` library."""

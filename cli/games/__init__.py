@@ -1,0 +1,1 @@
+"""Per-game handlers of ``shanghai solve``."""

@@ -1,0 +1,45 @@
+"""The error hierarchy: every bad input is a :class:`ValueError` subclass.
+
+Library callers catch :class:`ShanghaiError` (or plain ``ValueError``); the
+CLI turns each into one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ShanghaiError",
+    "CardError",
+    "TooManyCopiesError",
+    "MeldError",
+    "RulesError",
+    "PuzzleError",
+    "IllegalActionError",
+]
+
+
+class ShanghaiError(ValueError):
+    """Base class of every error this library raises for bad input."""
+
+
+class CardError(ShanghaiError):
+    """A card or a list of cards could not be parsed."""
+
+
+class TooManyCopiesError(ShanghaiError):
+    """A multiset holds more copies of a card than the decks contain."""
+
+
+class MeldError(ShanghaiError):
+    """A meld breaks the rules, or a table arrangement is not valid."""
+
+
+class RulesError(ShanghaiError):
+    """An unknown rule option, a bad option value or an unknown preset."""
+
+
+class PuzzleError(ShanghaiError):
+    """A puzzle file is unreadable or malformed (the message names the file)."""
+
+
+class IllegalActionError(ShanghaiError):
+    """An action that the rules do not allow in the current position."""

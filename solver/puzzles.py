@@ -1,0 +1,356 @@
+"""Puzzle files: one position per TOML file, with its rules and verified answer.
+
+::
+
+    game = "manipulation"            # manipulation | contract | zsy
+    title = "Six of spades"          # optional
+    [rules]                          # optional: preset and option overrides
+    preset = "norwegian"
+    [position]
+    table = ["3H 4H 5H 6H", "3C 4C 5C 6C"]
+    hand = "6S KD"
+    [answer]                         # optional: the verified optimum
+    played = 1
+
+Contract positions hold ``round``, ``hand``, ``table`` (each meld a string,
+or a table ``{cards = "5H 5D 2S=5C", owner = 1}``; owner 0 is the player to
+move), ``laid_down``, ``discard`` and optionally ``dead`` (other cards the
+player has seen). Zheng Shang You positions hold ``hand`` and optionally
+``to_beat`` with ``to_beat_kind``.
+
+Every problem raises :class:`PuzzleError` naming the file and the key.
+
+>>> p = loads('game = "manipulation"\\n[position]\\ntable = ["3H 4H 5H"]\\nhand = "6H"\\n')
+>>> p.position.hand, p.rules.decks
+(Cards.parse('6H'), 2)
+>>> loads(dumps(p)) == p
+True
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import tomli_w
+
+from solver.cards import Card, Cards
+from solver.errors import PuzzleError, ShanghaiError
+from solver.melds import Meld, validate_table
+from solver.rules import ContractRules, ManipulationRules, ZsyRules, rules_for
+
+__all__ = [
+    "Puzzle",
+    "ManipulationPosition",
+    "ContractPosition",
+    "TableMeld",
+    "ZsyPosition",
+    "ZsyKind",
+    "load",
+    "loads",
+    "dump",
+    "dumps",
+    "iter_puzzle_paths",
+    "ANSWER_KEYS",
+    "position_dict",
+]
+
+T = TypeVar("T")
+
+ZsyKind = Literal["single", "set", "straight", "parallel"]
+
+
+@dataclass(frozen=True, slots=True)
+class ManipulationPosition:
+    """The melds on the table and the hand of the player to move."""
+
+    table: tuple[Meld, ...]
+    hand: Cards
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A Contract Shanghai meld on the table with the player who laid it (0 = to move)."""
+
+    meld: Meld
+    owner: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ContractPosition:
+    """A Contract Shanghai position from the view of the player to move."""
+
+    round: int
+    hand: Cards
+    table: tuple[TableMeld, ...] = ()
+    laid_down: bool = False
+    discard: Card | None = None
+    dead: Cards = field(default_factory=Cards)
+
+
+@dataclass(frozen=True, slots=True)
+class ZsyPosition:
+    """A Zheng Shang You hand and, optionally, the combination to beat."""
+
+    hand: Cards
+    to_beat: Cards | None = None
+    to_beat_kind: ZsyKind | None = None
+
+
+Position = ManipulationPosition | ContractPosition | ZsyPosition
+
+ANSWER_KEYS: dict[str, frozenset[str]] = {
+    "manipulation": frozenset({"played", "value", "cards", "distinct_plays"}),
+    "contract": frozenset(
+        {"can_lay_down", "points_left", "distance", "layoff", "layoff_points", "can_go_out", "swaps"}
+    ),
+    "zsy": frozenset({"fewest_plays", "moves", "leads"}),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Puzzle:
+    """A position with its game, rules, optional title and verified answer."""
+
+    game: str
+    rules: ManipulationRules | ContractRules | ZsyRules
+    position: Position
+    title: str = ""
+    answer: dict[str, Any] = field(default_factory=dict)
+    path: str = field(default="", compare=False)
+
+    @property
+    def name(self) -> str:
+        """The file's path, else the title, else ``<inline>``."""
+        return self.path or self.title or "<inline>"
+
+
+class _Ctx:
+    """Prefixes errors with the file and key being read."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    @contextmanager
+    def at(self, key: str) -> Iterator[None]:
+        try:
+            yield
+        except PuzzleError:
+            raise
+        except ShanghaiError as exc:
+            raise PuzzleError(f"{self.source}: {key}: {exc}") from None
+
+    def fail(self, key: str, message: str) -> PuzzleError:
+        return PuzzleError(f"{self.source}: {key}: {message}")
+
+    def typed(self, data: Mapping[str, Any], key: str, kind: type[T], where: str) -> T:
+        value = data[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self.fail(f"{where}.{key}", f"expected {kind.__name__}, got {value!r}")
+        return value
+
+
+def _check_keys(ctx: _Ctx, data: Mapping[str, Any], allowed: set[str] | frozenset[str], where: str) -> None:
+    for key in data:
+        if key not in allowed:
+            raise ctx.fail(f"{where}.{key}" if where else key, "unknown key")
+
+
+def _cards(ctx: _Ctx, data: Mapping[str, Any], key: str, where: str) -> Cards:
+    value = data[key]
+    if not isinstance(value, (str, list)) or (isinstance(value, list) and not all(isinstance(v, str) for v in value)):
+        raise ctx.fail(f"{where}.{key}", "expected a string of card codes")
+    with ctx.at(f"{where}.{key}"):
+        return Cards.parse(value)
+
+
+def _parse_manipulation(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ManipulationPosition:
+    _check_keys(ctx, pos, {"table", "hand"}, "position")
+    if "hand" not in pos:
+        raise ctx.fail("position.hand", "missing")
+    hand = _cards(ctx, pos, "hand", "position")
+    table_raw = pos.get("table", [])
+    if not isinstance(table_raw, list):
+        raise ctx.fail("position.table", "expected a list of melds")
+    melds = []
+    for i, m in enumerate(table_raw):
+        if not isinstance(m, str):
+            raise ctx.fail(f"position.table[{i}]", "expected a string of card codes")
+        with ctx.at(f"position.table[{i}]"):
+            melds.append(Meld.parse(m))
+            validate_table(melds[-1:], rules.meld_spec)
+    table = tuple(melds)
+    with ctx.at("position"):
+        (hand + Cards(c for m in table for c in m.cards)).check_against(rules.deck, "table and hand together")
+    return ManipulationPosition(table, hand)
+
+
+def _parse_contract(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ContractPosition:
+    _check_keys(ctx, pos, {"round", "hand", "table", "laid_down", "discard", "dead"}, "position")
+    for key in ("round", "hand"):
+        if key not in pos:
+            raise ctx.fail(f"position.{key}", "missing")
+    round_ = ctx.typed(pos, "round", int, "position")
+    with ctx.at("position.round"):
+        rules.contract(round_)
+    hand = _cards(ctx, pos, "hand", "position")
+    table_raw = pos.get("table", [])
+    if not isinstance(table_raw, list):
+        raise ctx.fail("position.table", "expected a list of melds")
+    table: list[TableMeld] = []
+    for i, entry in enumerate(table_raw):
+        where = f"position.table[{i}]"
+        owner = 0
+        if isinstance(entry, dict):
+            _check_keys(ctx, entry, {"cards", "owner"}, where)
+            if "cards" not in entry:
+                raise ctx.fail(f"{where}.cards", "missing")
+            owner = ctx.typed(entry, "owner", int, where) if "owner" in entry else 0
+            if owner < 0:
+                raise ctx.fail(f"{where}.owner", "must be 0 or more")
+            entry = entry["cards"]
+        if not isinstance(entry, str):
+            raise ctx.fail(where, "expected a meld string or {cards = ..., owner = N}")
+        with ctx.at(where):
+            meld = Meld.parse(entry)
+            validate_table([meld], rules.meld_spec)
+        table.append(TableMeld(meld, owner))
+    laid_down = ctx.typed(pos, "laid_down", bool, "position") if "laid_down" in pos else False
+    discard = None
+    if "discard" in pos:
+        d = ctx.typed(pos, "discard", str, "position")
+        with ctx.at("position.discard"):
+            discard = Card.parse(d)
+    dead = _cards(ctx, pos, "dead", "position") if "dead" in pos else Cards()
+    with ctx.at("position"):
+        seen = hand + Cards(c for t in table for c in t.meld.cards) + dead + Cards([discard] if discard else [])
+        seen.check_against(rules.deck, "hand, table, discard and dead cards together")
+    return ContractPosition(round_, hand, tuple(table), laid_down, discard, dead)
+
+
+ZSY_KINDS = ("single", "set", "straight", "parallel")
+
+
+def _parse_zsy(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ZsyPosition:
+    _check_keys(ctx, pos, {"hand", "to_beat", "to_beat_kind"}, "position")
+    if "hand" not in pos:
+        raise ctx.fail("position.hand", "missing")
+    hand = _cards(ctx, pos, "hand", "position")
+    to_beat = _cards(ctx, pos, "to_beat", "position") if "to_beat" in pos else None
+    kind = None
+    if "to_beat_kind" in pos:
+        kind = ctx.typed(pos, "to_beat_kind", str, "position")
+        if kind not in ZSY_KINDS:
+            raise ctx.fail("position.to_beat_kind", f"must be one of {', '.join(ZSY_KINDS)}, not {kind!r}")
+        if to_beat is None:
+            raise ctx.fail("position.to_beat_kind", "given without to_beat")
+    with ctx.at("position"):
+        (hand + (to_beat or Cards())).check_against(rules.deck, "hand and to_beat together")
+    position = ZsyPosition(hand, to_beat, kind)  # type: ignore[arg-type]
+    if to_beat is not None and ZSY_CHECK is not None:
+        with ctx.at("position.to_beat"):
+            ZSY_CHECK(position)
+    return position
+
+
+ZSY_CHECK: Callable[[ZsyPosition], None] | None = None
+"""Hook set by the Zheng Shang You module: raises if ``to_beat`` is not a legal combination."""
+
+_PARSERS: dict[str, Callable[[_Ctx, Mapping[str, Any], Any], Position]] = {
+    "manipulation": _parse_manipulation,
+    "contract": _parse_contract,
+    "zsy": _parse_zsy,
+}
+
+
+def loads(text: str, source: str = "<string>") -> Puzzle:
+    """Parse a puzzle from TOML text; ``source`` names it in errors."""
+    ctx = _Ctx(source)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PuzzleError(f"{source}: not valid TOML: {exc}") from None
+    _check_keys(ctx, data, {"game", "title", "rules", "position", "answer"}, "")
+    if "game" not in data:
+        raise ctx.fail("game", "missing")
+    game = ctx.typed(data, "game", str, "puzzle")
+    if game not in _PARSERS:
+        raise ctx.fail("game", f"unknown game {game!r} (known: {', '.join(_PARSERS)})")
+    title = ctx.typed(data, "title", str, "puzzle") if "title" in data else ""
+    rules_raw = data.get("rules", {})
+    if not isinstance(rules_raw, dict):
+        raise ctx.fail("rules", "expected a table")
+    with ctx.at("rules"):
+        rules = rules_for(game, rules_raw)
+    pos = data.get("position")
+    if not isinstance(pos, dict):
+        raise ctx.fail("position", "missing or not a table")
+    position = _PARSERS[game](ctx, pos, rules)
+    answer = data.get("answer", {})
+    if not isinstance(answer, dict):
+        raise ctx.fail("answer", "expected a table")
+    _check_keys(ctx, answer, ANSWER_KEYS[game], "answer")
+    return Puzzle(game, rules, position, title, dict(answer), source if source != "<string>" else "")
+
+
+def load(path: str | Path) -> Puzzle:
+    """Read one puzzle file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        raise PuzzleError(f"{p}: cannot read: {reason}") from None
+    return loads(text, str(p))
+
+
+def iter_puzzle_paths(path: str | Path) -> list[Path]:
+    """A file itself, or every ``*.toml`` below a folder, sorted."""
+    p = Path(path)
+    if p.is_dir():
+        return sorted(p.rglob("*.toml"))
+    return [p]
+
+
+def position_dict(position: Position) -> dict[str, Any]:
+    """The position as plain data, as written in a puzzle file's ``[position]``."""
+    if isinstance(position, ManipulationPosition):
+        return {"table": [str(m) for m in position.table], "hand": str(position.hand)}
+    if isinstance(position, ContractPosition):
+        out: dict[str, Any] = {"round": position.round, "hand": str(position.hand)}
+        out["table"] = [{"cards": str(t.meld), "owner": t.owner} for t in position.table]
+        out["laid_down"] = position.laid_down
+        if position.discard is not None:
+            out["discard"] = str(position.discard)
+        if position.dead:
+            out["dead"] = str(position.dead)
+        return out
+    out = {"hand": str(position.hand)}
+    if position.to_beat is not None:
+        out["to_beat"] = str(position.to_beat)
+    if position.to_beat_kind is not None:
+        out["to_beat_kind"] = position.to_beat_kind
+    return out
+
+
+def dumps(puzzle: Puzzle) -> str:
+    """The TOML text of a puzzle (``loads(dumps(p)) == p``)."""
+    data: dict[str, Any] = {"game": puzzle.game}
+    if puzzle.title:
+        data["title"] = puzzle.title
+    rules = {k: v for k, v in puzzle.rules.changed().items() if v is not None}
+    if rules:
+        data["rules"] = rules
+    data["position"] = position_dict(puzzle.position)
+    if puzzle.answer:
+        data["answer"] = puzzle.answer
+    return tomli_w.dumps(data)
+
+
+def dump(puzzle: Puzzle, path: str | Path) -> None:
+    """Write a puzzle file."""
+    Path(path).write_text(dumps(puzzle), encoding="utf-8")
