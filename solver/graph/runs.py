@@ -1,0 +1,70 @@
+"""Runs as paths in the rank graph of a suit.
+
+Positions are 1..14: 1 is the low ace, 2..13 the ranks two to king, 14 the
+high ace. The ace option only decides which positions exist, so ``low``,
+``high`` and ``both`` differ by one node and one edge, and no run ever wraps
+(K-A-2 would need an edge 14 -> 2, which is never there).
+
+>>> [p for p in rank_graph("both").nodes][:3], rank_graph("low").has_node(14)
+([1, 2, 3], False)
+>>> run_windows("high", 3, 3)[-1]
+(12, 13, 14)
+>>> len(run_windows("both", 3, 13))
+77
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import networkx as nx
+
+from solver.cards import Rank
+
+__all__ = ["rank_graph", "run_windows", "position_rank", "positions_of"]
+
+
+@cache
+def rank_graph(ace: str) -> nx.DiGraph:
+    """The directed path of rank positions a run may climb under ``ace``."""
+    lo = 2 if ace == "high" else 1
+    hi = 13 if ace == "low" else 14
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(lo, hi + 1))
+    graph.add_edges_from((p, p + 1) for p in range(lo, hi))
+    return graph
+
+
+@cache
+def run_windows(ace: str, min_len: int, max_len: int = 13) -> tuple[tuple[int, ...], ...]:
+    """Every run shape: the paths of ``min_len``..``max_len`` nodes in the rank graph.
+
+    A path holds each position once; a path through both ace nodes would
+    hold the ace twice, so it is left out (it needs 14 nodes anyway).
+    """
+    graph = rank_graph(ace)
+    out: list[tuple[int, ...]] = []
+    for start in sorted(graph.nodes):
+        path = [start]
+        node = start
+        while True:
+            if min_len <= len(path) <= max_len and not (1 in path and 14 in path):
+                out.append(tuple(path))
+            successors = list(graph.successors(node))
+            if not successors or len(path) >= max_len:
+                break
+            node = successors[0]
+            path.append(node)
+    return tuple(out)
+
+
+def position_rank(position: int) -> Rank:
+    """The rank at a position (1 and 14 are both the ace)."""
+    return Rank(1 if position == 14 else position)
+
+
+def positions_of(rank: Rank, ace: str) -> tuple[int, ...]:
+    """The positions a rank may take under ``ace`` (the ace may have two)."""
+    if rank != Rank.ACE:
+        return (int(rank),)
+    return {"low": (1,), "high": (14,), "both": (1, 14)}[ace]
