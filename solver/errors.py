@@ -14,6 +14,7 @@ __all__ = [
     "RulesError",
     "PuzzleError",
     "IllegalActionError",
+    "ComboError",
 ]
 
 
@@ -43,3 +44,7 @@ class PuzzleError(ShanghaiError):
 
 class IllegalActionError(ShanghaiError):
     """An action that the rules do not allow in the current position."""
+
+
+class ComboError(ShanghaiError):
+    """Cards that form no legal Zheng Shang You combination (or an ambiguous one)."""

@@ -251,14 +251,13 @@ def _parse_zsy(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ZsyPosition:
     with ctx.at("position"):
         (hand + (to_beat or Cards())).check_against(rules.deck, "hand and to_beat together")
     position = ZsyPosition(hand, to_beat, kind)  # type: ignore[arg-type]
-    if to_beat is not None and ZSY_CHECK is not None:
+    if to_beat is not None:
+        from solver.climbing import combo_from_position  # lazy: climbing imports the rules, not puzzles
+
         with ctx.at("position.to_beat"):
-            ZSY_CHECK(position)
+            combo_from_position(to_beat, kind, rules)
     return position
 
-
-ZSY_CHECK: Callable[[ZsyPosition], None] | None = None
-"""Hook set by the Zheng Shang You module: raises if ``to_beat`` is not a legal combination."""
 
 _PARSERS: dict[str, Callable[[_Ctx, Mapping[str, Any], Any], Position]] = {
     "manipulation": _parse_manipulation,

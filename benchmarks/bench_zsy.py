@@ -1,0 +1,162 @@
+"""Zheng Shang You benchmark: legal moves and fewest plays, with peers in the same run.
+
+    python -m benchmarks.bench_zsy               # default sizes (about a minute)
+    python -m benchmarks.bench_zsy --hands 100   # more random deals per fewest-plays row
+
+Rows (targets from issue 5):
+
+- legal replies for a fixed 14-card hand with both jokers and two 2s, one
+  row per kind of combination to beat (target: median < 1 ms); peer: brute
+  force, ``classify`` + ``beats`` on every sub-multiset of the right size;
+- every lead from that hand (target < 10 ms); peer: ``classify`` on all
+  2^14 sub-multisets;
+- fewest plays for random 14-card deals (target < 20 ms) and 27-card deals
+  (the two-player deal, measured); peer: the CP-SAT model
+  :func:`solver.models.zsy.fewest_plays_cpsat` on the same hands.
+
+One process, one core; medians (and the worst case) of per-call times.
+Other work on the machine makes timings noisy: compare rows within a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import time
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from solver.cards import Cards
+from solver.climbing import Combo, beats, classify, fewest_plays, legal_moves
+from solver.models.zsy import fewest_plays_cpsat
+from solver.rules import ZsyRules
+
+HAND = Cards.parse("RJ BJ 2S 2H 3C 4D 5S 6H 6C 7D 9S 9H JC KD")
+REPLIES = ["7S", "8S 8H", "8S 8H 8C", "5C 6C 7D 8S 9H", "4S 4H 5S 5H 6S 6H"]
+
+
+def brute_moves(hand: Cards, to_beat: Combo | None, rules: ZsyRules) -> list[Combo]:
+    """The peer: classify every sub-multiset (of the to_beat's size) and keep what beats it."""
+    cards = list(hand)
+    sizes = range(1, len(cards) + 1) if to_beat is None else [to_beat.size]
+    out: list[Combo] = []
+    for k in sizes:
+        for sub in combinations(cards, k):
+            for c in classify(Cards(sub), rules):
+                if to_beat is None or beats(c, to_beat, rules):
+                    out.append(c)
+    return out
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> tuple[list[float], Any]:
+    times: list[float] = []
+    result: Any = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return times, result
+
+
+def ms(x: float) -> str:
+    return f"{x * 1000:.3f}" if x < 0.01 else f"{x * 1000:.1f}"
+
+
+def main() -> None:
+    """Run the rows and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=40, help="random deals per fewest-plays row")
+    parser.add_argument("--repeat", type=int, default=50, help="repeats per move-generation row")
+    parser.add_argument("--seed", type=int, default=5)
+    args = parser.parse_args()
+    rules = ZsyRules()
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=170)
+    table = Table(title=f"Zheng Shang You ({platform.processor() or platform.machine()}, 1 process, times in ms)")
+    for col in ("question", "case", "n", "result", "median", "worst", "target", "met", "peer", "peer median", "agree"):
+        table.add_column(col, justify="left" if col in ("question", "case", "target", "peer") else "right")
+
+    def row(question: str, case: str, times: list[float], result: str, target: float | None, **peer: Any) -> None:
+        med = statistics.median(times)
+        met = "" if target is None else ("yes" if med < target else "NO")
+        table.add_row(
+            question,
+            case,
+            str(len(times)),
+            result,
+            ms(med),
+            ms(max(times)),
+            "" if target is None else f"< {ms(target)}",
+            met,
+            peer.get("name", ""),
+            ms(peer["median"]) if "median" in peer else "",
+            peer.get("agree", ""),
+        )
+
+    for text in REPLIES:
+        target = Combo.parse(text, rules)
+        times, moves = timed(lambda t=target: legal_moves(HAND, t, rules), args.repeat)
+        ptimes, pmoves = timed(lambda t=target: brute_moves(HAND, t, rules), max(3, args.repeat // 10))
+        agree = "yes" if set(moves) == set(pmoves) and len(moves) == len(pmoves) else "NO"
+        row(
+            "legal replies",
+            f"{target.describe()}",
+            times,
+            f"{len(moves)} moves",
+            0.001,
+            name="brute force",
+            median=statistics.median(ptimes),
+            agree=agree,
+        )
+    times, leads = timed(lambda: legal_moves(HAND, None, rules), args.repeat)
+    ptimes, pleads = timed(lambda: brute_moves(HAND, None, rules), 3)
+    agree = "yes" if set(leads) == set(pleads) and len(leads) == len(pleads) else "NO"
+    row(
+        "all leads",
+        "14 cards, 2 jokers, two 2s",
+        times,
+        f"{len(leads)} moves",
+        0.010,
+        name="brute force",
+        median=statistics.median(ptimes),
+        agree=agree,
+    )
+
+    deck = list(rules.deck)
+    for size, target_s in ((14, 0.020), (27, None)):
+        rng = random.Random(args.seed + size)
+        hands = [Cards(rng.sample(deck, size)) for _ in range(args.hands)]
+        if size == 14:
+            hands[0] = HAND
+        times, ctimes, agree = [], [], True
+        counts: list[int] = []
+        for hand in hands:
+            t, split = timed(lambda h=hand: fewest_plays(h, rules), 1)
+            c, (count, status) = timed(lambda h=hand: fewest_plays_cpsat(h, rules), 1)
+            times += t
+            ctimes += c
+            counts.append(split.count)
+            agree &= split.count == count and split.status == "optimal" and status == "optimal"
+        row(
+            "fewest plays",
+            f"random {size}-card deals",
+            times,
+            f"{min(counts)}-{max(counts)} plays",
+            target_s,
+            name="CP-SAT model",
+            median=statistics.median(ctimes),
+            agree="yes" if agree else "NO",
+        )
+    console.print(table)
+    console.print("[dim]peers: brute force = classify+beats on every sub-multiset; CP-SAT = solver/models/zsy.py[/]")
+
+
+if __name__ == "__main__":
+    main()

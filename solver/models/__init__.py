@@ -1,0 +1,1 @@
+"""CP-SAT models, one module per question (the solver layer under the public APIs)."""
