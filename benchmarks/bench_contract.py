@@ -1,0 +1,165 @@
+"""Contract Shanghai benchmark: ``python -m benchmarks.bench_contract [--n 500] [--seed 1]``.
+
+Random positions under the default (``finnish``) rules:
+
+* contract check + best lay-down of a 13-card hand with 0-4 wilds, a random round;
+* distance to the contract for the same hands (missing count; and with the
+  cards that would do, on a subset);
+* best lay-off of an 8-card hand onto a table of 12 random melds with wilds
+  (owners 0-3, so wild swaps are possible).
+
+Peers in the same run: the exhaustive searches of
+:mod:`solver.contract_referee` (on a subset: they are slow), whose answers
+must agree. Prints a rich table of medians and maxima in milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from solver.cards import Card, Cards, Rank, Suit
+from solver.contract import best_lay_down, best_layoff, distance_to_contract
+from solver.contract_referee import exhaustive_lay_down, exhaustive_layoff
+from solver.errors import MeldError
+from solver.melds import Meld, meld_kind
+from solver.puzzles import TableMeld
+from solver.rules import ContractRules
+
+
+def random_hand(rng: random.Random, rules: ContractRules, size: int = 13, max_wilds: int = 4) -> Cards:
+    """``size`` cards from the decks, 0..``max_wilds`` of them wild."""
+    deck = list(rules.deck)
+    wilds = [c for c in deck if c in rules.wilds]
+    naturals = [c for c in deck if c not in rules.wilds]
+    w = rng.randint(0, max_wilds)
+    return Cards(rng.sample(wilds, w) + rng.sample(naturals, size - w))
+
+
+def random_table(rng: random.Random, rules: ContractRules, n: int = 12) -> list[TableMeld]:
+    """``n`` valid melds (sets and runs, some with wilds, some roles written) within the decks."""
+    spec = rules.meld_spec
+    wild = sorted(rules.wilds, key=lambda c: c.index)
+    used = Cards()
+    out: list[TableMeld] = []
+    while len(out) < n:
+        if rng.random() < 0.5:
+            rank = Rank(rng.randint(1, 13))
+            cards = [Card(rank, rng.choice(list(Suit))) for _ in range(rng.randint(3, 4))]
+            cards = [c for c in cards if c not in rules.wilds]
+            if rng.random() < 0.4:
+                cards.append(rng.choice(wild))
+            roles: list[Card | None] = [None] * len(cards)
+        else:
+            suit = rng.choice(list(Suit))
+            start = rng.randint(1, 10)
+            cards, roles = [], []
+            for p in range(start, min(14, start + rng.randint(4, 6))):
+                card = Card(Rank(1 if p == 14 else p), suit)
+                if card in rules.wilds or rng.random() < 0.15:
+                    cards.append(rng.choice(wild))
+                    roles.append(card if rng.random() < 0.5 else None)
+                else:
+                    cards.append(card)
+                    roles.append(None)
+        meld = Meld(tuple(cards), tuple(roles))
+        try:
+            meld_kind(meld, spec)
+            (used + meld.multiset).check_against(rules.deck)
+        except (MeldError, ValueError):
+            continue
+        used = used + meld.multiset
+        out.append(TableMeld(meld, rng.randint(0, 3)))
+    return out
+
+
+def layoff_hand(rng: random.Random, rules: ContractRules, table: list[TableMeld], size: int = 8) -> Cards:
+    """A hand of cards near the table's melds (and a wild or two), within what the decks still hold."""
+    rest = rules.deck - Cards(c for t in table for c in t.meld.cards)
+    near = [c for c in rest if c in rules.wilds or rng.random() < 0.25]
+    return Cards(rng.sample(near, min(size, len(near))))
+
+
+def timed(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = fn(*args, **kwargs)
+    return (time.perf_counter() - start) * 1000, result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--n", type=int, default=500, help="random positions per question")
+    parser.add_argument("--peer", type=int, default=60, help="positions also solved by exhaustive search")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    rules = ContractRules()
+    rows: list[tuple[str, list[float], str]] = []
+    console = Console()
+
+    hands = [(random_hand(rng, rules), rng.randint(1, 7)) for _ in range(args.n)]
+    t_down: list[float] = []
+    t_peer: list[float] = []
+    made = 0
+    for k, (hand, round_) in enumerate(hands):
+        ms, down = timed(best_lay_down, hand, rules, round_)
+        t_down.append(ms)
+        made += down is not None
+        if k < args.peer:
+            whole = round_ == rules.rounds and rules.last_round_all_at_once
+            ms2, brute = timed(exhaustive_lay_down, hand, rules, round_, max_left=1 if whole else None)
+            t_peer.append(ms2)
+            assert (brute is None) == (down is None) and (brute is None or brute.points_left == down.points_left)
+    rows.append(("contract check + best lay-down (13 cards, 0-4 wilds)", t_down, f"{made}/{args.n} can lay down"))
+    rows.append(("  peer: exhaustive search", t_peer, f"{len(t_peer)} positions, answers agree"))
+
+    t_dist: list[float] = []
+    t_opts: list[float] = []
+    timeouts = 0
+    missing: list[int] = []
+    for k, (hand, round_) in enumerate(hands):
+        ms, d = timed(distance_to_contract, hand, rules, round_, options=False, time_limit=2.0)
+        t_dist.append(ms)
+        missing.append(d.missing)
+        timeouts += d.status != "optimal"
+        if k < args.peer * 2:
+            ms, _ = timed(distance_to_contract, hand, rules, round_, time_limit=2.0)
+            t_opts.append(ms)
+    note = f"median missing {statistics.median(missing)}, {timeouts} not proven in 2 s"
+    rows.append(("distance to contract (missing only)", t_dist, note))
+    rows.append(("distance + the cards that would do", t_opts, f"{len(t_opts)} positions"))
+
+    t_lay: list[float] = []
+    t_lpeer: list[float] = []
+    swaps = 0
+    for k in range(args.n):
+        table = random_table(rng, rules)
+        hand = layoff_hand(rng, rules, table)
+        ms, lay = timed(best_layoff, hand, table, rules, player=0)
+        t_lay.append(ms)
+        swaps += bool(lay.swaps)
+        if k < args.peer // 2:
+            ms2, brute = timed(exhaustive_layoff, hand, table, rules, player=0)
+            t_lpeer.append(ms2)
+            assert (brute.primary, brute.secondary) == (lay.points, len(lay.played))
+    rows.append(("best lay-off, 12 melds, wild swaps (8 cards)", t_lay, f"{swaps} with swaps"))
+    rows.append(("  peer: exhaustive search", t_lpeer, f"{len(t_lpeer)} positions, answers agree"))
+
+    table_out = Table(title=f"Contract Shanghai, {args.n} random positions (seed {args.seed}), ms")
+    for col in ("question", "median", "max", "n", "note"):
+        table_out.add_column(col, justify="right" if col in ("median", "max", "n") else "left")
+    for name, times, note in rows:
+        if times:
+            table_out.add_row(name, f"{statistics.median(times):.2f}", f"{max(times):.1f}", str(len(times)), note)
+    console.print(table_out)
+
+
+if __name__ == "__main__":
+    main()

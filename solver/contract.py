@@ -1,0 +1,244 @@
+"""Contract Shanghai: the solver's questions (``../shared/rules/contract.md``, end of file).
+
+* :func:`best_lay_down` -- can this hand make the round's contract, and the
+  lay-down that leaves the fewest points in hand, each wild's role written;
+* :func:`distance_to_contract` -- the fewest cards still missing, and which
+  cards would do (only cards that can still exist);
+* :func:`best_layoff` -- the most points (or cards) that go from hand onto
+  the table's melds, wild swaps included, and whether the player can go out;
+* :func:`can_go_down_whole` -- the last round: the whole hand at once.
+
+>>> from solver.rules import ContractRules
+>>> rules = ContractRules()
+>>> down = best_lay_down(Cards.parse("5H 5D 5S 6C 7C 8C 2S KD"), rules, 1)
+>>> [str(m) for m in down.melds], down.points_left, down.status
+(['5S 5H 5D', '6C 7C 8C 2S=9C'], 10, 'optimal')
+>>> d = distance_to_contract(Cards.parse("5H 5D 5S 6C 7C 8C KD"), rules, 1)
+>>> d.missing, str(d.options)
+(1, '2S 2S 2C 2C 5C 5C 9C 9C')
+
+The example of the source: a ten from hand replaces the wild two in an
+opponent's 10D 10H 2S, and the freed two goes at once onto a meld.
+
+>>> from solver.puzzles import TableMeld
+>>> table = [TableMeld(Meld.parse("10D 10H 2S"), owner=1), TableMeld(Meld.parse("6S 7S 8S 9S"), owner=1)]
+>>> lay = best_layoff(Cards.parse("10C 4S"), table, rules)
+>>> [str(s) for s in lay.swaps], lay.can_go_out
+(['10C for 2S in meld 0, the 2S to meld 1'], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from solver.cards import Card, Cards
+from solver.errors import MeldError
+from solver.melds import Meld, meld_kind
+from solver.models.contract import SolverTimeout, solve_distance, solve_lay_down, solve_layoff
+from solver.puzzles import TableMeld
+from solver.rules.contract import ContractRules
+
+__all__ = [
+    "LayDown",
+    "Distance",
+    "Swap",
+    "Layoff",
+    "SolverTimeout",
+    "UNREACHABLE",
+    "best_lay_down",
+    "can_go_down_whole",
+    "distance_to_contract",
+    "best_layoff",
+    "validate_table",
+]
+
+UNREACHABLE = 99
+"""``Distance.missing`` when no cards that can still come complete the contract."""
+
+
+@dataclass(frozen=True, slots=True)
+class LayDown:
+    """A lay-down: the contract's melds (every wild's role written), what stays in hand and its points."""
+
+    melds: tuple[Meld, ...]
+    points_left: int
+    hand: Cards
+    status: str
+
+    @property
+    def played(self) -> Cards:
+        """The cards laid down."""
+        return Cards(c for m in self.melds for c in m.cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Distance:
+    """How far a hand is from its contract.
+
+    ``missing`` is the fewest cards still needed (0: the contract can be
+    made now; :data:`UNREACHABLE` when the cards that can still come do not
+    suffice). ``options`` are the cards that would do: every card that is
+    part of some fewest completion, with the copies that can still come
+    (a card drawn from ``options`` brings the hand one card closer).
+    ``completion`` is one fewest completion and ``melds`` its lay-down.
+    """
+
+    missing: int
+    options: Cards
+    completion: Cards
+    melds: tuple[Meld, ...]
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """A wild swap: ``card`` from hand replaces ``wild`` in table meld ``meld``; the wild goes to meld ``to``."""
+
+    card: Card
+    meld: int
+    wild: Card
+    to: int
+
+    def __str__(self) -> str:
+        return f"{self.card} for {self.wild} in meld {self.meld}, the {self.wild} to meld {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Layoff:
+    """A lay-off: the table after it, the hand cards played, the swaps, the hand left.
+
+    ``points`` are the points of the cards played. ``can_go_out``: some
+    lay-off (not necessarily this one, when the objective is points) leaves
+    at most one card, the final discard.
+    """
+
+    table: tuple[TableMeld, ...]
+    played: Cards
+    swaps: tuple[Swap, ...]
+    hand: Cards
+    points: int
+    can_go_out: bool
+    status: str
+
+
+NO_CARDS = Cards()
+
+
+def _check_hand(hand: Cards, rules: ContractRules, also: Cards = NO_CARDS, what: str = "the hand") -> None:
+    (hand + also).check_against(rules.deck, what)
+
+
+def validate_table(table: Sequence[TableMeld], rules: ContractRules) -> None:
+    """Every table meld valid under the rules (:class:`MeldError` naming the first bad one)."""
+    spec = rules.meld_spec
+    for i, t in enumerate(table):
+        if t.owner < 0:
+            raise MeldError(f"table meld {i} ({t.meld}): owner must be 0 or more")
+        try:
+            meld_kind(t.meld, spec)
+        except MeldError as exc:
+            raise MeldError(f"table meld {i}: {exc}") from None
+
+
+def _lay_down(plan_melds: tuple[Meld, ...], used: Cards, hand: Cards, rules: ContractRules, status: str) -> LayDown:
+    left = hand - used
+    return LayDown(plan_melds, sum(rules.points(c) for c in left), left, status)
+
+
+def best_lay_down(hand: Cards, rules: ContractRules, round_: int, *, time_limit: float = 5.0) -> LayDown | None:
+    """The contract check: the lay-down leaving the fewest points in hand (then fewest cards), or None.
+
+    In the last round with ``last_round_all_at_once`` a lay-down must take
+    the whole hand (see :func:`can_go_down_whole`).
+    """
+    contract = rules.contract(round_)
+    _check_hand(hand, rules)
+    if round_ == rules.rounds and rules.last_round_all_at_once:
+        return can_go_down_whole(hand, rules, round_, time_limit=time_limit)
+    if len(hand) < sum(r.min_len for r in contract):
+        return None
+    plan = solve_lay_down(hand, rules, contract, time_limit=time_limit)
+    if plan is None:
+        return None
+    return _lay_down(plan.melds, plan.used, hand, rules, plan.status)
+
+
+def can_go_down_whole(
+    hand: Cards, rules: ContractRules, round_: int, *, discard: bool = True, time_limit: float = 5.0
+) -> LayDown | None:
+    """Can the whole hand go down at once as the contract's melds (each may be longer than its minimum)?
+
+    With ``discard`` (the default) one card may stay for the discard that
+    ends the turn (the round ends when that last card is discarded); with
+    ``discard=False`` every card must be melded. Only the contract's melds
+    count: no lay-off onto other melds.
+    """
+    contract = rules.contract(round_)
+    _check_hand(hand, rules)
+    if len(hand) < sum(r.min_len for r in contract):
+        return None
+    plan = solve_lay_down(hand, rules, contract, max_left=1 if discard else 0, time_limit=time_limit)
+    if plan is None:
+        return None
+    return _lay_down(plan.melds, plan.used, hand, rules, plan.status)
+
+
+def distance_to_contract(
+    hand: Cards,
+    rules: ContractRules,
+    round_: int,
+    *,
+    seen: Cards = NO_CARDS,
+    time_limit: float = 5.0,
+    options: bool = True,
+) -> Distance:
+    """The fewest cards still missing to make the round's contract, and which cards would do.
+
+    Only cards that can still come count: the decks minus ``seen`` (cards
+    the player has seen elsewhere: the table, the discards) minus the hand.
+    ``options=False`` skips listing the cards that would do (faster).
+    """
+    contract = rules.contract(round_)
+    _check_hand(hand, rules, seen, "the hand and the seen cards together")
+    pool = rules.deck - hand - seen
+    found = solve_distance(hand, rules, contract, pool, outs=options, time_limit=time_limit)
+    if found is None:
+        return Distance(UNREACHABLE, Cards(), Cards(), (), "impossible")
+    outs = found.outs if found.outs is not None else Cards()
+    return Distance(found.missing, outs, found.plan.extras, found.plan.melds, found.status)
+
+
+def best_layoff(
+    hand: Cards,
+    table: Sequence[TableMeld],
+    rules: ContractRules,
+    *,
+    player: int = 0,
+    objective: Literal["points", "cards"] = "points",
+    time_limit: float = 5.0,
+) -> Layoff:
+    """The lay-off onto every table meld that plays the most points (or cards) from hand.
+
+    Sets grow by naturals of their rank and by wilds, runs at either end. A
+    wild swap (``rules.wild_swap``; from one's own melds, owner ``player``,
+    only with ``rules.wild_swap_own``) puts a natural from hand where a
+    wild stood for it; the freed wild goes at once onto a meld. Ties go to
+    the other measure, then to fewer swaps.
+    """
+    if objective not in ("points", "cards"):
+        raise ValueError(f"objective must be 'points' or 'cards', not {objective!r}")
+    validate_table(table, rules)
+    _check_hand(hand, rules, Cards(c for t in table for c in t.meld.cards), "the hand and the table together")
+    flags = [(t.meld, t.owner != player or rules.wild_swap_own) for t in table]
+    plan = solve_layoff(hand, flags, rules, objective=objective, time_limit=time_limit)
+    left = hand - plan.played
+    can_go_out = len(left) <= 1
+    if not can_go_out and objective == "points":
+        can_go_out = (
+            len(hand) - len(solve_layoff(hand, flags, rules, objective="cards", time_limit=time_limit).played) <= 1
+        )
+    new_table = tuple(TableMeld(m, t.owner) for m, t in zip(plan.table, table))
+    swaps = tuple(Swap(card, src, wild, to) for card, src, wild, to in plan.swaps)
+    return Layoff(new_table, plan.played, swaps, left, plan.points, can_go_out, plan.status)
