@@ -1,0 +1,177 @@
+"""From the old table to the new one: match melds, then list the physical moves.
+
+Old and new melds form a bipartite graph whose edges weigh how many cards
+they share (identical copies are interchangeable, so shares are multiset
+intersections). A maximum-weight matching (networkx) pairs every old meld
+with at most one new meld, preferring first pairs that keep an old meld
+whole (all its cards in its partner) and then pairs sharing more cards.
+A table card that does not end in its old meld's partner was moved.
+
+>>> from solver.melds import parse_table
+>>> old = parse_table("3H 4H 5H 6H | 3C 4C 5C 6C")
+>>> new = parse_table("3H 4H 5H | 3C 4C 5C | 6H 6C 6S")
+>>> diff = diff_tables(old, new, Cards.parse("6S"))
+>>> diff.kept_melds, diff.moved_cards
+(0, 2)
+>>> [str(m) for m in diff.moves]
+['move 6H from [3H 4H 5H 6H] to [6H 6C 6S]', 'move 6C from [3C 4C 5C 6C] to [6H 6C 6S]', 'play 6S to [6H 6C 6S]']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from solver.cards import Card, Cards
+from solver.melds import Meld
+
+__all__ = ["Move", "TableDiff", "match_melds", "diff_tables", "overlap"]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """Cards going to one new meld, from one old meld or (``source`` None) from the hand.
+
+    ``source`` indexes the old table, ``target`` the new one; the melds are
+    kept so the text form stands alone.
+    """
+
+    cards: Cards
+    source: int | None
+    target: int
+    source_meld: Meld | None
+    target_meld: Meld
+
+    @property
+    def text(self) -> str:
+        """``move 6H from [3H 4H 5H 6H] to [6H 6C 6S]`` or ``play 6S to [...]``."""
+        plain = Meld(self.target_meld.cards)
+        if self.source_meld is None:
+            return f"play {self.cards} to [{plain}]"
+        return f"move {self.cards} from [{Meld(self.source_meld.cards)}] to [{plain}]"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class TableDiff:
+    """The matching old -> new, which old melds stayed whole, and the moves."""
+
+    matching: tuple[int | None, ...]
+    kept: tuple[bool, ...]
+    moved_cards: int
+    moves: tuple[Move, ...]
+
+    @property
+    def kept_melds(self) -> int:
+        """How many old melds ended whole inside their partner."""
+        return sum(self.kept)
+
+
+def overlap(a: Cards, b: Cards) -> int:
+    """Cards two multisets share."""
+    return sum(min(x, y) for x, y in zip(a.counts, b.counts))
+
+
+def match_melds(old: Sequence[Meld], new: Sequence[Meld]) -> tuple[int | None, ...]:
+    """The partner (index into ``new``) of every old meld, or None.
+
+    Lexicographic: most old melds kept whole, then most shared cards.
+    Components of the share graph with one old and one new meld are paired
+    directly; the others go to networkx's maximum-weight matching.
+    """
+    olds = [m.multiset for m in old]
+    news = [m.multiset for m in new]
+    big = sum(len(m) for m in old) + 1
+    # buckets by card: which new melds hold each card
+    holders: dict[Card, list[int]] = {}
+    for j, ms in enumerate(news):
+        for card in ms.distinct():
+            holders.setdefault(card, []).append(j)
+    edges: dict[tuple[int, int], int] = {}
+    for i, ms in enumerate(olds):
+        for j in {j for card in ms.distinct() for j in holders.get(card, ())}:
+            share = overlap(ms, news[j])
+            whole = share == len(ms)
+            edges[i, j] = share + (big if whole else 0)
+    partner: list[int | None] = [None] * len(old)
+    old_deg: dict[int, int] = {}
+    new_deg: dict[int, int] = {}
+    for i, j in edges:
+        old_deg[i] = old_deg.get(i, 0) + 1
+        new_deg[j] = new_deg.get(j, 0) + 1
+    rest = {}
+    for (i, j), w in edges.items():
+        if old_deg[i] == 1 and new_deg[j] == 1:
+            partner[i] = j
+        else:
+            rest[i, j] = w
+    if rest:
+        import networkx as nx
+
+        graph = nx.Graph()
+        graph.add_weighted_edges_from(((("o", i), ("n", j), w) for (i, j), w in rest.items()))
+        for a, b in nx.max_weight_matching(graph):
+            (_, i), (_, j) = (a, b) if a[0] == "o" else (b, a)
+            partner[i] = j
+    return tuple(partner)
+
+
+def diff_tables(
+    old: Sequence[Meld], new: Sequence[Meld], played: Cards, matching: Sequence[int | None] | None = None
+) -> TableDiff:
+    """Kept melds, moved table cards and the move list from ``old`` to ``new``.
+
+    ``played`` are the hand cards the new table adds. Moves are grouped by
+    (source, target): table cards first, in old-table order, then the hand.
+    """
+    if matching is None:
+        matching = match_melds(old, new)
+    olds = [m.multiset for m in old]
+    news = [m.multiset for m in new]
+    kept = []
+    moved = 0
+    # what each new meld still needs after its partner's cards, what each old meld gives away
+    need = [dict(ms.items()) for ms in news]
+    surplus: list[dict[Card, int]] = []
+    for i, ms in enumerate(olds):
+        j = matching[i]
+        give = dict(ms.items())
+        if j is not None:
+            for card, n in list(give.items()):
+                stay = min(n, need[j].get(card, 0))
+                give[card] = n - stay
+                need[j][card] = need[j].get(card, 0) - stay
+        surplus.append({c: n for c, n in give.items() if n})
+        n_moved = sum(give.values())
+        moved += n_moved
+        kept.append(j is not None and n_moved == 0)
+    groups: dict[tuple[int | None, int], dict[Card, int]] = {}
+    for i, give in enumerate(surplus):
+        for card, n in give.items():
+            for j, want in enumerate(need):
+                if not n:
+                    break
+                take = min(n, want.get(card, 0))
+                if take:
+                    want[card] -= take
+                    n -= take
+                    g = groups.setdefault((i, j), {})
+                    g[card] = g.get(card, 0) + take
+            if n:
+                raise ValueError(f"card {card} of old meld {i} has no place in the new table")
+    for j, want in enumerate(need):
+        for card, n in want.items():
+            if n:
+                g = groups.setdefault((None, j), {})
+                g[card] = g.get(card, 0) + n
+    hand_total = Cards(c for (src, _), g in groups.items() if src is None for c, n in g.items() for _ in range(n))
+    if hand_total != played:
+        raise ValueError(f"the new table adds {hand_total}, not the played cards {played}")
+    order = sorted(groups, key=lambda k: (k[0] is None, k[0] if k[0] is not None else 0, k[1]))
+    moves = tuple(
+        Move(Cards.from_counts(groups[k]), k[0], k[1], old[k[0]] if k[0] is not None else None, new[k[1]])
+        for k in order
+    )
+    return TableDiff(tuple(matching), tuple(kept), moved, moves)
