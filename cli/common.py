@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from rich.console import Console
 
+from solver.answers import SolveOptions
 from solver.cards import Card, Cards
 from solver.melds import Meld
 
@@ -73,16 +74,6 @@ def bad_input(message: str) -> NoReturn:
     """Print one line naming the problem and exit 2."""
     err.print(f"[red]error:[/] {message}", markup=True, highlight=False)
     raise SystemExit(EXIT_BAD_INPUT)
-
-
-@dataclass(frozen=True, slots=True)
-class SolveOptions:
-    """Options of ``shanghai solve`` shared by the games."""
-
-    objective: str = "cards"
-    time_limit: float = 10.0
-    all_plays: bool = False
-    limit: int = 20
 
 
 @dataclass(slots=True)

@@ -247,6 +247,21 @@ def solve(
         raise typer.Exit(EXIT_FAIL)
 
 
+from cli import engine_cmds  # noqa: E402
+
+app.command()(engine_cmds.hint)
+app.command()(engine_cmds.play)
+app.command("selfplay")(engine_cmds.selfplay_cmd)
+
+
+@app.command()
+def engine() -> None:
+    """Run the JSON-lines engine on stdin/stdout (see docs/protocol.md)."""
+    from solver.engine.protocol import serve
+
+    serve()
+
+
 def main() -> None:
     """Entry point of the ``shanghai`` console script."""
     try:

@@ -1,0 +1,211 @@
+"""The shape every game state shares, after OpenSpiel, and the game record.
+
+A game is a mutable state machine driven by frozen action records::
+
+    while not game.is_terminal():
+        action = players[game.current_player()].choose(game)
+        game.apply(action)
+
+``legal_actions()`` lists what the player to move may do (for
+Manipulation Shanghai, where any valid rearrangement is a move, it lists
+the plays that need no rearrangement plus the draw or pass; ``apply``
+accepts every play the independent validator accepts). ``verify(action)``
+raises :class:`~solver.errors.IllegalActionError` naming the problem,
+``is_legal`` says yes or no. Each action has a text form that
+``parse_action`` reads back, so a :class:`GameRecord` (rules, seed,
+players, actions) replays exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from solver.cards import Cards
+from solver.errors import IllegalActionError, PuzzleError
+
+__all__ = ["Action", "Game", "GameRecord", "Player", "play_game"]
+
+
+class Action(Protocol):
+    """A frozen action record; ``str(action)`` is its text form."""
+
+    player: int
+
+    def __str__(self) -> str: ...
+
+
+class Game(ABC):
+    """A game in progress: turn order, legal actions, scoring, observations."""
+
+    GAME: ClassVar[str]
+    rules: Any
+    num_players: int
+    seed: int
+    history: list[Any]
+
+    def __init__(self, rules: Any, num_players: int, seed: int) -> None:
+        lo, hi = rules.min_players, rules.max_players
+        if not lo <= num_players <= hi:
+            raise IllegalActionError(f"{self.GAME} takes {lo}-{hi} players, not {num_players}")
+        self.rules = rules
+        self.num_players = num_players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.history = []
+
+    # --- the OpenSpiel shape -------------------------------------------------
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The player to act (0-based), or -1 when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Any]:
+        """The actions the player to move may take (see the module docstring)."""
+
+    @abstractmethod
+    def verify(self, action: Any) -> None:
+        """Raise :class:`IllegalActionError` if ``action`` is not legal now."""
+
+    @abstractmethod
+    def _apply(self, action: Any) -> None:
+        """Carry out a verified action."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each player's game score so far (the game's own scoring)."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """The players who won (ties share), empty while the game runs."""
+
+    @abstractmethod
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` can see, as JSON-able data (other hands and the stock hidden)."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Any:
+        """Read an action's text form (for the player to move)."""
+
+    @abstractmethod
+    def all_cards(self) -> Cards:
+        """Every card in the game, wherever it is (for the no-card-lost invariant)."""
+
+    # --- shared behaviour ------------------------------------------------------
+
+    def is_legal(self, action: Any) -> bool:
+        """True if ``action`` may be applied now."""
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Any) -> None:
+        """Verify and carry out ``action``; it is appended to the history."""
+        if self.is_terminal():
+            raise IllegalActionError("the game is over")
+        if action.player != self.current_player():
+            raise IllegalActionError(f"it is player {self.current_player()}'s turn, not player {action.player}'s")
+        self.verify(action)
+        self._apply(action)
+        self.history.append(action)
+
+    def returns(self) -> list[float]:
+        """1 for each winner (shared on ties), 0 otherwise: for AI code."""
+        won = self.winners()
+        return [1.0 / len(won) if p in won else 0.0 for p in range(self.num_players)]
+
+    def record(self, players: Sequence[str] = ()) -> GameRecord:
+        """The record that replays this game exactly."""
+        return GameRecord(
+            game=self.GAME,
+            rules=self.rules.to_dict(),
+            num_players=self.num_players,
+            seed=self.seed,
+            actions=tuple(str(a) for a in self.history),
+            players=tuple(players),
+            options=self.options(),
+        )
+
+    def options(self) -> dict[str, Any]:
+        """Engine options beyond the rules (such as a hand limit) for the record."""
+        return {}
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A whole game as data: replaying the actions from the seed gives the same game."""
+
+    game: str
+    rules: dict[str, Any]
+    num_players: int
+    seed: int
+    actions: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        """The record as one JSON document."""
+        return json.dumps(
+            {
+                "game": self.game,
+                "rules": self.rules,
+                "num_players": self.num_players,
+                "seed": self.seed,
+                "players": list(self.players),
+                "options": self.options,
+                "actions": list(self.actions),
+            },
+            indent=1,
+        )
+
+    @staticmethod
+    def from_json(text: str, source: str = "<record>") -> GameRecord:
+        """Read a record written by :meth:`to_json`."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise PuzzleError(f"{source}: not valid JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise PuzzleError(f"{source}: a game record is a JSON object")
+        try:
+            return GameRecord(
+                game=str(data["game"]),
+                rules=dict(data.get("rules", {})),
+                num_players=int(data["num_players"]),
+                seed=int(data["seed"]),
+                actions=tuple(str(a) for a in data.get("actions", [])),
+                players=tuple(str(p) for p in data.get("players", [])),
+                options=dict(data.get("options", {})),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise PuzzleError(f"{source}: bad game record: {exc}") from None
+
+
+class Player(Protocol):
+    """An AI (or human) player: picks an action for the player to move."""
+
+    name: str
+
+    def choose(self, game: Game) -> Any:
+        """The action to take; must be legal in ``game``."""
+        ...
+
+
+def play_game(game: Game, players: Sequence[Player], max_actions: int = 1_000_000) -> Game:
+    """Let ``players`` play ``game`` to the end; returns the game."""
+    for _ in range(max_actions):
+        if game.is_terminal():
+            return game
+        game.apply(players[game.current_player()].choose(game))
+    raise IllegalActionError(f"{game.GAME} did not finish within {max_actions} actions")

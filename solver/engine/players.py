@@ -1,0 +1,359 @@
+"""AI players: ``random``, ``greedy`` (simple rules, no search) and ``solver``.
+
+Every player sees the game only through what its seat may see (its hand,
+the table, the discard, counts) and returns one of ``game.legal_actions()``
+or another action the game accepts (a manipulation play from the solver).
+
+>>> from solver.engine.players import PLAYER_KINDS
+>>> sorted(PLAYER_KINDS)
+['greedy', 'random', 'solver']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from solver.cards import Card, Cards
+from solver.engine.base import Game
+from solver.errors import IllegalActionError
+
+__all__ = ["PLAYER_KINDS", "Decision", "RandomPlayer", "GreedyPlayer", "SolverPlayer", "make_player", "make_players"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """An action with the reason a player chose it (what a hint shows)."""
+
+    action: Any
+    reason: str
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
+class RandomPlayer:
+    """Uniformly random among the legal actions (seeded)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> Any:
+        """A random legal action."""
+        return self.rng.choice(game.legal_actions())
+
+
+class GreedyPlayer:
+    """Simple rules and no search: play the most cards now, keep pairs, shed high cards."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> Any:
+        """The greedy rule's action for the game."""
+        return _GREEDY[game.GAME](game, self.rng)
+
+
+class SolverPlayer:
+    """Decisions from the solver: best rearrangement, contract distance, lay-off, fewest plays."""
+
+    name = "solver"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game) -> Any:
+        """The solver's action for the game."""
+        return self.decide(game).action
+
+    def decide(self, game: Game) -> Decision:
+        """The solver's action with the reason for it (used by hints)."""
+        return _SOLVER[game.GAME](game)
+
+
+PLAYER_KINDS: dict[str, Callable[[int], Any]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "solver": SolverPlayer,
+}
+
+
+def make_player(kind: str, seed: int = 0) -> Any:
+    """A player by name (``random``, ``greedy``, ``solver``)."""
+    if kind not in PLAYER_KINDS:
+        raise IllegalActionError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
+    return PLAYER_KINDS[kind](seed)
+
+
+def make_players(kinds: Sequence[str], seed: int = 0) -> list[Any]:
+    """Players for the seats, each with its own seed derived from ``seed``."""
+    return [make_player(k, seed * 1000 + i) for i, k in enumerate(kinds)]
+
+
+# --- Manipulation Shanghai -------------------------------------------------------------
+
+
+def _manip_greedy(game: Any, rng: random.Random) -> Any:
+    from solver.engine.manipulation import MPlay, greedy_play
+
+    legal = game.legal_actions()
+    plays = [a for a in legal if isinstance(a, MPlay)]
+    if not plays:
+        return legal[0]
+    p = game.to_move
+    table = greedy_play(game.table, game.hands[p], game.rules)
+    candidate = MPlay(p, table)
+    if table != game.table and game.is_legal(candidate):
+        return candidate
+    return max(plays, key=lambda a: game._count(a.table))
+
+
+def _manip_solver(game: Any) -> Decision:
+    from solver.engine.manipulation import MPlay
+    from solver.manipulation import best_play
+
+    p = game.to_move
+    legal = game.legal_actions()
+    plays = [a for a in legal if isinstance(a, MPlay)]
+    if not plays:
+        action = legal[0]
+        return Decision(action, "no card can be played: " + str(action), {"playable": 0})
+    if game.opened[p]:
+        play = best_play(game.table, game.hands[p], game.rules, time_limit=game.time_limit)
+        action = MPlay(p, play.table)
+        if game.is_legal(action):
+            return Decision(
+                action,
+                f"plays {len(play.played)} card(s) ({play.played}), the most possible"
+                f" ({play.status}); moves {play.moved_cards} table card(s)",
+                {"played": str(play.played), "status": play.status, "moved_cards": play.moved_cards},
+            )
+    best = max(plays, key=lambda a: game._count(a.table))
+    return Decision(best, f"plays {game._count(best.table)} card(s)", {})
+
+
+# --- Zheng Shang You --------------------------------------------------------------------
+
+
+def _zsy_strength(card: Card) -> int:
+    if card.joker is not None:
+        return 17 if card.code == "RJ" else 16
+    assert card.rank is not None
+    return {1: 14, 2: 15}.get(int(card.rank), int(card.rank))
+
+
+def _combo_cost(combo: Any) -> tuple[int, int]:
+    """Lower is cheaper to give up: few wilds and low cards."""
+    cards = list(combo.cards)
+    wild = sum(1 for c in cards if c.is_joker or c.rank == 2)
+    return (wild, sum(_zsy_strength(c) for c in cards) // max(1, len(cards)))
+
+
+def _zsy_tribute(game: Any, legal: list[Any]) -> Any:
+    step = legal[0].step
+    if step == "give":
+        return min(legal, key=lambda a: _zsy_strength(a.card))
+    return max(legal, key=lambda a: _zsy_strength(a.card))
+
+
+def _zsy_greedy(game: Any, rng: random.Random) -> Any:
+    from solver.engine.zsy import Tribute, ZPass, ZPlay
+
+    legal = game.legal_actions()
+    if isinstance(legal[0], Tribute):
+        return _zsy_tribute(game, legal)
+    plays = [a for a in legal if isinstance(a, ZPlay)]
+    if not plays:
+        return next(a for a in legal if isinstance(a, ZPass))
+    if game.trick is None:
+        # lead the combination that sheds the most cards, cheapest first
+        return min(plays, key=lambda a: (-len(a.combo.cards), _combo_cost(a.combo)))
+    return min(plays, key=lambda a: _combo_cost(a.combo))
+
+
+def _zsy_solver(game: Any) -> Decision:
+    from solver.climbing import fewest_plays
+    from solver.engine.zsy import Tribute, ZPass, ZPlay
+
+    legal = game.legal_actions()
+    if isinstance(legal[0], Tribute):
+        action = _zsy_tribute(game, legal)
+        return Decision(action, f"tribute: {action.step} the {'lowest' if action.step == 'give' else 'best'} card")
+    p = game.to_move
+    hand: Cards = game.hands[p]
+    now = fewest_plays(hand, game.rules).count
+    plays = [a for a in legal if isinstance(a, ZPlay)]
+    scored = []
+    for action in plays:
+        left = hand - action.combo.cards
+        after = fewest_plays(left, game.rules).count if left else 0
+        scored.append((after, _combo_cost(action.combo), action))
+    if not scored:
+        return Decision(
+            next(a for a in legal if isinstance(a, ZPass)), "no combination beats the trick", {"fewest": now}
+        )
+    scored.sort(key=lambda t: (t[0], t[1]))
+    after, _, best = scored[0]
+    threat = min((len(h) for q, h in enumerate(game.hands) if q != p and h), default=99)
+    if game.trick is not None and after >= now and threat > 3:
+        return Decision(
+            next(a for a in legal if isinstance(a, ZPass)),
+            f"pass: every reply would leave {after} plays, not fewer than {now}",
+            {"fewest": now},
+        )
+    return Decision(best, f"leaves {after} play(s) to go out (now {now})", {"fewest_after": after, "fewest": now})
+
+
+# --- Contract Shanghai ------------------------------------------------------------------
+
+
+def _contract_points(game: Any, cards: Cards) -> int:
+    return sum(game.rules.points(c) for c in cards)
+
+
+def _contract_useful(hand: Cards, card: Card, game: Any) -> bool:
+    """A simple rule: the card pairs with a held rank, or sits next to a held card of its suit, or is wild."""
+    if card in game.rules.wilds:
+        return True
+    for c in hand.distinct():
+        if c.rank == card.rank and c != card:
+            return True
+        if (
+            c.suit == card.suit
+            and c.rank is not None
+            and card.rank is not None
+            and abs(int(c.rank) - int(card.rank)) == 1
+        ):
+            return True
+    return hand.count(card) > 0
+
+
+def _contract_discard_greedy(game: Any, legal: list[Any]) -> Any:
+    from solver.engine.contract import CDiscard
+
+    discards = [a for a in legal if isinstance(a, CDiscard)]
+    hand = game.hands[game.to_move]
+    return max(
+        discards,
+        key=lambda a: (not _contract_useful(hand - Cards([a.card]), a.card, game), game.rules.points(a.card)),
+    )
+
+
+def _contract_greedy(game: Any, rng: random.Random) -> Any:
+    from solver.engine.contract import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, CSwap, CTake
+
+    legal = game.legal_actions()
+    kinds = {type(a) for a in legal}
+    p = game.to_move
+    hand = game.hands[p]
+    if CTake in kinds:
+        top = game.pile[-1]
+        return CTake(p) if _contract_useful(hand, top, game) else CDecline(p)
+    if CCall in kinds:
+        return CNoCall(p)
+    for kind in (CLayDown, CSwap, CLayOff):
+        found = [a for a in legal if isinstance(a, kind)]
+        if found:
+            return found[0]
+    if CDiscard in kinds:
+        return _contract_discard_greedy(game, legal)
+    return legal[0]
+
+
+def _contract_solver(game: Any) -> Decision:
+    from solver.contract import best_layoff, distance_to_contract
+    from solver.engine.contract import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, CSwap, CTake
+
+    legal = game.legal_actions()
+    kinds = {type(a) for a in legal}
+    p = game.to_move
+    hand: Cards = game.hands[p]
+    seen = game.visible_cards(p)
+    if CTake in kinds or CCall in kinds:
+        top = game.pile[-1]
+        if game.laid_down[p]:
+            fits = any(game._grown(i, _single(top)) is not None for i in range(len(game.table)))
+            take = fits and CTake in kinds
+            reason = f"{top} {'can' if fits else 'cannot'} be laid off"
+        else:
+            now = distance_to_contract(hand, game.rules, game.round, seen=seen, time_limit=game.time_limit).missing
+            after = _best_distance_after(game, hand + Cards([top]), seen)
+            take = after < now
+            reason = f"with {top} the contract is {after} card(s) away, now {now}"
+        if CTake in kinds:
+            return Decision(CTake(p) if take else CDecline(p), ("take: " if take else "decline: ") + reason)
+        call = take and game.rules.max_calls != 0
+        return Decision(CCall(p) if call else CNoCall(p), ("call Shanghai!: " if call else "no call: ") + reason)
+    lay = [a for a in legal if isinstance(a, CLayDown)]
+    if lay:
+        return Decision(lay[0], "the contract can be made: lay it down, leaving the fewest points")
+    if game.laid_down[p] and (CLayOff in kinds or CSwap in kinds):
+        plan = best_layoff(hand, game.table, game.rules, player=p, time_limit=game.time_limit)
+        first = _first_step(game, p, plan)
+        if first is not None:
+            return Decision(
+                first,
+                f"lay off {plan.played} ({plan.points} points)" + ("; goes out" if plan.can_go_out else ""),
+                {"layoff": str(plan.played), "can_go_out": plan.can_go_out},
+            )
+    discards = [a for a in legal if isinstance(a, CDiscard)]
+    if not discards:
+        return Decision(legal[0], "the only action")
+    if game.laid_down[p]:
+        best = max(discards, key=lambda a: game.rules.points(a.card))
+        return Decision(best, f"discard {best.card}: the most points in hand")
+    scored = []
+    for action in discards:
+        left = hand - Cards([action.card])
+        d = distance_to_contract(left, game.rules, game.round, seen=seen, time_limit=game.time_limit).missing
+        scored.append((d, -game.rules.points(action.card), action))
+    scored.sort(key=lambda t: (t[0], t[1]))
+    d, _, best = scored[0]
+    return Decision(best, f"discard {best.card}: the contract stays {d} card(s) away", {"distance": d})
+
+
+def _single(card: Card) -> Any:
+    from solver.melds import Meld
+
+    return Meld((card,))
+
+
+def _best_distance_after(game: Any, hand: Cards, seen: Cards) -> int:
+    """Distance after taking a card and discarding the best card to discard."""
+    from solver.contract import distance_to_contract
+
+    best = 99
+    for card in hand.distinct():
+        d = distance_to_contract(hand - Cards([card]), game.rules, game.round, seen=seen, time_limit=game.time_limit)
+        best = min(best, d.missing)
+    return best
+
+
+def _first_step(game: Any, p: int, plan: Any) -> Any:
+    """The first engine action that starts the lay-off plan (a swap first, else one card)."""
+    from solver.engine.contract import CLayOff, CSwap
+
+    legal = game.legal_actions()
+    swaps = [a for a in legal if isinstance(a, CSwap)]
+    if plan.swaps and swaps:
+        return swaps[0]
+    for action in legal:
+        if isinstance(action, CLayOff) and action.cards.multiset <= plan.played:
+            return action
+    return None
+
+
+_GREEDY: dict[str, Callable[[Any, random.Random], Any]] = {
+    "manipulation": _manip_greedy,
+    "zsy": _zsy_greedy,
+    "contract": _contract_greedy,
+}
+_SOLVER: dict[str, Callable[[Any], Decision]] = {
+    "manipulation": _manip_solver,
+    "zsy": _zsy_solver,
+    "contract": _contract_solver,
+}

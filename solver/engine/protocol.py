@@ -1,0 +1,285 @@
+"""The JSON-lines engine protocol: one request per line in, one response per line out.
+
+A request is a JSON object with a ``cmd`` and usually an ``id``, which the
+response echoes. A response is ``{"id": ..., "result": {...}}`` or
+``{"id": ..., "error": {"code": ..., "message": ...}}``. Bad input never
+stops the engine: every line gets an answer and the next line is read.
+``docs/protocol.md`` documents every command.
+
+>>> server = EngineServer()
+>>> server.handle_line('{"id": 1, "cmd": "new_game", "game": "zsy", "players": 4, "seed": 3}')
+'{"id": 1, "result": {"game_id": "g1", "game": "zsy", "players": 4, "to_move": 0}}'
+>>> server.handle_line('{"id": 2, "cmd": "dance"}')
+'{"id": 2, "error": {"code": "unknown_command", "message": "unknown command \\'dance\\'"}}'
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Mapping
+from typing import IO, Any
+
+from solver.engine import GAME_NAMES, new_game
+from solver.engine.base import Game
+from solver.errors import IllegalActionError, ShanghaiError
+
+__all__ = ["EngineServer", "ProtocolError", "COMMANDS", "serve"]
+
+
+class ProtocolError(Exception):
+    """An error reply: a code and a one-line message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _field(req: Mapping[str, Any], name: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+    if name not in req:
+        if default is ...:
+            raise ProtocolError("missing_field", f"missing field {name!r}")
+        return default
+    value = req[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise ProtocolError("bad_value", f"field {name!r} must be {names}, not {json.dumps(value)[:60]}")
+    return value
+
+
+class EngineServer:
+    """Holds the games of one session and answers requests."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, Game] = {}
+        self.kinds: dict[str, list[str]] = {}
+        self.counter = 0
+        self.done = False
+        self.handlers: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
+            "solve": self.cmd_solve,
+            "hint": self.cmd_hint,
+            "new_game": self.cmd_new_game,
+            "legal": self.cmd_legal,
+            "apply": self.cmd_apply,
+            "observe": self.cmd_observe,
+            "ai_move": self.cmd_ai_move,
+            "record": self.cmd_record,
+            "close": self.cmd_close,
+            "quit": self.cmd_quit,
+        }
+
+    # --- the loop ------------------------------------------------------------------
+
+    def handle_line(self, line: str) -> str | None:
+        """The response line for one request line (None for a blank line)."""
+        if not line.strip():
+            return None
+        rid: Any = None
+        try:
+            try:
+                req = json.loads(line)
+            except (json.JSONDecodeError, RecursionError) as exc:
+                raise ProtocolError("parse_error", f"not valid JSON: {exc}") from None
+            if not isinstance(req, dict):
+                raise ProtocolError("invalid_request", "a request is a JSON object")
+            rid = req.get("id")
+            if isinstance(rid, (dict, list)):
+                rid = None
+                raise ProtocolError("invalid_request", "id must be a string, a number or null")
+            cmd = _field(req, "cmd", str)
+            if cmd not in self.handlers:
+                raise ProtocolError("unknown_command", f"unknown command {cmd!r}")
+            result = self.handlers[cmd](req)
+            return json.dumps({"id": rid, "result": result}, ensure_ascii=False)
+        except ProtocolError as exc:
+            return json.dumps({"id": rid, "error": {"code": exc.code, "message": exc.message}}, ensure_ascii=False)
+        except IllegalActionError as exc:
+            return json.dumps({"id": rid, "error": {"code": "illegal_action", "message": str(exc)}}, ensure_ascii=False)
+        except ShanghaiError as exc:
+            return json.dumps({"id": rid, "error": {"code": "bad_input", "message": str(exc)}}, ensure_ascii=False)
+        except Exception as exc:
+            message = f"{type(exc).__name__}: {exc}"
+            return json.dumps({"id": rid, "error": {"code": "internal_error", "message": message}}, ensure_ascii=False)
+
+    def serve(self, stdin: IO[str], stdout: IO[str]) -> None:
+        """Answer lines until ``quit`` or the end of input."""
+        for line in stdin:
+            reply = self.handle_line(line)
+            if reply is not None:
+                stdout.write(reply + "\n")
+                stdout.flush()
+            if self.done:
+                return
+
+    # --- commands --------------------------------------------------------------------
+
+    def _game(self, req: Mapping[str, Any]) -> tuple[str, Game]:
+        gid = _field(req, "game_id", str)
+        if gid not in self.games:
+            raise ProtocolError("unknown_game", f"no game {gid!r}")
+        return gid, self.games[gid]
+
+    def _puzzle(self, req: Mapping[str, Any]) -> Any:
+        from solver.puzzles import loads
+
+        data = _field(req, "puzzle", dict)
+        try:
+            import tomli_w
+
+            text = tomli_w.dumps(data)
+        except (TypeError, ValueError) as exc:
+            raise ProtocolError("bad_value", f"puzzle cannot be read: {exc}") from None
+        return loads(text, "<request>")
+
+    def cmd_solve(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """Solve a puzzle position given inline (the fields of a puzzle file)."""
+        from solver.answers import SolveOptions, solve_puzzle
+
+        puzzle = self._puzzle(req)
+        objective = _field(req, "objective", str, "cards")
+        if objective not in ("cards", "value"):
+            raise ProtocolError("bad_value", "objective must be 'cards' or 'value'")
+        opts = SolveOptions(
+            objective=objective,
+            time_limit=float(_field(req, "time_limit", (int, float), 10.0)),
+            all_plays=bool(_field(req, "all", bool, False)),
+        )
+        start = time.perf_counter()
+        answer = solve_puzzle(puzzle, opts)
+        result = {"game": puzzle.game, **answer.data, "seconds": round(time.perf_counter() - start, 6)}
+        if puzzle.answer:
+            result["check"] = "mismatch" if answer.mismatch else "ok"
+            if answer.mismatch:
+                result["mismatch"] = answer.mismatch
+        return result
+
+    def cmd_hint(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """The best action for the player to move in a game, or in a puzzle position."""
+        from solver.engine.hints import hint_for_game, hint_for_puzzle
+
+        if "game_id" in req:
+            _, game = self._game(req)
+            if game.is_terminal():
+                raise ProtocolError("game_over", "the game is over")
+            d = hint_for_game(game)
+            player = game.current_player()
+        else:
+            d = hint_for_puzzle(self._puzzle(req), float(_field(req, "time_limit", (int, float), 10.0)))
+            player = 0
+        return {"player": player, "action": str(d.action), "reason": d.reason, "facts": d.facts}
+
+    def cmd_new_game(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """Start a seeded game; returns its id."""
+        game_name = _field(req, "game", str)
+        if game_name not in GAME_NAMES:
+            raise ProtocolError("bad_value", f"unknown game {game_name!r} (known: {', '.join(GAME_NAMES)})")
+        rules = _field(req, "rules", dict, {})
+        players = _field(req, "players", int, 4)
+        seed = _field(req, "seed", int, 0)
+        options = _field(req, "options", dict, {})
+        allowed = {"max_hands", "max_rounds", "turn_limit", "time_limit"}
+        for key in options:
+            if key not in allowed:
+                raise ProtocolError("bad_value", f"unknown engine option {key!r} (known: {', '.join(sorted(allowed))})")
+        try:
+            game = new_game(game_name, rules, players, seed, **options)
+        except TypeError as exc:
+            raise ProtocolError("bad_value", f"bad engine option: {exc}") from None
+        self.counter += 1
+        gid = f"g{self.counter}"
+        self.games[gid] = game
+        return {"game_id": gid, "game": game_name, "players": players, "to_move": game.current_player()}
+
+    def cmd_legal(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """The legal actions of the player to move (as text)."""
+        _, game = self._game(req)
+        player = _field(req, "player", int, game.current_player())
+        if player != game.current_player():
+            return {"player": player, "to_move": game.current_player(), "actions": []}
+        return {"player": player, "to_move": player, "actions": [str(a) for a in game.legal_actions()]}
+
+    def cmd_apply(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """Apply an action (its text form) for the player to move."""
+        _, game = self._game(req)
+        if game.is_terminal():
+            raise ProtocolError("game_over", "the game is over")
+        text = _field(req, "action", str)
+        player = _field(req, "player", int, game.current_player())
+        if player != game.current_player():
+            raise IllegalActionError(f"it is player {game.current_player()}'s turn, not player {player}'s")
+        game.apply(game.parse_action(text))
+        return self._status(game)
+
+    def _status(self, game: Game) -> dict[str, Any]:
+        return {
+            "to_move": game.current_player(),
+            "terminal": game.is_terminal(),
+            "scores": game.scores(),
+            "winners": game.winners(),
+            "actions": len(game.history),
+        }
+
+    def cmd_observe(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """What one player can see."""
+        _, game = self._game(req)
+        player = _field(req, "player", int, max(game.current_player(), 0))
+        if not 0 <= player < game.num_players:
+            raise ProtocolError("bad_value", f"player must be 0-{game.num_players - 1}")
+        return {**game.observation(player), **self._status(game)}
+
+    def cmd_ai_move(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """The action an AI player would take (applied when ``apply`` is true)."""
+        from solver.engine.players import PLAYER_KINDS, make_player
+
+        _, game = self._game(req)
+        if game.is_terminal():
+            raise ProtocolError("game_over", "the game is over")
+        kind = _field(req, "ai", str, "solver")
+        if kind not in PLAYER_KINDS:
+            raise ProtocolError("bad_value", f"unknown AI {kind!r} (known: {', '.join(PLAYER_KINDS)})")
+        seed = _field(req, "seed", int, len(game.history))
+        limit = _field(req, "time_limit", (int, float), None)
+        old = getattr(game, "time_limit", None)
+        if limit is not None and old is not None:
+            game.time_limit = float(limit)  # type: ignore[attr-defined]
+        try:
+            player = make_player(kind, seed)
+            decision = player.decide(game) if hasattr(player, "decide") else None
+            action = decision.action if decision else player.choose(game)
+        finally:
+            if old is not None:
+                game.time_limit = old  # type: ignore[attr-defined]
+        result: dict[str, Any] = {"player": game.current_player(), "action": str(action)}
+        if decision is not None:
+            result["reason"] = decision.reason
+        if _field(req, "apply", bool, False):
+            game.apply(action)
+            result.update(self._status(game))
+        return result
+
+    def cmd_record(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """The game record (replays exactly)."""
+        _, game = self._game(req)
+        data: dict[str, Any] = json.loads(game.record().to_json())
+        return data
+
+    def cmd_close(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """Forget a game."""
+        gid, _ = self._game(req)
+        del self.games[gid]
+        return {"closed": gid}
+
+    def cmd_quit(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """Stop the engine after this reply."""
+        self.done = True
+        return {"bye": True}
+
+
+COMMANDS = tuple(EngineServer().handlers)
+
+
+def serve() -> None:
+    """Run the engine on stdin/stdout."""
+    EngineServer().serve(sys.stdin, sys.stdout)
