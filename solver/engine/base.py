@@ -57,6 +57,8 @@ class Game(ABC):
         self.seed = seed
         self.rng = random.Random(seed)
         self.history = []
+        self._legal: list[Any] = []
+        self._legal_key = -1
 
     # --- the OpenSpiel shape -------------------------------------------------
 
@@ -64,9 +66,25 @@ class Game(ABC):
     def current_player(self) -> int:
         """The player to act (0-based), or -1 when the game is over."""
 
-    @abstractmethod
     def legal_actions(self) -> list[Any]:
-        """The actions the player to move may take (see the module docstring)."""
+        """The actions the player to move may take (see the module docstring).
+
+        Computed once per position (every change of position goes through
+        :meth:`apply`, which grows the history) and then served from a cache.
+        """
+        key = len(self.history)
+        if self._legal_key != key:
+            self._legal = self._legal_actions()
+            self._legal_key = key
+        return list(self._legal)
+
+    def _listed(self, action: Any) -> bool:
+        """True if ``action`` is among the legal actions already listed for this position."""
+        return self._legal_key == len(self.history) and action in self._legal
+
+    @abstractmethod
+    def _legal_actions(self) -> list[Any]:
+        """Compute the legal actions of the player to move."""
 
     @abstractmethod
     def verify(self, action: Any) -> None:

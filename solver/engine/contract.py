@@ -253,7 +253,7 @@ class ContractGame(Game):
             self._laydown_cache[hand] = best_lay_down(hand, self.rules, self.round, time_limit=self.time_limit)
         return self._laydown_cache[hand]
 
-    def legal_actions(self) -> list[Any]:
+    def _legal_actions(self) -> list[Any]:
         p = self.to_move
         if self.phase == "over":
             return []

@@ -271,7 +271,7 @@ class ManipulationGame(Game):
         """True if the player may draw or pass instead of playing."""
         return self.rules.must_play == "never" or not self.can_play()
 
-    def legal_actions(self) -> list[Any]:
+    def _legal_actions(self) -> list[Any]:
         if self.phase == "over":
             return []
         p = self.to_move

@@ -104,7 +104,6 @@ class ZsyGame(Game):
         self.given: list[tuple[int, Card]] = []
         self.played = Cards()
         self.pending = Cards()
-        self._legal: tuple[tuple[int, int], list[Any]] = ((-1, -1), [])
         self._deal(first=True)
 
     # --- dealing and tribute ---------------------------------------------------
@@ -170,7 +169,7 @@ class ZsyGame(Game):
     def is_terminal(self) -> bool:
         return self.phase == "over"
 
-    def legal_actions(self) -> list[Any]:
+    def _legal_actions(self) -> list[Any]:
         if self.phase == "over":
             return []
         p = self.to_move
@@ -183,13 +182,10 @@ class ZsyGame(Game):
             if step == "take":
                 return [Tribute(p, "take", c) for c in self.pending.distinct()]
             return [Tribute(p, "give", c) for c in hand.distinct()]
-        key = (len(self.history), p)
-        if self._legal[0] != key:
-            moves: list[Any] = [ZPlay(p, m) for m in legal_moves(hand, self.trick, self.rules)]
-            if self.trick is not None:
-                moves.append(ZPass(p))
-            self._legal = (key, moves)
-        return list(self._legal[1])
+        moves: list[Any] = [ZPlay(p, m) for m in legal_moves(hand, self.trick, self.rules)]
+        if self.trick is not None:
+            moves.append(ZPass(p))
+        return moves
 
     def verify(self, action: Any) -> None:
         p = self.to_move
@@ -205,7 +201,7 @@ class ZsyGame(Game):
             return
         if not isinstance(action, ZPlay):
             raise IllegalActionError(f"{action} is not a play or a pass")
-        if self._legal[0] == (len(self.history), p) and action in self._legal[1]:
+        if self._listed(action):
             return
         if not action.combo.cards <= self.hands[p]:
             raise IllegalActionError(f"player {p} does not hold {action.combo.cards}")
