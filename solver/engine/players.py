@@ -176,7 +176,15 @@ def _zsy_greedy(game: Any, rng: random.Random) -> Any:
 
 
 def _zsy_solver(game: Any) -> Decision:
-    from solver.climbing import fewest_plays
+    """Fewest plays to go out first; keep wilds and aces for later unless an opponent is close.
+
+    Each move is scored by the fewest plays the hand needs after it
+    (:func:`solver.climbing.plays_after`), ties broken towards spending few
+    wilds and low cards. A reply that does not bring the hand closer to going
+    out, spends a wild, or spends an ace or better is passed while every
+    opponent still holds enough cards (more than 2, 3 and 4 respectively).
+    """
+    from solver.climbing import fewest_plays, plays_after
     from solver.engine.zsy import Tribute, ZPass, ZPlay
 
     legal = game.legal_actions()
@@ -187,25 +195,33 @@ def _zsy_solver(game: Any) -> Decision:
     hand: Cards = game.hands[p]
     now = fewest_plays(hand, game.rules).count
     plays = [a for a in legal if isinstance(a, ZPlay)]
-    scored = []
-    for action in plays:
-        left = hand - action.combo.cards
-        after = fewest_plays(left, game.rules).count if left else 0
-        scored.append((after, _combo_cost(action.combo), action))
-    if not scored:
-        return Decision(
-            next(a for a in legal if isinstance(a, ZPass)), "no combination beats the trick", {"fewest": now}
-        )
-    scored.sort(key=lambda t: (t[0], t[1]))
-    after, _, best = scored[0]
+    passing = next((a for a in legal if isinstance(a, ZPass)), None)
+    if not plays:
+        assert passing is not None
+        return Decision(passing, "no combination beats the trick", {"fewest": now})
+    left, _ = plays_after(hand, [a.combo for a in plays], game.rules, time_limit=game_time(game))
+    scored = sorted(
+        ((after, _combo_cost(a.combo), a.combo.top, i, a) for i, (after, a) in enumerate(zip(left, plays))),
+        key=lambda t: t[:4],
+    )
+    after, (wilds, _), top, _, best = scored[0]
     threat = min((len(h) for q, h in enumerate(game.hands) if q != p and h), default=99)
-    if game.trick is not None and after >= now and threat > 3:
-        return Decision(
-            next(a for a in legal if isinstance(a, ZPass)),
-            f"pass: every reply would leave {after} plays, not fewer than {now}",
-            {"fewest": now},
-        )
+    if passing is not None:
+        why = ""
+        if after >= now and threat > 2:
+            why = f"every reply leaves {after} plays, no fewer than {now}"
+        elif wilds and threat > 3 and after > 1:
+            why = "the best reply spends a wild; keep it for later"
+        elif top >= 14 and threat > 4 and after > 1:
+            why = "the best reply spends an ace or better; keep it for later"
+        if why:
+            return Decision(passing, f"pass: {why}", {"fewest": now})
     return Decision(best, f"leaves {after} play(s) to go out (now {now})", {"fewest_after": after, "fewest": now})
+
+
+def game_time(game: Any) -> float:
+    """The per-question time limit of a game (1 s when it has none)."""
+    return float(getattr(game, "time_limit", 1.0))
 
 
 # --- Contract Shanghai ------------------------------------------------------------------
