@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from functools import cache
 from typing import Final
@@ -122,7 +122,11 @@ class Joker(StrEnum):
     PLAIN = "JK"
 
 
-@dataclass(frozen=True, slots=True)
+_SUIT_ORDER: Final = tuple(Suit)
+_JOKER_ORDER: Final = tuple(Joker)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card: a rank and a suit, or a joker (then ``rank`` and ``suit`` are None).
 
@@ -135,12 +139,25 @@ class Card:
     rank: Rank | None
     suit: Suit | None
     joker: Joker | None = None
+    _index: int = field(init=False, repr=False, compare=False, default=-1)
 
     def __post_init__(self) -> None:
         natural = self.rank is not None and self.suit is not None and self.joker is None
         joker = self.rank is None and self.suit is None and self.joker is not None
         if not (natural or joker):
             raise CardError(f"a card is a rank and a suit, or a joker: {self.rank}, {self.suit}, {self.joker}")
+        if self.joker is not None:
+            index = 52 + _JOKER_ORDER.index(self.joker)
+        else:
+            assert self.rank is not None and self.suit is not None
+            index = _SUIT_ORDER.index(self.suit) * 13 + int(self.rank) - 1
+        object.__setattr__(self, "_index", index)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Card) and self._index == other._index
+
+    def __hash__(self) -> int:
+        return self._index
 
     @staticmethod
     def parse(text: str) -> Card:
@@ -158,7 +175,7 @@ class Card:
     @property
     def index(self) -> int:
         """A dense index 0..54: suits S H D C, ranks A..K, then RJ, BJ, JK."""
-        return _INDEX[self]
+        return self._index
 
     @property
     def code(self) -> str:
@@ -195,7 +212,6 @@ def _parse_card(text: str) -> Card:
 NATURAL_CARDS: Final[tuple[Card, ...]] = tuple(Card(r, s) for s in Suit for r in Rank)
 ALL_CARDS: Final[tuple[Card, ...]] = NATURAL_CARDS + tuple(Card(None, None, j) for j in Joker)
 N_CARDS: Final = len(ALL_CARDS)
-_INDEX: Final[dict[Card, int]] = {c: i for i, c in enumerate(ALL_CARDS)}
 
 _SPLIT = re.compile(r"[\s,]+")
 
@@ -221,7 +237,7 @@ class Cards:
     def __init__(self, cards: Iterable[Card] = ()) -> None:
         counts = [0] * N_CARDS
         for card in cards:
-            counts[_INDEX[card]] += 1
+            counts[card._index] += 1
         self._counts = tuple(counts)
         self._hash = None
 
@@ -232,7 +248,7 @@ class Cards:
         for card, n in counts.items():
             if n < 0:
                 raise CardError(f"negative count {n} of {card}")
-            out[_INDEX[card]] += n
+            out[card._index] += n
         return cls._make(tuple(out))
 
     @classmethod
@@ -253,7 +269,7 @@ class Cards:
 
     def count(self, card: Card) -> int:
         """How many copies of ``card`` the multiset holds."""
-        return self._counts[_INDEX[card]]
+        return self._counts[card._index]
 
     def items(self) -> Iterator[tuple[Card, int]]:
         """Distinct cards with their multiplicities, in canonical order."""
@@ -282,7 +298,7 @@ class Cards:
         return any(self._counts)
 
     def __contains__(self, card: object) -> bool:
-        return isinstance(card, Card) and self._counts[_INDEX[card]] > 0
+        return isinstance(card, Card) and self._counts[card._index] > 0
 
     def __add__(self, other: Cards) -> Cards:
         return Cards._make(tuple(a + b for a, b in zip(self._counts, other._counts)))
