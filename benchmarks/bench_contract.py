@@ -2,15 +2,22 @@
 
 Random positions under the default (``finnish``) rules:
 
-* contract check + best lay-down of a 13-card hand with 0-4 wilds, a random round;
+* contract check + best lay-down of a 13-card hand with 0-4 wilds, a random
+  round; split into the hands that cannot make the contract (turned down by
+  the plain-Python pre-check) and those that can (CP-SAT lay-down); the
+  pre-check alone (``contract_possible``) on every hand;
 * distance to the contract for the same hands (missing count; and with the
-  cards that would do, on a subset);
+  cards that would do);
+* the best discards (distance after discarding each distinct card), against
+  one distance call per card;
 * best lay-off of an 8-card hand onto a table of 12 random melds with wilds
   (owners 0-3, so wild swaps are possible).
 
-Peers in the same run: the exhaustive searches of
-:mod:`solver.contract_referee` (on a subset: they are slow), whose answers
-must agree. Prints a rich table of medians and maxima in milliseconds.
+Peers in the same run, whose answers must agree: the exhaustive searches of
+:mod:`solver.contract_referee` (on a subset: they are slow), the CP-SAT
+distance model (``method="cp-sat"``, on a subset) and one distance call per
+card for the discards. Prints a rich table of medians and maxima in
+milliseconds.
 """
 
 from __future__ import annotations
@@ -26,8 +33,9 @@ from rich.console import Console
 from rich.table import Table
 
 from solver.cards import Card, Cards, Rank, Suit
-from solver.contract import best_lay_down, best_layoff, distance_to_contract
+from solver.contract import best_discards, best_lay_down, best_layoff, distance_to_contract
 from solver.contract_referee import exhaustive_lay_down, exhaustive_layoff
+from solver.contract_search import contract_possible
 from solver.errors import MeldError
 from solver.melds import Meld, meld_kind
 from solver.puzzles import TableMeld
@@ -105,36 +113,70 @@ def main() -> None:
     console = Console()
 
     hands = [(random_hand(rng, rules), rng.randint(1, 7)) for _ in range(args.n)]
+    # warm the caches (shape tables, the deck) so the first position is not charged for them
+    distance_to_contract(hands[0][0], rules, hands[0][1])
+    best_lay_down(hands[0][0], rules, hands[0][1])
     t_down: list[float] = []
+    t_no: list[float] = []
+    t_yes: list[float] = []
+    t_pre: list[float] = []
     t_peer: list[float] = []
-    made = 0
     for k, (hand, round_) in enumerate(hands):
         ms, down = timed(best_lay_down, hand, rules, round_)
         t_down.append(ms)
-        made += down is not None
+        (t_no if down is None else t_yes).append(ms)
+        ms, _ = timed(contract_possible, hand, rules, rules.contract(round_))
+        t_pre.append(ms)
         if k < args.peer:
             whole = round_ == rules.rounds and rules.last_round_all_at_once
             ms2, brute = timed(exhaustive_lay_down, hand, rules, round_, max_left=1 if whole else None)
             t_peer.append(ms2)
             assert (brute is None) == (down is None) and (brute is None or brute.points_left == down.points_left)
-    rows.append(("contract check + best lay-down (13 cards, 0-4 wilds)", t_down, f"{made}/{args.n} can lay down"))
+    rows.append(("contract check + best lay-down (13 cards, 0-4 wilds)", t_down, f"{len(t_yes)}/{args.n} can lay down"))
+    rows.append(("  hands that cannot (pre-check turns them down)", t_no, "no CP-SAT model built"))
+    rows.append(("  hands that can (CP-SAT best lay-down)", t_yes, ""))
+    rows.append(("  pre-check alone (contract_possible)", t_pre, "exact, plain Python"))
     rows.append(("  peer: exhaustive search", t_peer, f"{len(t_peer)} positions, answers agree"))
 
     t_dist: list[float] = []
     t_opts: list[float] = []
-    timeouts = 0
+    t_cp: list[float] = []
+    unproven = 0
+    cp_unproven = 0
     missing: list[int] = []
     for k, (hand, round_) in enumerate(hands):
         ms, d = timed(distance_to_contract, hand, rules, round_, options=False, time_limit=2.0)
         t_dist.append(ms)
         missing.append(d.missing)
-        timeouts += d.status != "optimal"
-        if k < args.peer * 2:
-            ms, _ = timed(distance_to_contract, hand, rules, round_, time_limit=2.0)
-            t_opts.append(ms)
-    note = f"median missing {statistics.median(missing)}, {timeouts} not proven in 2 s"
+        unproven += d.status != "optimal"
+        ms, full = timed(distance_to_contract, hand, rules, round_, time_limit=2.0)
+        t_opts.append(ms)
+        assert full.missing == d.missing
+        if k < args.peer:
+            ms, cp = timed(distance_to_contract, hand, rules, round_, time_limit=2.0, method="cp-sat")
+            t_cp.append(ms)
+            if cp.status == "optimal":
+                assert cp.missing == full.missing and cp.options == full.options
+            else:
+                cp_unproven += 1
+    note = f"median missing {statistics.median(missing)}, {unproven} not proven in 2 s"
     rows.append(("distance to contract (missing only)", t_dist, note))
     rows.append(("distance + the cards that would do", t_opts, f"{len(t_opts)} positions"))
+    rows.append(
+        ("  peer: CP-SAT distance + cards", t_cp, f"{len(t_cp)} positions, {cp_unproven} not proven in 2 s, rest agree")
+    )
+
+    t_disc: list[float] = []
+    t_each: list[float] = []
+    for hand, round_ in hands:
+        ms, ranked = timed(best_discards, hand, rules, round_)
+        t_disc.append(ms)
+        start = time.perf_counter()
+        each = {c: distance_to_contract(hand - Cards([c]), rules, round_, options=False).missing for c, _ in ranked}
+        t_each.append((time.perf_counter() - start) * 1000)
+        assert each == dict(ranked)
+    rows.append(("best discards (distance after each distinct card)", t_disc, f"{len(t_disc)} positions"))
+    rows.append(("  peer: one distance call per card", t_each, "answers agree"))
 
     t_lay: list[float] = []
     t_lpeer: list[float] = []

@@ -6,7 +6,16 @@
   cards would do (only cards that can still exist);
 * :func:`best_layoff` -- the most points (or cards) that go from hand onto
   the table's melds, wild swaps included, and whether the player can go out;
-* :func:`can_go_down_whole` -- the last round: the whole hand at once.
+* :func:`can_go_down_whole` -- the last round: the whole hand at once;
+* :func:`best_discards` -- for each card in hand, the distance after
+  discarding it (the "which card to discard?" hint).
+
+The contract check first runs an exact plain-Python feasibility search
+(:func:`solver.contract_search.contract_possible`), so a hand that cannot
+make the contract is turned down without a CP-SAT model; the distance and
+the discards come from the exact branch and bound of
+:mod:`solver.contract_search` (CP-SAT remains available with
+``method="cp-sat"`` and is its cross-check in the tests).
 
 >>> from solver.rules import ContractRules
 >>> rules = ContractRules()
@@ -16,6 +25,8 @@
 >>> d = distance_to_contract(Cards.parse("5H 5D 5S 6C 7C 8C KD"), rules, 1)
 >>> d.missing, str(d.options)
 (1, '2S 2S 2C 2C 5C 5C 9C 9C')
+>>> [(str(c), n) for c, n in best_discards(Cards.parse("5H 5D 5S 6C 7C 8C KD"), rules, 1)]
+[('KD', 1), ('8C', 2), ('7C', 2), ('6C', 2), ('5S', 2), ('5H', 2), ('5D', 2)]
 
 The example of the source: a ten from hand replaces the wild two in an
 opponent's 10D 10H 2S, and the freed two goes at once onto a meld.
@@ -31,9 +42,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Literal
 
-from solver.cards import Card, Cards
+from solver.cards import Card, Cards, Joker, make_deck
+from solver.contract_search import SearchTimeout, contract_possible, discard_distances, search_distance
 from solver.errors import MeldError
 from solver.melds import Meld, meld_kind
 from solver.models.contract import SolverTimeout, solve_distance, solve_lay_down, solve_layoff
@@ -51,6 +64,7 @@ __all__ = [
     "can_go_down_whole",
     "distance_to_contract",
     "best_layoff",
+    "best_discards",
     "validate_table",
 ]
 
@@ -126,8 +140,18 @@ class Layoff:
 NO_CARDS = Cards()
 
 
+@cache
+def _deck(decks: int, jokers: int) -> Cards:
+    return make_deck(decks, {Joker.PLAIN: jokers} if jokers else None)
+
+
+def _deck_of(rules: ContractRules) -> Cards:
+    """``rules.deck``, built once per deck size."""
+    return _deck(rules.decks, rules.jokers)
+
+
 def _check_hand(hand: Cards, rules: ContractRules, also: Cards = NO_CARDS, what: str = "the hand") -> None:
-    (hand + also).check_against(rules.deck, what)
+    (hand + also if also else hand).check_against(_deck_of(rules), what)
 
 
 def validate_table(table: Sequence[TableMeld], rules: ContractRules) -> None:
@@ -157,7 +181,7 @@ def best_lay_down(hand: Cards, rules: ContractRules, round_: int, *, time_limit:
     _check_hand(hand, rules)
     if round_ == rules.rounds and rules.last_round_all_at_once:
         return can_go_down_whole(hand, rules, round_, time_limit=time_limit)
-    if len(hand) < sum(r.min_len for r in contract):
+    if len(hand) < sum(r.min_len for r in contract) or not contract_possible(hand, rules, contract):
         return None
     plan = solve_lay_down(hand, rules, contract, time_limit=time_limit)
     if plan is None:
@@ -177,7 +201,7 @@ def can_go_down_whole(
     """
     contract = rules.contract(round_)
     _check_hand(hand, rules)
-    if len(hand) < sum(r.min_len for r in contract):
+    if len(hand) < sum(r.min_len for r in contract) or not contract_possible(hand, rules, contract):
         return None
     plan = solve_lay_down(hand, rules, contract, max_left=1 if discard else 0, time_limit=time_limit)
     if plan is None:
@@ -193,21 +217,60 @@ def distance_to_contract(
     seen: Cards = NO_CARDS,
     time_limit: float = 5.0,
     options: bool = True,
+    method: Literal["search", "cp-sat"] = "search",
 ) -> Distance:
     """The fewest cards still missing to make the round's contract, and which cards would do.
 
     Only cards that can still come count: the decks minus ``seen`` (cards
     the player has seen elsewhere: the table, the discards) minus the hand.
     ``options=False`` skips listing the cards that would do (faster).
+    ``method``: the exact plain-Python branch and bound (``search``, the
+    default) or the CP-SAT model (``cp-sat``); both are exact when they
+    finish within ``time_limit`` (status ``optimal``).
     """
     contract = rules.contract(round_)
     _check_hand(hand, rules, seen, "the hand and the seen cards together")
-    pool = rules.deck - hand - seen
-    found = solve_distance(hand, rules, contract, pool, outs=options, time_limit=time_limit)
-    if found is None:
+    pool = _deck_of(rules) - hand - seen
+    if method == "cp-sat":
+        found = solve_distance(hand, rules, contract, pool, outs=options, time_limit=time_limit)
+        if found is None:
+            return Distance(UNREACHABLE, Cards(), Cards(), (), "impossible")
+        outs = found.outs if found.outs is not None else Cards()
+        return Distance(found.missing, outs, found.plan.extras, found.plan.melds, found.status)
+    if method != "search":
+        raise ValueError(f"method must be 'search' or 'cp-sat', not {method!r}")
+    try:
+        res = search_distance(hand, pool, rules, contract, outs=options, time_limit=time_limit)
+    except SearchTimeout as exc:
+        raise SolverTimeout(str(exc)) from None
+    if res.missing is None:
         return Distance(UNREACHABLE, Cards(), Cards(), (), "impossible")
-    outs = found.outs if found.outs is not None else Cards()
-    return Distance(found.missing, outs, found.plan.extras, found.plan.melds, found.status)
+    return Distance(res.missing, res.outs if res.outs is not None else Cards(), res.completion, res.melds, res.status)
+
+
+def best_discards(
+    hand: Cards, rules: ContractRules, round_: int, *, seen: Cards = NO_CARDS, time_limit: float = 5.0
+) -> tuple[tuple[Card, int], ...]:
+    """For each distinct card in hand, the distance to the contract after discarding it, best first.
+
+    Each value equals ``distance_to_contract(hand - card, rules, round_,
+    seen=seen).missing`` (the discarded card joins the cards that can still
+    come; :data:`UNREACHABLE` when none complete the contract), computed in
+    one search: discarding a card keeps the distance exactly when some
+    fewest completion of the hand does without it, and otherwise adds one.
+    Sorted by distance, then higher points first (shed the costly card),
+    then card order. Raises :class:`SolverTimeout` if ``time_limit`` passes
+    before the answer is exact.
+    """
+    contract = rules.contract(round_)
+    _check_hand(hand, rules, seen, "the hand and the seen cards together")
+    pool = _deck_of(rules) - hand - seen
+    _, after, complete = discard_distances(hand, pool, rules, contract, time_limit=time_limit)
+    if not complete:
+        raise SolverTimeout("the discard search did not finish within the time limit")
+    ranked = [(card, UNREACHABLE if d is None else d) for card, d in after.items()]
+    ranked.sort(key=lambda t: (t[1], -rules.points(t[0]), t[0].index))
+    return tuple(ranked)
 
 
 def best_layoff(

@@ -58,7 +58,7 @@ def test_lay_down_matches_exhaustive(data: st.DataObject, rules: ContractRules, 
 
 
 @given(data=st.data(), rules=contract_rules, round_=st.integers(1, 7))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_distance_matches_exhaustive(data: st.DataObject, rules: ContractRules, round_: int) -> None:
     hand = data.draw(hands(rules, naturals=7, wilds=2))
     # a small pool of cards that can still come keeps the exhaustive search small
