@@ -40,6 +40,7 @@ opponent's 10D 10H 2S, and the freed two goes at once onto a meld.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -51,7 +52,7 @@ from solver.errors import MeldError
 from solver.melds import Meld, meld_kind
 from solver.models.contract import SolverTimeout, solve_distance, solve_lay_down, solve_layoff
 from solver.puzzles import TableMeld
-from solver.rules.contract import ContractRules
+from solver.rules.contract import ContractRules, Requirement
 
 __all__ = [
     "LayDown",
@@ -189,6 +190,36 @@ def best_lay_down(hand: Cards, rules: ContractRules, round_: int, *, time_limit:
     return _lay_down(plan.melds, plan.used, hand, rules, plan.status)
 
 
+def _runs_can_hold(hand: Cards, rules: ContractRules, contract: Sequence[Requirement], max_left: int) -> bool:
+    """A necessary condition for a whole-hand lay-down of a contract of runs only (sound, cheap).
+
+    A run holds one suit and each rank at most once, so with ``k`` runs in a
+    suit at most ``k`` copies of each rank of that suit go down. Over every
+    way to give the contract's runs their suits, if more than ``max_left``
+    natural cards can never be placed, the hand cannot go down whole. A
+    contract with a set is not filtered (sets take any number of copies).
+    """
+    if any(r.kind != "run" for r in contract):
+        return True
+    runs = len(contract)
+    per_suit: dict[object, dict[object, int]] = {}
+    naturals = 0
+    for card, n in hand.items():
+        if card in rules.wilds or card.suit is None:
+            continue
+        naturals += n
+        per_suit.setdefault(card.suit, {})
+        per_suit[card.suit][card.rank] = per_suit[card.suit].get(card.rank, 0) + n
+    suits = list(per_suit.values())
+    best = 0
+    for split in itertools.product(range(runs + 1), repeat=len(suits)):
+        if sum(split) > runs:
+            continue
+        placed = sum(min(n, k) for ranks, k in zip(suits, split) for n in ranks.values())
+        best = max(best, placed)
+    return naturals - best <= max_left
+
+
 def can_go_down_whole(
     hand: Cards, rules: ContractRules, round_: int, *, discard: bool = True, time_limit: float = 5.0
 ) -> LayDown | None:
@@ -201,9 +232,12 @@ def can_go_down_whole(
     """
     contract = rules.contract(round_)
     _check_hand(hand, rules)
+    max_left = 1 if discard else 0
     if len(hand) < sum(r.min_len for r in contract) or not contract_possible(hand, rules, contract):
         return None
-    plan = solve_lay_down(hand, rules, contract, max_left=1 if discard else 0, time_limit=time_limit)
+    if not _runs_can_hold(hand, rules, contract, max_left):
+        return None
+    plan = solve_lay_down(hand, rules, contract, max_left=max_left, time_limit=time_limit)
     if plan is None:
         return None
     return _lay_down(plan.melds, plan.used, hand, rules, plan.status)

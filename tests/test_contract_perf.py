@@ -201,3 +201,33 @@ def test_time_limit_gives_an_honest_status() -> None:
     check_lay_down(hand + rushed.completion, rushed.melds, RULES, 7)
     if rushed.missing == exact.missing:
         assert rushed.options <= exact.options
+
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_whole_hand_filter_never_rejects_a_hand_that_goes_down(data: st.DataObject) -> None:
+    """The runs-only filter in can_go_down_whole is sound: whenever the CP-SAT model
+    (asked directly, without the filter) lays the whole hand down, the filter lets it through."""
+    from solver.contract import _runs_can_hold
+
+    rules = ContractRules.preset(data.draw(st.sampled_from(["finnish", "jokers_and_twos"])))
+    cards: list[str] = []
+    for _ in range(3):  # three runs, suits may repeat, sometimes with a wild inside
+        suit = data.draw(st.sampled_from("SHDC"))
+        start = data.draw(st.integers(1, 10))
+        length = data.draw(st.integers(4, 6))
+        cards += [RANKS[(r - 1) % 13] + suit for r in range(start, min(14, start + length))]
+    hand = Cards.parse(cards + data.draw(st.lists(st.sampled_from(["2S", "2C", "KD", "5H", "9C"]), max_size=2)))
+    assume(all(n <= rules.decks for _, n in hand.items()))
+    contract = rules.contract(7)
+    plan = solve_lay_down(hand, rules, contract, max_left=1, time_limit=10.0)
+    allowed = _runs_can_hold(hand, rules, contract, 1)
+    if plan is not None:
+        assert allowed
+    # and the filter does turn hands down: one stray card too many
+    stray = hand + Cards.parse("KD QC")
+    if not _runs_can_hold(stray, rules, contract, 1):
+        assert solve_lay_down(stray, rules, contract, max_left=1, time_limit=10.0) is None

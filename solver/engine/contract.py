@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
-from solver.contract import best_lay_down
+from solver.contract import best_lay_down, distance_to_contract
 from solver.contract_referee import check_lay_down
 from solver.engine.base import Game
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
@@ -266,15 +266,29 @@ class ContractGame(Game):
         hand = self.hands[p]
         actions: list[Any] = []
         if not self.laid_down[p]:
-            option = self.lay_down_option()
-            if option is not None:
-                actions.append(CLayDown(p, tuple(option.melds)))
+            melds = self._some_lay_down()
+            if melds is not None:
+                actions.append(CLayDown(p, melds))
         elif not self.laid_this_turn or self.rules.layoff_same_turn:
             actions.extend(self._layoffs(p))
             actions.extend(self._swaps(p))
         if not (self._all_at_once() and self.laid_down[p] and len(hand) > 1):
             actions.extend(CDiscard(p, c) for c in self._discardable(p))
         return actions
+
+    def _some_lay_down(self) -> tuple[Meld, ...] | None:
+        """A lay-down of the contract from the hand, if there is one (the legal action listed).
+
+        The exact search of the distance to contract finds one fast; the best
+        lay-down (fewest points left, a CP-SAT model) is :meth:`lay_down_option`,
+        which the solver player uses. In the last round the whole-hand rule
+        needs the solver's answer.
+        """
+        if self._all_at_once():
+            option = self.lay_down_option()
+            return tuple(option.melds) if option is not None else None
+        found = distance_to_contract(self.hands[self.to_move], self.rules, self.round, options=False)
+        return tuple(found.melds) if found.missing == 0 else None
 
     def _discardable(self, p: int) -> tuple[Card, ...]:
         cards = self.hands[p].distinct()
@@ -583,9 +597,10 @@ class ContractGame(Game):
             f"unknown action {text!r} (take, decline, call, nocall, discard CARD, laydown MELDS, layoff N CARDS, swap N CARD M)"
         )
 
-    def visible_cards(self, player: int) -> Cards:
-        """Cards ``player`` has seen: their hand, the table and the discard pile."""
-        return self.hands[player] + Cards(self.pile) + Cards(c for t in self.table for c in t.meld.cards)
+    def seen_cards(self, player: int) -> Cards:
+        """Cards ``player`` has seen outside their hand: the table and the discard pile."""
+        del player  # every player sees the same public cards
+        return Cards(self.pile) + Cards(c for t in self.table for c in t.meld.cards)
 
     def all_cards(self) -> Cards:
         out = Cards(self.stock) + Cards(self.pile) + Cards(c for t in self.table for c in t.meld.cards)

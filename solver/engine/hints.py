@@ -74,10 +74,10 @@ def _zsy(puzzle: Puzzle, pos: ZsyPosition) -> Decision:
 
 
 def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decision:
-    from solver.contract import best_lay_down, best_layoff, distance_to_contract
+    from solver.contract import best_discards, best_lay_down, best_layoff, distance_to_contract
 
     rules: Any = puzzle.rules
-    seen = pos.hand + pos.dead + Cards(c for t in pos.table for c in t.meld.cards)
+    seen = pos.dead + Cards(c for t in pos.table for c in t.meld.cards)
     if pos.discard is not None:
         seen = seen + Cards([pos.discard])
     if pos.laid_down:
@@ -100,24 +100,19 @@ def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decis
         )
     now = distance_to_contract(pos.hand, rules, pos.round, seen=seen, time_limit=time_limit)
     if pos.discard is not None:
-        with_it = distance_to_contract(
-            pos.hand + Cards([pos.discard]), rules, pos.round, seen=seen, time_limit=time_limit
-        )
-        if with_it.missing < now.missing:
+        without_top = seen - Cards([pos.discard])
+        hand = pos.hand + Cards([pos.discard])
+        taken = best_discards(hand, rules, pos.round, seen=without_top, time_limit=time_limit)
+        if taken and taken[0][1] < now.missing:
             return Decision(
                 f"take {pos.discard}",
-                f"with {pos.discard} the contract is {with_it.missing} card(s) away (now {now.missing})",
-                {"distance": now.missing, "distance_with_discard": with_it.missing},
+                f"with {pos.discard} (then discarding {taken[0][0]}) the contract is {taken[0][1]} card(s) away"
+                f" (now {now.missing})",
+                {"distance": now.missing, "distance_with_discard": taken[0][1]},
             )
-    best = None
-    for card in pos.hand.distinct():
-        d = distance_to_contract(pos.hand - Cards([card]), rules, pos.round, seen=seen, time_limit=time_limit).missing
-        key = (d, -rules.points(card))
-        if best is None or key < best[0]:
-            best = (key, card)
-    assert best is not None
+    card, after = best_discards(pos.hand, rules, pos.round, seen=seen, time_limit=time_limit)[0]
     return Decision(
-        f"discard {best[1]}",
-        f"the contract is {now.missing} card(s) away; without {best[1]} it is {best[0][0]} away",
-        {"distance": now.missing},
+        f"discard {card}",
+        f"the contract is {now.missing} card(s) away; without {card} it is {after} away",
+        {"distance": now.missing, "outs": str(now.options)},
     )

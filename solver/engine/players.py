@@ -281,34 +281,41 @@ def _contract_greedy(game: Any, rng: random.Random) -> Any:
 
 
 def _contract_solver(game: Any) -> Decision:
-    from solver.contract import best_layoff, distance_to_contract
+    """Distance to contract for the discard and for taking or calling; best lay-down and lay-off."""
+    from solver.contract import best_discards, best_layoff, distance_to_contract
     from solver.engine.contract import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, CSwap, CTake
 
     legal = game.legal_actions()
     kinds = {type(a) for a in legal}
     p = game.to_move
     hand: Cards = game.hands[p]
-    seen = game.visible_cards(p)
+    seen = game.seen_cards(p)
+    limit = game.time_limit
     if CTake in kinds or CCall in kinds:
         top = game.pile[-1]
         if game.laid_down[p]:
             fits = any(game._grown(i, _single(top)) is not None for i in range(len(game.table)))
-            take = fits and CTake in kinds
+            want = fits
             reason = f"{top} {'can' if fits else 'cannot'} be laid off"
         else:
-            now = distance_to_contract(hand, game.rules, game.round, seen=seen, time_limit=game.time_limit).missing
-            after = _best_distance_after(game, hand + Cards([top]), seen)
-            take = after < now
-            reason = f"with {top} the contract is {after} card(s) away, now {now}"
+            now = distance_to_contract(hand, game.rules, game.round, seen=seen, time_limit=limit, options=False)
+            seen_without = seen - Cards([top])
+            after = best_discards(hand + Cards([top]), game.rules, game.round, seen=seen_without, time_limit=limit)
+            best_after = after[0][1] if after else now.missing
+            want = best_after < now.missing
+            reason = f"with {top} the contract is {best_after} card(s) away, now {now.missing}"
         if CTake in kinds:
-            return Decision(CTake(p) if take else CDecline(p), ("take: " if take else "decline: ") + reason)
-        call = take and game.rules.max_calls != 0
-        return Decision(CCall(p) if call else CNoCall(p), ("call Shanghai!: " if call else "no call: ") + reason)
-    lay = [a for a in legal if isinstance(a, CLayDown)]
-    if lay:
-        return Decision(lay[0], "the contract can be made: lay it down, leaving the fewest points")
+            return Decision(CTake(p) if want else CDecline(p), ("take: " if want else "decline: ") + reason)
+        return Decision(CCall(p) if want else CNoCall(p), ("call Shanghai!: " if want else "no call: ") + reason)
+    if any(isinstance(a, CLayDown) for a in legal):
+        best = game.lay_down_option()
+        return Decision(
+            CLayDown(p, tuple(best.melds)),
+            f"the contract can be made: lay it down, leaving {best.points_left} points in hand",
+            {"points_left": best.points_left},
+        )
     if game.laid_down[p] and (CLayOff in kinds or CSwap in kinds):
-        plan = best_layoff(hand, game.table, game.rules, player=p, time_limit=game.time_limit)
+        plan = best_layoff(hand, game.table, game.rules, player=p, time_limit=limit)
         first = _first_step(game, p, plan)
         if first is not None:
             return Decision(
@@ -322,31 +329,19 @@ def _contract_solver(game: Any) -> Decision:
     if game.laid_down[p]:
         best = max(discards, key=lambda a: game.rules.points(a.card))
         return Decision(best, f"discard {best.card}: the most points in hand")
-    scored = []
-    for action in discards:
-        left = hand - Cards([action.card])
-        d = distance_to_contract(left, game.rules, game.round, seen=seen, time_limit=game.time_limit).missing
-        scored.append((d, -game.rules.points(action.card), action))
-    scored.sort(key=lambda t: (t[0], t[1]))
-    d, _, best = scored[0]
-    return Decision(best, f"discard {best.card}: the contract stays {d} card(s) away", {"distance": d})
+    allowed = {a.card: a for a in discards}
+    for card, distance in best_discards(hand, game.rules, game.round, seen=seen, time_limit=limit):
+        if card in allowed:
+            return Decision(
+                allowed[card], f"discard {card}: the contract stays {distance} card(s) away", {"distance": distance}
+            )
+    return Decision(discards[0], "the only discard allowed")
 
 
 def _single(card: Card) -> Any:
     from solver.melds import Meld
 
     return Meld((card,))
-
-
-def _best_distance_after(game: Any, hand: Cards, seen: Cards) -> int:
-    """Distance after taking a card and discarding the best card to discard."""
-    from solver.contract import distance_to_contract
-
-    best = 99
-    for card in hand.distinct():
-        d = distance_to_contract(hand - Cards([card]), game.rules, game.round, seen=seen, time_limit=game.time_limit)
-        best = min(best, d.missing)
-    return best
 
 
 def _first_step(game: Any, p: int, plan: Any) -> Any:
