@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -29,6 +29,11 @@ __all__ = [
     "meld_markup",
     "emit_json",
     "bad_input",
+    "Part",
+    "card_parts",
+    "cards_parts",
+    "meld_parts",
+    "print_lines",
     "Outcome",
     "SolveOptions",
 ]
@@ -62,6 +67,74 @@ def meld_markup(meld: Meld) -> str:
     for card, role in zip(meld.cards, meld.roles):
         parts.append(card_markup(card) + (f"[dim]={role.pretty}[/]" if role is not None else ""))
     return " ".join(parts)
+
+
+Part = tuple[str, str]
+"""A piece of a printed line: its text and a rich style (``""`` for none)."""
+
+_CARD_PARTS: dict[Card, Part] = {}
+
+
+def card_parts(card: Card) -> Part:
+    """One card as a styled part, styled as :func:`card_markup` styles it."""
+    part = _CARD_PARTS.get(card)
+    if part is None:
+        style = "bold magenta" if card.is_joker else "red" if card.suit is not None and card.suit.is_red else "bold"
+        part = _CARD_PARTS[card] = (card.pretty, style)
+    return part
+
+
+def _append(out: list[Part], part: Part) -> None:
+    """Add a space-separated part; neighbours in one style share one part (fewer spans)."""
+    if out and out[-1][1] == part[1]:
+        out[-1] = (out[-1][0] + " " + part[0], part[1])
+    else:
+        if out:
+            out.append((" ", ""))
+        out.append(part)
+
+
+def cards_parts(cards: Cards | Iterable[Card]) -> list[Part]:
+    """Several cards as styled parts (a dim ``-`` when there are none), as :func:`cards_markup`."""
+    out: list[Part] = []
+    for card in cards:
+        _append(out, card_parts(card))
+    return out or [("-", "dim")]
+
+
+def meld_parts(meld: Meld) -> list[Part]:
+    """A meld as styled parts; a wild's role follows it in dim text, as :func:`meld_markup`."""
+    out: list[Part] = []
+    for card, role in zip(meld.cards, meld.roles):
+        _append(out, card_parts(card))
+        if role is not None:
+            out.append(("=" + role.pretty, "dim"))
+    return out
+
+
+def print_lines(console: Console, lines: Iterable[Sequence[Part]]) -> None:
+    """Print lines of styled parts: plain text straight to the file when the console has no
+    colours (a pipe or a file: what rich would write), one rich ``Text`` otherwise."""
+    if console.color_system is None and not console.record and not console.is_jupyter:
+        file = console.file
+        file.write("\n".join("".join(t for t, _ in line) for line in lines) + "\n")
+        file.flush()
+        return
+    from rich.text import Span, Text
+
+    chunks: list[str] = []
+    spans: list[Span] = []
+    pos = 0
+    for k, line in enumerate(lines):
+        if k:
+            chunks.append("\n")
+            pos += 1
+        for text, style in line:
+            if style:
+                spans.append(Span(pos, pos + len(text), style))
+            chunks.append(text)
+            pos += len(text)
+    console.print(Text("".join(chunks), spans=spans))
 
 
 def emit_json(data: dict[str, Any]) -> None:

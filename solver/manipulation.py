@@ -26,11 +26,12 @@ from typing import TYPE_CHECKING, Any, Literal
 from solver.cards import Card, Cards, Rank, Suit
 from solver.errors import MeldError
 from solver.graph.moves import Move, TableDiff, diff_tables, match_melds
+from solver.manipulation_shortcut import Extension, ExtensionSearch, card_weight, extension_play, playable_bound
 from solver.melds import Meld, format_table, validate_rearrangement, validate_table
 from solver.rules import ManipulationRules
 
 if TYPE_CHECKING:
-    from solver.models.manipulation import Piece, Template
+    from solver.models.manipulation import Instance, Piece, Solved, Template
 
 __all__ = [
     "Play",
@@ -45,6 +46,7 @@ __all__ = [
 
 Objective = Literal["cards", "value"]
 _SUITS = tuple(Suit)
+_JOKER = Card.parse("JK")
 _JOKER_ROLES_ORDER = _SUITS
 
 
@@ -128,30 +130,18 @@ def _set_meld(rank: int, members: Sequence[Card | None]) -> Meld:
     return Meld(tuple(cards), tuple(roles))
 
 
-def _assemble(pieces: Sequence[Piece], extras: int, rules: ManipulationRules) -> list[tuple[Meld, int | None]]:
-    """Pieces to printed melds: extra jokers lengthen runs, adjacent run pieces join (at most one home each)."""
-    lo_pos, hi_pos = (2 if rules.ace == "high" else 1, 13 if rules.ace == "low" else 14)
+def _assemble(pieces: Sequence[Piece], rules: ManipulationRules) -> list[Meld] | None:
+    """Pieces to printed melds: adjacent run pieces join (at most one home each), then jokers in
+    a meld of jokers only move to melds with room. None if they find none (the exact model is needed).
+    """
     runs: list[list[Any]] = []  # [suit, start, slots, home]
-    sets: list[tuple[Meld, int | None]] = []
+    sets: list[list[Any]] = []  # [rank, members, home]
     for p in pieces:
         if p.kind == "set":
-            sets.append((_set_meld(p.rank, p.slots), p.home))
+            sets.append([p.rank, list(p.slots), p.home])
         else:
             runs.append([p.suit, p.start, list(p.slots), p.home])
-    # extra jokers: homes first (they may be getting their own jokers back), then any run
     runs.sort(key=lambda r: (r[3] is None, r[0], r[1]))
-    for r in runs:
-        while extras and len(r[2]) < 13:
-            if r[1] + len(r[2]) <= hi_pos:
-                r[2].append(None)
-            elif r[1] > lo_pos:
-                r[1] -= 1
-                r[2].insert(0, None)
-            else:  # pragma: no cover - a run of under 13 always has room
-                break
-            extras -= 1
-    if extras:
-        raise RuntimeError("extra jokers found no run")  # pragma: no cover - the model forbids it
     chains: list[list[Any]] = []
     for r in runs:
         for ch in chains:
@@ -169,8 +159,29 @@ def _assemble(pieces: Sequence[Piece], extras: int, rules: ManipulationRules) ->
             break
         else:
             chains.append([r[0], r[1], list(r[2]), r[3]])
-    melds = [(_joker_run(ch[0], ch[1], ch[2]), ch[3]) for ch in chains]
-    return melds + sets
+    loose = sum(len(ch[2]) for ch in chains if all(c is None for c in ch[2]))
+    loose += sum(len(st[1]) for st in sets if all(c is None for c in st[1]))
+    if loose:
+        chains = [ch for ch in chains if any(c is not None for c in ch[2])]
+        sets = [st for st in sets if any(c is not None for c in st[1])]
+        lo_pos, hi_pos = (2 if rules.ace == "high" else 1, 13 if rules.ace == "low" else 14)
+        for ch in chains:
+            while loose and len(ch[2]) < 13:
+                if ch[1] + len(ch[2]) <= hi_pos:
+                    ch[2].append(None)
+                elif ch[1] > lo_pos:
+                    ch[1] -= 1
+                    ch[2].insert(0, None)
+                else:  # pragma: no cover - a run of under 13 cards always has room
+                    break
+                loose -= 1
+        for st in sets:
+            while loose and len(st[1]) < 4:
+                st[1].append(None)
+                loose -= 1
+        if loose:
+            return None
+    return [_joker_run(ch[0], ch[1], ch[2]) for ch in chains] + [_set_meld(st[0], st[1]) for st in sets]
 
 
 def _sort_key(meld: Meld) -> tuple[int, ...]:
@@ -180,14 +191,21 @@ def _sort_key(meld: Meld) -> tuple[int, ...]:
 def _finish(
     old: tuple[Meld, ...],
     hand: Cards,
-    new: list[Meld],
+    new: Sequence[Meld],
     played: Cards,
     rules: ManipulationRules,
     status: Literal["optimal", "feasible", "none"],
     objective: Objective,
     least: Literal["optimal", "feasible", "skipped"],
+    matching: Sequence[int | None] | None = None,
 ) -> Play:
-    matching = match_melds(old, new)
+    """Order the new table (partners of old melds first), diff it against the old one.
+
+    ``matching`` (old meld -> new meld) is computed by the graph layer unless
+    given (the extension play pairs every old meld with its own extension).
+    """
+    if matching is None:
+        matching = match_melds(old, new)
     first = [j for j in matching if j is not None]
     rest = sorted((j for j in range(len(new)) if j not in set(first)), key=lambda j: _sort_key(new[j]))
     order = first + rest
@@ -235,20 +253,36 @@ def best_play(
 ) -> Play:
     """The play adding the most hand cards (or the most value) to the table, rearranging freely.
 
-    With ``least_change`` (the default), a second solve keeps the most old
+    With ``least_change`` (the default), the play also keeps the most old
     melds whole and then moves the fewest table cards, with the score held
-    at the best. ``time_limit`` (seconds) covers both solves.
+    at the best. ``time_limit`` (seconds) covers every solver call.
     Bad input raises :class:`~solver.errors.ShanghaiError` subclasses.
+
+    Exact shortcuts come first (:mod:`solver.manipulation_shortcut`): when no
+    hand card is playable at all the answer is ``none``; when the best play
+    keeping every old meld whole plays every playable card it is optimal and
+    least change with no solver call; when it reaches the solver's best
+    score, it is the least-change play and the second solve is skipped.
     """
     import time
-
-    from solver.models.manipulation import solve_least_change, solve_play
 
     start = time.perf_counter()
     old = tuple(table)
     on_table = _check_position(old, hand, rules)
+    if objective not in ("cards", "value"):
+        raise ValueError(f"objective must be 'cards' or 'value', not {objective!r}")
+    bound = playable_bound(on_table, hand, rules)
+    if not bound:
+        return _unchanged(old, hand, rules, objective)
+    least_done: Literal["optimal", "skipped"] = "optimal" if least_change else "skipped"
+    search = ExtensionSearch(old, hand, rules, objective, table_cards=on_table, bound=bound)
+    ext = search.find()
+    if ext.found:
+        return _from_extension(old, hand, ext, rules, objective, least_done)
+    from solver.models.manipulation import exact_instance, solve_least_change
+
     t = _template(rules, objective)
-    solved, instance, first = solve_play(t, on_table, hand, time_limit)
+    solved, instance, first, melds = _solve_plain(t, on_table, hand, rules, time_limit)
     if solved.status == "unknown":
         return _unchanged(old, hand, rules, objective, "feasible")
     if not solved.played:
@@ -256,18 +290,69 @@ def best_play(
     status: Literal["optimal", "feasible"] = "optimal" if solved.status == "optimal" else "feasible"
     least: Literal["optimal", "feasible", "skipped"] = "skipped"
     if least_change:
+        if status == "optimal":
+            score = sum(card_weight(c, rules, objective) * n for c, n in solved.played.items())
+            best = search.find(score)
+            if best.found:  # every old meld kept, nothing moved: least change at its best
+                return _from_extension(old, hand, best, rules, objective, "optimal")
         left = max(0.05, time_limit - (time.perf_counter() - start))
         better = solve_least_change(t, instance, first, old, rules, on_table, left)
-        if better is not None:
-            solved = better
+        better_melds = None if better is None else _assemble(better.pieces, rules)
+        if better is not None and better_melds is None:  # a meld of jokers only: the exact model
+            instance = exact_instance(t, on_table, hand)
+            left = max(0.05, time_limit - (time.perf_counter() - start))
+            better = solve_least_change(t, instance, first, old, rules, on_table, left)
+            better_melds = None if better is None else _assemble(better.pieces, rules)
+        if better is not None and better_melds is not None:
+            solved, melds = better, better_melds
             least = "optimal" if better.least_change_status == "optimal" else "feasible"
         else:
             least = "feasible"
-    melds = [m for m, _ in _assemble(solved.pieces, solved.extra_jokers, rules)]
+    if melds is None:  # pragma: no cover - the exact model never leaves jokers alone
+        raise MeldError("a meld of jokers only could not be placed")
     played = validate_rearrangement(old, hand, melds, rules.meld_spec)
     if played != solved.played:  # pragma: no cover - a bug in the decoder
         raise MeldError(f"decoded table adds {played}, the model says {solved.played}")
     return _finish(old, hand, melds, played, rules, status, objective, least)
+
+
+def _solve_plain(
+    t: Template, on_table: Cards, hand: Cards, rules: ManipulationRules, time_limit: float
+) -> tuple[Solved, Instance, Any, list[Meld] | None]:
+    """Phase 1 with jokers as role copies; again with the exact refinement if the decoded
+    table keeps a meld of jokers only that no meld has room for (three or more jokers)."""
+    import time
+
+    from solver.models.manipulation import solve_play
+
+    start = time.perf_counter()
+    solved, instance, first = solve_play(t, on_table, hand, time_limit)
+    if solved.status not in ("optimal", "feasible") or not solved.played:
+        return solved, instance, first, None
+    melds = _assemble(solved.pieces, rules)
+    if melds is None:
+        left = max(0.05, time_limit - (time.perf_counter() - start))
+        solved, instance, first = solve_play(t, on_table, hand, left, exact=True)
+        if solved.status in ("optimal", "feasible") and solved.played:
+            melds = _assemble(solved.pieces, rules)
+    return solved, instance, first, melds
+
+
+def _from_extension(
+    old: tuple[Meld, ...],
+    hand: Cards,
+    ext: Extension,
+    rules: ManipulationRules,
+    objective: Objective,
+    least: Literal["optimal", "skipped"],
+) -> Play:
+    """The play of an extension search: optimal, every old meld kept whole (matched to itself)."""
+    played = validate_rearrangement(old, hand, ext.table, rules.meld_spec)
+    if played != ext.played:  # pragma: no cover - a bug in the search
+        raise MeldError(f"extension table adds {played}, the search says {ext.played}")
+    if not played:
+        return _unchanged(old, hand, rules, objective)
+    return _finish(old, hand, ext.table, played, rules, "optimal", objective, least, tuple(range(len(old))))
 
 
 def all_best_plays(
@@ -281,8 +366,9 @@ def all_best_plays(
 ) -> tuple[Cards, ...]:
     """The distinct multisets of hand cards that reach the best score (at most ``limit``).
 
-    Empty when no card can be played. The first is the one :func:`best_play`
-    would find without least change; the order is otherwise the solver's.
+    Empty when no card can be played. Sorted by their text. With three or
+    more jokers in play the exact joker model is used throughout (every
+    multiset listed is one a valid table reaches).
     """
     import time
 
@@ -292,7 +378,10 @@ def all_best_plays(
     old = tuple(table)
     on_table = _check_position(old, hand, rules)
     t = _template(rules, objective)
-    solved, instance, first = solve_play(t, on_table, hand, time_limit)
+    exact = (on_table + hand).count(_JOKER) >= 3
+    if not playable_bound(on_table, hand, rules):
+        return ()
+    solved, instance, first = solve_play(t, on_table, hand, time_limit, exact=exact)
     if solved.status == "unknown" or not solved.played:
         return ()
     left = max(0.05, time_limit - (time.perf_counter() - start))
@@ -303,16 +392,37 @@ def all_best_plays(
 def max_cards_playable(
     table: Sequence[Meld], hand: Cards, rules: ManipulationRules, *, time_limit: float = 10.0
 ) -> int:
-    """The most hand cards one play can add (the best found if time runs out)."""
-    from solver.models.manipulation import solve_play
+    """The most hand cards one play can add (the best found if time runs out).
 
-    on_table = _check_position(tuple(table), hand, rules)
-    solved, _, _ = solve_play(_template(rules, "cards"), on_table, hand, time_limit)
+    No solver call when no hand card is playable at all, or when every
+    playable card can be played without rearranging (the exact shortcuts of
+    :mod:`solver.manipulation_shortcut`).
+    """
+    old = tuple(table)
+    on_table = _check_position(old, hand, rules)
+    bound = playable_bound(on_table, hand, rules)
+    if not bound:
+        return 0
+    if extension_play(old, hand, rules, table_cards=on_table, bound=bound).found:
+        return len(bound)
+    solved, _, _, _ = _solve_plain(_template(rules, "cards"), on_table, hand, rules, time_limit)
     return len(solved.played)
 
 
 def can_play(table: Sequence[Meld], hand: Cards, rules: ManipulationRules, *, time_limit: float = 10.0) -> bool:
-    """Whether at least one hand card can be played (for ``must_play`` and ``draw_rule``)."""
+    """Whether at least one hand card can be played (for ``must_play`` and ``draw_rule``).
+
+    No solver call when no hand card is playable at all, or when one can be
+    played without rearranging.
+    """
     if not hand:
         return False
-    return max_cards_playable(table, hand, rules, time_limit=time_limit) > 0
+    old = tuple(table)
+    on_table = _check_position(old, hand, rules)
+    bound = playable_bound(on_table, hand, rules)
+    if not bound:
+        return False
+    if extension_play(old, hand, rules, table_cards=on_table, bound=bound, target=1).found:
+        return True
+    solved, _, _, _ = _solve_plain(_template(rules, "cards"), on_table, hand, rules, time_limit)
+    return bool(solved.played)

@@ -177,12 +177,13 @@ def _parse_manipulation(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> Manipu
     if not isinstance(table_raw, list):
         raise ctx.fail("position.table", "expected a list of melds")
     melds = []
+    spec = rules.meld_spec
     for i, m in enumerate(table_raw):
         if not isinstance(m, str):
             raise ctx.fail(f"position.table[{i}]", "expected a string of card codes")
         with ctx.at(f"position.table[{i}]"):
             melds.append(Meld.parse(m))
-            validate_table(melds[-1:], rules.meld_spec)
+            validate_table(melds[-1:], spec)
     table = tuple(melds)
     with ctx.at("position"):
         (hand + Cards(c for m in table for c in m.cards)).check_against(rules.deck, "table and hand together")
@@ -266,6 +267,22 @@ _PARSERS: dict[str, Callable[[_Ctx, Mapping[str, Any], Any], Position]] = {
 }
 
 
+_RULES_CACHE: dict[tuple[Any, ...], Any] = {}
+
+
+def _rules_for(game: str, raw: Mapping[str, Any]) -> Any:
+    """:func:`rules_for`, remembered for plain ``[rules]`` tables (rule sets are frozen values;
+    building one type-checks every option, which costs more than the rest of a puzzle file)."""
+    key = (game, *sorted((k, type(v), v) for k, v in raw.items()))
+    try:
+        hit = _RULES_CACHE.get(key)
+    except TypeError:  # a list or table value: not hashable, build it every time
+        return rules_for(game, raw)
+    if hit is None:
+        hit = _RULES_CACHE[key] = rules_for(game, raw)
+    return hit
+
+
 def loads(text: str, source: str = "<string>") -> Puzzle:
     """Parse a puzzle from TOML text; ``source`` names it in errors."""
     ctx = _Ctx(source)
@@ -284,7 +301,7 @@ def loads(text: str, source: str = "<string>") -> Puzzle:
     if not isinstance(rules_raw, dict):
         raise ctx.fail("rules", "expected a table")
     with ctx.at("rules"):
-        rules = rules_for(game, rules_raw)
+        rules = _rules_for(game, rules_raw)
     pos = data.get("position")
     if not isinstance(pos, dict):
         raise ctx.fail("position", "missing or not a table")

@@ -288,3 +288,39 @@ def test_puzzle_rules_are_spread() -> None:
     assert {r.ace for r in rules} == {"low", "high", "both"}  # type: ignore[union-attr]
     assert any(r.jokers for r in rules) and any(not r.jokers for r in rules)  # type: ignore[union-attr]
     assert len(PUZZLES) >= 30
+
+
+def _matching_weight(old: tuple[Meld, ...], new: tuple[Meld, ...], matching: tuple[int | None, ...]) -> int:
+    big = sum(len(m) for m in old) + 1
+    total = 0
+    for i, j in enumerate(matching):
+        if j is not None:
+            share = sum(min(a, b) for a, b in zip(old[i].multiset.counts, new[j].multiset.counts))
+            total += share + (big if share == len(old[i]) else 0)
+    return total
+
+
+def test_matching_shortcuts_keep_the_best_weight() -> None:
+    """Pairs forced before networkx (whole and alone, or alone in their component) never cost weight:
+    the matching weighs as much as networkx's maximum-weight matching of the whole share graph."""
+    import networkx as nx
+
+    from benchmarks.positions import random_position
+    from solver.graph.moves import match_melds
+
+    for seed in range(25):
+        rules = ManipulationRules(decks=1 + seed % 2, jokers=seed % 3)
+        table, hand = random_position(rules, 30, 10, seed)
+        play = best_play(table, hand, rules, least_change=seed % 2 == 0)
+        old, new = table, play.table
+        matching = match_melds(old, new)
+        assert len(set(j for j in matching if j is not None)) == sum(j is not None for j in matching)
+        big = sum(len(m) for m in old) + 1
+        graph = nx.Graph()
+        for i, a in enumerate(old):
+            for j, b in enumerate(new):
+                share = sum(min(x, y) for x, y in zip(a.multiset.counts, b.multiset.counts))
+                if share:
+                    graph.add_edge(("o", i), ("n", j), weight=share + (big if share == len(a) else 0))
+        best = sum(graph.edges[e]["weight"] for e in nx.max_weight_matching(graph))
+        assert _matching_weight(old, new, matching) == best

@@ -124,3 +124,50 @@ def test_folder_with_one_bad_file_solves_the_rest(tmp_path: Path) -> None:
     assert [Path(d["puzzle"]).name for d in solved] == ["a.toml", "c.toml"]
     assert solved[1]["status"] == "none"
     assert "b.toml" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_plain_output_is_what_rich_markup_prints(tmp_path: Path) -> None:
+    """Piped output (no colours) is written directly; it equals rich's rendering of the same markup."""
+    import io
+
+    from rich.console import Console
+
+    from cli.common import cards_markup, cards_parts, meld_markup, meld_parts, print_lines
+    from solver.cards import Cards
+    from solver.melds import Meld
+
+    meld = Meld.parse("5H JK=6H 7H 8H")
+    hand = Cards.parse("KS 2H 3H JK 7C")
+    for color in (None, "truecolor"):
+        fast, slow = io.StringIO(), io.StringIO()
+        for buf, lines in (
+            (fast, [[("  new    ", ""), *meld_parts(meld)], [("  hand   ", ""), *cards_parts(hand)]]),
+            (slow, None),
+        ):
+            console = Console(file=buf, highlight=False, soft_wrap=True, color_system=color, force_terminal=bool(color))
+            if lines is None:
+                console.print(f"  new    {meld_markup(meld)}\n  hand   {cards_markup(hand)}")
+            else:
+                print_lines(console, lines)
+        if color is None:
+            assert fast.getvalue() == slow.getvalue() == "  new    5♥ JK=6♥ 7♥ 8♥\n  hand   K♠ 2♥ 3♥ 7♣ JK\n"
+        else:  # same text, coloured (neighbours in one colour share one span)
+            assert "\x1b[31m7♥ 8♥\x1b[0m" in fast.getvalue() and "\x1b[1;35mJK" in fast.getvalue()
+            strip = __import__("re").compile(r"\x1b\[[0-9;]*m")
+            assert strip.sub("", fast.getvalue()) == strip.sub("", slow.getvalue())
+    assert cards_parts(Cards()) == [("-", "dim")]
+    (tmp_path / "a.toml").write_text(GOOD)
+    result = runner.invoke(app, ["solve", str(tmp_path / "a.toml"), "--all"])
+    assert "1 distinct best plays:" in result.stdout and "0 of 2 melds kept" in result.stdout
+
+
+def test_rule_sets_are_shared_but_bad_values_still_fail(tmp_path: Path) -> None:
+    """Puzzle files remember rule sets by value and type: ``jokers = true`` is still an error."""
+    from solver.errors import PuzzleError
+    from solver.puzzles import loads
+
+    good = GOOD.replace('preset = "norwegian"', 'preset = "norwegian"\njokers = 1')
+    a, b = loads(good), loads(good)
+    assert a.rules is b.rules and a.rules.jokers == 1  # type: ignore[union-attr]
+    with pytest.raises(PuzzleError, match="jokers"):
+        loads(GOOD.replace('preset = "norwegian"', 'preset = "norwegian"\njokers = true'))

@@ -81,28 +81,48 @@ def match_melds(old: Sequence[Meld], new: Sequence[Meld]) -> tuple[int | None, .
     Components of the share graph with one old and one new meld are paired
     directly; the others go to networkx's maximum-weight matching.
     """
-    olds = [m.multiset for m in old]
-    news = [m.multiset for m in new]
     big = sum(len(m) for m in old) + 1
-    # buckets by card: which new melds hold each card
-    holders: dict[Card, list[int]] = {}
-    for j, ms in enumerate(news):
-        for card in ms.distinct():
-            holders.setdefault(card, []).append(j)
+    # buckets by card: which new melds hold each card, how many times
+    holders: dict[Card, list[tuple[int, int]]] = {}
+    for j, meld in enumerate(new):
+        counts: dict[Card, int] = {}
+        for card in meld.cards:
+            counts[card] = counts.get(card, 0) + 1
+        for card, n in counts.items():
+            holders.setdefault(card, []).append((j, n))
     edges: dict[tuple[int, int], int] = {}
-    for i, ms in enumerate(olds):
-        for j in {j for card in ms.distinct() for j in holders.get(card, ())}:
-            share = overlap(ms, news[j])
-            whole = share == len(ms)
-            edges[i, j] = share + (big if whole else 0)
+    for i, meld in enumerate(old):
+        counts = {}
+        for card in meld.cards:
+            counts[card] = counts.get(card, 0) + 1
+        shares: dict[int, int] = {}
+        for card, n in counts.items():
+            for j, m in holders.get(card, ()):
+                shares[j] = shares.get(j, 0) + min(n, m)
+        for j, share in shares.items():
+            edges[i, j] = share + (big if share == len(meld) else 0)
     partner: list[int | None] = [None] * len(old)
+    # a "whole" edge alone at both its ends (among whole edges) is in every best matching:
+    # leaving it out loses a kept meld that nothing else can make up for
+    whole_old: dict[int, int] = {}
+    whole_new: dict[int, int] = {}
+    for (i, j), w in edges.items():
+        if w > big:
+            whole_old[i] = whole_old.get(i, 0) + 1
+            whole_new[j] = whole_new.get(j, 0) + 1
+    forced = {(i, j) for (i, j), w in edges.items() if w > big and whole_old[i] == 1 and whole_new[j] == 1}
+    done_old = {i for i, _ in forced}
+    done_new = {j for _, j in forced}
+    for i, j in forced:
+        partner[i] = j
+    left = {(i, j): w for (i, j), w in edges.items() if i not in done_old and j not in done_new}
     old_deg: dict[int, int] = {}
     new_deg: dict[int, int] = {}
-    for i, j in edges:
+    for i, j in left:
         old_deg[i] = old_deg.get(i, 0) + 1
         new_deg[j] = new_deg.get(j, 0) + 1
     rest = {}
-    for (i, j), w in edges.items():
+    for (i, j), w in left.items():
         if old_deg[i] == 1 and new_deg[j] == 1:
             partner[i] = j
         else:
