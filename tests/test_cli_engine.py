@@ -55,7 +55,9 @@ def test_hint_bad_input(tmp_path: Path) -> None:
 
 def test_play_repeats_the_prompt_on_bad_input_and_saves_the_record(tmp_path: Path) -> None:
     record = tmp_path / "game.json"
-    r = run("play", "zsy", "--opponents", "greedy", "--seed", "3", "--save", str(record), stdin="foo\n999\nhint\n0\nquit\n")
+    r = run(
+        "play", "zsy", "--opponents", "greedy", "--seed", "3", "--save", str(record), stdin="foo\n999\nhint\n0\nquit\n"
+    )
     assert r.returncode == 0, r.stderr
     assert "unknown action 'foo'" in r.stderr and "no action number 999" in r.stderr
     assert "hint:" in r.stdout and "your hand:" in r.stdout
@@ -64,7 +66,18 @@ def test_play_repeats_the_prompt_on_bad_input_and_saves_the_record(tmp_path: Pat
 
 
 def test_selfplay_json_and_bad_player() -> None:
-    r = run("selfplay", "zsy", "--games", "8", "--players", "random,greedy,random,solver", "--hands", "1", "--check", "--json")
+    r = run(
+        "selfplay",
+        "zsy",
+        "--games",
+        "8",
+        "--players",
+        "random,greedy,random,solver",
+        "--hands",
+        "1",
+        "--check",
+        "--json",
+    )
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
     assert data["games"] == 8 and data["errors"] == 0
@@ -76,7 +89,9 @@ def test_selfplay_json_and_bad_player() -> None:
 
 
 def test_engine_command_answers_lines() -> None:
-    lines = '{"id": 1, "cmd": "new_game", "game": "zsy"}\nnonsense\n{"id": 2, "cmd": "quit"}\n{"id": 3, "cmd": "legal"}\n'
+    lines = (
+        '{"id": 1, "cmd": "new_game", "game": "zsy"}\nnonsense\n{"id": 2, "cmd": "quit"}\n{"id": 3, "cmd": "legal"}\n'
+    )
     r = run("engine", stdin=lines)
     replies = [json.loads(x) for x in r.stdout.splitlines()]
     assert r.returncode == 0 and len(replies) == 3  # nothing is answered after quit
