@@ -26,7 +26,7 @@ from typing import Literal
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.errors import MeldError
-from solver.melds import Meld, MeldKind, meld_kind
+from solver.melds import Meld, MeldKind, cards_added, meld_kind
 from solver.puzzles import TableMeld
 from solver.rules.contract import ContractRules, Requirement
 
@@ -223,14 +223,7 @@ def check_layoff(
     if len(new_table) != len(old_table):
         raise MeldError(f"a lay-off keeps the {len(old_table)} melds on the table, not {len(new_table)}")
     old = Cards(c for t in old_table for c in t.meld.cards)
-    new = Cards(c for t in new_table for c in t.meld.cards)
-    lost = [c for c, n in old.items() if new.count(c) < n]
-    if lost:
-        raise MeldError(f"table cards lost: {' '.join(map(str, lost))}")
-    played = new - old
-    if not played <= hand:
-        extra = Cards.from_counts({c: n - hand.count(c) for c, n in played.items() if n > hand.count(c)})
-        raise MeldError(f"cards invented (neither on the table nor in the hand): {extra}")
+    played = cards_added(old, hand, Cards(c for t in new_table for c in t.meld.cards))
     for i, (o, n) in enumerate(zip(old_table, new_table)):
         _meld_change_ok(o, n, rules, player, i)
     return played

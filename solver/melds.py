@@ -307,8 +307,15 @@ def validate_rearrangement(old_table: Sequence[Meld], hand: Cards, new_table: Se
     """
     for meld in new_table:
         meld_kind(meld, spec)
-    old = Cards(c for m in old_table for c in m.cards)
-    new = Cards(c for m in new_table for c in m.cards)
+    return cards_added(Cards(c for m in old_table for c in m.cards), hand, Cards(c for m in new_table for c in m.cards))
+
+
+def cards_added(old: Cards, hand: Cards, new: Cards) -> Cards:
+    """The hand cards a new table adds to an old one: no table card lost, none invented.
+
+    >>> cards_added(Cards.parse("5H 6H 7H"), Cards.parse("8H KD"), Cards.parse("5H 6H 7H 8H"))
+    Cards.parse('8H')
+    """
     lost = [c for c, n in old.items() if new.count(c) < n]
     if lost:
         raise MeldError(f"table cards lost: {' '.join(map(str, lost))}")

@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Protocol
 from solver.cards import Cards
 from solver.errors import IllegalActionError, PuzzleError
 
-__all__ = ["Action", "Game", "GameRecord", "Player", "play_game"]
+__all__ = ["Action", "Game", "GameRecord", "Player", "SimpleAction", "play_game"]
 
 
 class Action(Protocol):
@@ -37,6 +37,17 @@ class Action(Protocol):
     player: int
 
     def __str__(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleAction:
+    """An action that is a player and one word (``take``, ``draw``, ``pass``): subclasses set ``WORD``."""
+
+    player: int
+    WORD: ClassVar[str] = ""
+
+    def __str__(self) -> str:
+        return self.WORD
 
 
 class Game(ABC):

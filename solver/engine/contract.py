@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal
 from solver.cards import Card, Cards
 from solver.contract import best_lay_down, distance_to_contract
 from solver.contract_referee import check_lay_down
-from solver.engine.base import Game
+from solver.engine.base import Game, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
 from solver.melds import Meld, format_table, parse_table, resolve_roles
 from solver.puzzles import TableMeld
@@ -57,43 +57,31 @@ class CDiscard:
 
 
 @dataclass(frozen=True, slots=True)
-class CTake:
+class CTake(SimpleAction):
     """Take the top discard (the player in turn)."""
 
-    player: int
-
-    def __str__(self) -> str:
-        return "take"
+    WORD: ClassVar[str] = "take"
 
 
 @dataclass(frozen=True, slots=True)
-class CDecline:
+class CDecline(SimpleAction):
     """Decline the top discard; the others may call for it, then the player draws from the stock."""
 
-    player: int
-
-    def __str__(self) -> str:
-        return "decline"
+    WORD: ClassVar[str] = "decline"
 
 
 @dataclass(frozen=True, slots=True)
-class CCall:
+class CCall(SimpleAction):
     """Call "Shanghai!": take the declined discard and a penalty card."""
 
-    player: int
-
-    def __str__(self) -> str:
-        return "call"
+    WORD: ClassVar[str] = "call"
 
 
 @dataclass(frozen=True, slots=True)
-class CNoCall:
+class CNoCall(SimpleAction):
     """Let the declined discard go."""
 
-    player: int
-
-    def __str__(self) -> str:
-        return "nocall"
+    WORD: ClassVar[str] = "nocall"
 
 
 @dataclass(frozen=True, slots=True)

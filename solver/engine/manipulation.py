@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
-from solver.engine.base import Game
+from solver.engine.base import Game, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
 from solver.manipulation import best_play, max_cards_playable
 from solver.melds import Meld, format_table, meld_kinds, parse_table, validate_rearrangement
@@ -41,23 +41,17 @@ class MPlay:
 
 
 @dataclass(frozen=True, slots=True)
-class MDraw:
+class MDraw(SimpleAction):
     """Draw one card from the stock."""
 
-    player: int
-
-    def __str__(self) -> str:
-        return "draw"
+    WORD: ClassVar[str] = "draw"
 
 
 @dataclass(frozen=True, slots=True)
-class MPass:
+class MPass(SimpleAction):
     """End the turn without playing (after a draw, or when the stock is empty)."""
 
-    player: int
-
-    def __str__(self) -> str:
-        return "pass"
+    WORD: ClassVar[str] = "pass"
 
 
 MAction = MPlay | MDraw | MPass

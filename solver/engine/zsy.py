@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
 from solver.climbing import Combo, legal_moves
-from solver.engine.base import Game
+from solver.engine.base import Game, SimpleAction
 from solver.errors import IllegalActionError, ShanghaiError
 from solver.rules import ZsyRules
 
@@ -36,13 +36,10 @@ class ZPlay:
 
 
 @dataclass(frozen=True, slots=True)
-class ZPass:
+class ZPass(SimpleAction):
     """Pass (the player may still play later in the trick)."""
 
-    player: int
-
-    def __str__(self) -> str:
-        return "pass"
+    WORD: ClassVar[str] = "pass"
 
 
 TributeStep = Literal["offer", "take", "give"]
