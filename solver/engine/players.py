@@ -297,6 +297,9 @@ def _contract_solver(game: Any) -> Decision:
             fits = any(game._grown(i, _single(top)) is not None for i in range(len(game.table)))
             want = fits
             reason = f"{top} {'can' if fits else 'cannot'} be laid off"
+        elif not _contract_useful(hand, top, game):
+            want = False
+            reason = f"{top} neither pairs with nor runs next to any card in hand"
         else:
             now = distance_to_contract(hand, game.rules, game.round, seen=seen, time_limit=limit, options=False)
             seen_without = seen - Cards([top])
