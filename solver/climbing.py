@@ -560,7 +560,7 @@ _UNBOUNDED: Final = 1 << 20
 
 
 class _Timeout(Exception):
-    pass
+    """The search ran out of time."""
 
 
 # A structure chosen by the search: ("group", rank) | ("straight", ranks, jokers)

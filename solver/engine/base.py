@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Protocol
 from solver.cards import Cards
 from solver.errors import IllegalActionError, PuzzleError
 
-__all__ = ["Action", "Game", "GameRecord", "Player", "SimpleAction", "play_game"]
+__all__ = ["Action", "Game", "GameRecord", "PenaltyGame", "Player", "SimpleAction", "play_game"]
 
 
 class Action(Protocol):
@@ -169,6 +169,23 @@ class Game(ABC):
     def options(self) -> dict[str, Any]:
         """Engine options beyond the rules (such as a hand limit) for the record."""
         return {}
+
+
+class PenaltyGame(Game):
+    """A game of penalty points (the rummy games): ``totals`` per player, the lowest total wins."""
+
+    totals: list[int]
+
+    def scores(self) -> list[int]:
+        """Penalty points so far (lower is better)."""
+        return list(self.totals)
+
+    def winners(self) -> list[int]:
+        """The players with the lowest total once the game is over (ties share)."""
+        if not self.is_terminal():
+            return []
+        low = min(self.totals)
+        return [p for p in range(self.num_players) if self.totals[p] == low]
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal
 from solver.cards import Card, Cards
 from solver.contract import best_lay_down, distance_to_contract
 from solver.contract_referee import check_lay_down
-from solver.engine.base import Game, SimpleAction
+from solver.engine.base import PenaltyGame, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
 from solver.melds import Meld, format_table, parse_table, resolve_roles
 from solver.puzzles import TableMeld
@@ -126,7 +126,7 @@ class CSwap:
 Phase = Literal["first_discard", "offer", "call", "play", "over"]
 
 
-class ContractGame(Game):
+class ContractGame(PenaltyGame):
     """A game of Contract Shanghai: every round of the rule set's contract list.
 
     Engine options: ``max_rounds`` stops early (``1`` plays one round);
@@ -529,16 +529,6 @@ class ContractGame(Game):
             self.phase = "over"
         else:
             self._start_round()
-
-    def scores(self) -> list[int]:
-        """Penalty points so far (lower is better)."""
-        return list(self.totals)
-
-    def winners(self) -> list[int]:
-        if self.phase != "over":
-            return []
-        low = min(self.totals)
-        return [p for p in range(self.num_players) if self.totals[p] == low]
 
     def observation(self, player: int) -> dict[str, Any]:
         return {

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
-from solver.engine.base import Game, SimpleAction
+from solver.engine.base import PenaltyGame, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
 from solver.manipulation import best_play, max_cards_playable
 from solver.melds import Meld, format_table, meld_kinds, parse_table, validate_rearrangement
@@ -143,7 +143,7 @@ def greedy_play(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) 
         current = best
 
 
-class ManipulationGame(Game):
+class ManipulationGame(PenaltyGame):
     """A game of Manipulation Shanghai: hands until a player reaches the target (and loses).
 
     ``max_hands`` (engine option) ends the game after that many hands;
@@ -379,16 +379,6 @@ class ManipulationGame(Game):
             self.phase = "over"
         else:
             self._deal()
-
-    def scores(self) -> list[int]:
-        """Penalty points so far (lower is better)."""
-        return list(self.totals)
-
-    def winners(self) -> list[int]:
-        if self.phase != "over":
-            return []
-        low = min(self.totals)
-        return [p for p in range(self.num_players) if self.totals[p] == low]
 
     def observation(self, player: int) -> dict[str, Any]:
         return {
