@@ -8,7 +8,7 @@ added to a meld), the solver's best play when only a rearrangement reaches
 what the rules demand, and the draw or the pass.
 
 Whether a player *can* play (and how many cards) is a solver question
-(:func:`solver.manipulation.max_cards_playable`); the engine asks it once
+(the best play of :func:`solver.manipulation.best_play`); the engine asks it once
 per position and caches the answer.
 """
 
@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Literal
 from solver.cards import Card, Cards
 from solver.engine.base import PenaltyGame, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
-from solver.manipulation import best_play, max_cards_playable
+from solver.manipulation import best_play
 from solver.melds import Meld, format_table, meld_kinds, parse_table, validate_rearrangement
 from solver.rules import ManipulationRules
 
@@ -179,6 +179,7 @@ class ManipulationGame(PenaltyGame):
         self.idle = 0
         self.last_hand: list[int] = []
         self._cache: dict[tuple[Any, ...], int] = {}
+        self._plays: dict[tuple[Any, ...], Any] = {}
         self._deal()
 
     def _deal(self) -> None:
@@ -203,6 +204,7 @@ class ManipulationGame(PenaltyGame):
         self.phase = "turn"
         self.idle = 0
         self._cache.clear()
+        self._plays.clear()
 
     # --- solver questions, cached per position ------------------------------------
 
@@ -219,16 +221,23 @@ class ManipulationGame(PenaltyGame):
 
     def max_playable(self, player: int | None = None) -> int:
         """Most hand cards the player can play now (``initial_meld`` respected): a solver question."""
-        p = self.to_move if player is None else player
-        key = self._key(p)
-        if key not in self._cache:
+        return len(self._best(self.to_move if player is None else player).played)
+
+    def _best(self, p: int) -> Any:
+        """The solver's best play for player ``p`` now (no least-change pass), asked once per position.
+
+        Before a player's first play under ``initial_meld`` it is the best
+        opening from the hand alone (``status == "none"`` when there is none).
+        """
+        key = ("best", *self._key(p))
+        if key not in self._plays:
             if self.opened[p]:
-                n = max_cards_playable(self.table, self.hands[p], self.rules, time_limit=self.time_limit)
+                self._plays[key] = best_play(
+                    self.table, self.hands[p], self.rules, time_limit=self.time_limit, least_change=False
+                )
             else:
-                opening = self._opening(p)
-                n = len(opening.played) if opening is not None else 0
-            self._cache[key] = n
-        return self._cache[key]
+                self._plays[key] = self._opening(p)
+        return self._plays[key]
 
     def can_play(self, at_least: int = 1) -> bool:
         """True if the player to move can play ``at_least`` cards; the solver is asked only
@@ -239,12 +248,13 @@ class ManipulationGame(PenaltyGame):
         return self.max_playable() >= at_least
 
     def _opening(self, p: int) -> Any:
-        """The best first play from the hand alone, if it reaches ``initial_meld`` points."""
+        """The best first play from the hand alone, or a play with ``status == "none"``
+        when it does not reach ``initial_meld`` points."""
         play = best_play(
             (), self.hands[p], self.rules, objective="value", time_limit=self.time_limit, least_change=False
         )
         if play.status == "none" or play.value < self.rules.initial_meld:
-            return None
+            return best_play((), Cards(), self.rules, least_change=False)
         return play
 
     def required(self) -> int:
@@ -302,12 +312,8 @@ class ManipulationGame(PenaltyGame):
         return sum(self.rules.card_value(c) for m in table[len(old) :] for c in m.cards) >= self.rules.initial_meld
 
     def _solver_table(self, p: int) -> tuple[Meld, ...]:
-        if self.opened[p]:
-            play = best_play(self.table, self.hands[p], self.rules, time_limit=self.time_limit, least_change=False)
-            return play.table
-        opening = self._opening(p)
-        assert opening is not None
-        return (*self.table, *opening.table)
+        best = self._best(p)
+        return tuple(best.table) if self.opened[p] else (*self.table, *best.table)
 
     def verify(self, action: Any) -> None:
         p = self.to_move
