@@ -229,10 +229,11 @@ class Cards:
     '5♥ 7♥'
     """
 
-    __slots__ = ("_counts", "_hash")
+    __slots__ = ("_cards", "_counts", "_hash")
 
     _counts: tuple[int, ...]
     _hash: int | None
+    _cards: tuple[Card, ...] | None
 
     def __init__(self, cards: Iterable[Card] = ()) -> None:
         counts = [0] * N_CARDS
@@ -240,6 +241,7 @@ class Cards:
             counts[card._index] += 1
         self._counts = tuple(counts)
         self._hash = None
+        self._cards = None
 
     @classmethod
     def from_counts(cls, counts: Mapping[Card, int]) -> Cards:
@@ -256,6 +258,7 @@ class Cards:
         self = cls.__new__(cls)
         self._counts = counts
         self._hash = None
+        self._cards = None
         return self
 
     @classmethod
@@ -287,9 +290,9 @@ class Cards:
         return self._counts
 
     def __iter__(self) -> Iterator[Card]:
-        for card, n in zip(ALL_CARDS, self._counts):
-            for _ in range(n):
-                yield card
+        if self._cards is None:
+            self._cards = tuple(card for card, n in zip(ALL_CARDS, self._counts) for _ in range(n))
+        return iter(self._cards)
 
     def __len__(self) -> int:
         return sum(self._counts)
