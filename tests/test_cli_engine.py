@@ -97,3 +97,11 @@ def test_engine_command_answers_lines() -> None:
     assert r.returncode == 0 and len(replies) == 3  # nothing is answered after quit
     assert replies[0]["result"]["game_id"] == "g1" and replies[1]["error"]["code"] == "parse_error"
     assert replies[2]["result"] == {"bye": True}
+
+
+def test_zsy_hint_is_the_best_move_solve_lists() -> None:
+    puzzle = "puzzles/zsy/bomb-on-bomb.toml"
+    hint = json.loads(run("hint", "--json", puzzle).stdout)
+    solved = json.loads(run("solve", "--json", puzzle).stdout)
+    best = solved["moves"][0]
+    assert hint["action"] == f"play {best['kind']}:{' '.join(best['cards'])}"

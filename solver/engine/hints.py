@@ -29,7 +29,7 @@ def hint_for_puzzle(puzzle: Puzzle, time_limit: float = 10.0) -> Decision:
     if isinstance(pos, ManipulationPosition):
         return _manipulation(puzzle, pos, time_limit)
     if isinstance(pos, ZsyPosition):
-        return _zsy(puzzle, pos)
+        return _zsy(puzzle, time_limit)
     assert isinstance(pos, ContractPosition)
     return _contract(puzzle, pos, time_limit)
 
@@ -52,20 +52,16 @@ def _manipulation(puzzle: Puzzle, pos: ManipulationPosition, time_limit: float) 
     )
 
 
-def _zsy(puzzle: Puzzle, pos: ZsyPosition) -> Decision:
-    from solver.climbing import combo_from_position, fewest_plays, legal_moves
+def _zsy(puzzle: Puzzle, time_limit: float) -> Decision:
+    """The first of the moves ``shanghai solve`` ranks best (fewest plays left after it)."""
+    from solver.answers import SolveOptions, solve_puzzle
 
-    rules: Any = puzzle.rules
-    to_beat = combo_from_position(pos.to_beat, pos.to_beat_kind, rules) if pos.to_beat is not None else None
-    now = fewest_plays(pos.hand, rules).count
-    moves = legal_moves(pos.hand, to_beat, rules)
-    if not moves:
+    answer = solve_puzzle(puzzle, SolveOptions(time_limit=time_limit))
+    now = answer.data["fewest_plays"]
+    ranked = answer.result["ranked"]
+    if not ranked:
         return Decision("pass", "no combination beats the one to beat", {"fewest_plays": now})
-    scored = sorted(
-        ((fewest_plays(pos.hand - m.cards, rules).count if pos.hand != m.cards else 0), i, m)
-        for i, m in enumerate(moves)
-    )
-    after, _, best = scored[0]
+    best, after = ranked[0]
     return Decision(
         f"play {best}",
         f"leaves {after} play(s) to go out (the hand now needs {now})",
