@@ -172,15 +172,22 @@ def _lay_down(plan_melds: tuple[Meld, ...], used: Cards, hand: Cards, rules: Con
     return LayDown(plan_melds, sum(rules.points(c) for c in left), left, status)
 
 
-def best_lay_down(hand: Cards, rules: ContractRules, round_: int, *, time_limit: float = 5.0) -> LayDown | None:
+def best_lay_down(
+    hand: Cards, rules: ContractRules, round_: int, *, time_limit: float = 5.0, whole_hand: bool | None = None
+) -> LayDown | None:
     """The contract check: the lay-down leaving the fewest points in hand (then fewest cards), or None.
 
     In the last round with ``last_round_all_at_once`` a lay-down must take
-    the whole hand (see :func:`can_go_down_whole`).
+    the whole hand (see :func:`can_go_down_whole`). ``whole_hand`` overrides
+    that: ``False`` asks for the best lay-down leaving any cards (what a
+    player building toward the whole hand wants to know), ``True`` demands
+    the whole hand in any round.
     """
     contract = rules.contract(round_)
     _check_hand(hand, rules)
-    if round_ == rules.rounds and rules.last_round_all_at_once:
+    if whole_hand is None:
+        whole_hand = round_ == rules.rounds and rules.last_round_all_at_once
+    if whole_hand:
         return can_go_down_whole(hand, rules, round_, time_limit=time_limit)
     if len(hand) < sum(r.min_len for r in contract) or not contract_possible(hand, rules, contract):
         return None

@@ -241,3 +241,35 @@ def test_record_replays() -> None:
         game.apply(players[game.current_player()].choose(game))
     again = replay(GameRecord.from_json(game.record().to_json()))
     assert again.scores() == game.scores() and again.observation(2) == game.observation(2)
+
+
+def test_solver_plays_the_last_round_for_the_whole_hand() -> None:
+    from solver.engine.players import SolverPlayer
+
+    solver = SolverPlayer()
+    made = "3H 4H 5H 6H 3C 4C 5C 6C 9D 10D JD QD"
+    # the contract is made with KS and 8S left over: a left-over card goes, the costlier first
+    game = scripted([made + " KS 8S", "3S", "4S"], round_=7, phase="play")
+    assert str(solver.choose(game)) == "discard KS"
+    # a discard that joins a meld is taken (a left-over card will go for it), one that does not is declined
+    assert str(solver.choose(scripted([made + " KS", "3S", "4S"], pile="7H", round_=7))) == "take"
+    assert str(solver.choose(scripted([made + " KS", "3S", "4S"], pile="KC", round_=7))) == "decline"
+    # no Shanghai call in the last round: the penalty card would have to go down too
+    near = "3H 4H 5H 3C 4C 5C 6C 9D 10D JD QD KS"
+    for rules, want in ((ContractRules(), "nocall"), (ContractRules.preset("last_round_normal"), "call")):
+        game = scripted(["8D 8C", near, "4S"], stock="AS AC AD", pile="6H", round_=7, rules=rules)
+        do(game, "decline")
+        assert game.to_move == 1 and game.phase == "call"
+        assert str(solver.choose(game)) == want
+
+
+def test_best_lay_down_whole_hand_override() -> None:
+    from solver.contract import best_lay_down
+
+    rules = ContractRules()
+    hand = Cards.parse("3H 4H 5H 6H 3C 4C 5C 6C 9D 10D JD QD KS 8S")
+    assert best_lay_down(hand, rules, 7) is None  # two cards the runs cannot hold
+    down = best_lay_down(hand, rules, 7, whole_hand=False)
+    assert down is not None and down.hand == Cards.parse("KS 8S")
+    assert best_lay_down(Cards.parse("5H 5D 5S 6C 6D 6S KD QC"), rules, 2, whole_hand=True) is None
+    assert best_lay_down(Cards.parse("5H 5D 5S 6C 6D 6S KD QC"), rules, 2) is not None

@@ -173,6 +173,9 @@ class ContractGame(PenaltyGame):
         self.turns = 0
         self.round_scores: list[list[int]] = []
         self._laydown_cache: dict[Cards, Any] = {}
+        self._found: dict[Cards, tuple[Meld, ...] | None] = {}
+        self._deck = Cards(rules.deck)
+        self._fits: dict[tuple[Meld, Meld], Meld | None] = {}
         self._start_round()
 
     # --- rounds and the stock ---------------------------------------------------------
@@ -201,6 +204,8 @@ class ContractGame(PenaltyGame):
         self.no_discard = None
         self.turns = 0
         self._laydown_cache.clear()
+        self._found.clear()
+        self._fits.clear()
 
     def _draw(self) -> Card | None:
         """One card from the stock, reshuffling the discard pile when the stock is empty."""
@@ -267,16 +272,21 @@ class ContractGame(PenaltyGame):
     def _some_lay_down(self) -> tuple[Meld, ...] | None:
         """A lay-down of the contract from the hand, if there is one (the legal action listed).
 
-        The exact search of the distance to contract finds one fast; the best
-        lay-down (fewest points left, a CP-SAT model) is :meth:`lay_down_option`,
+        The exact search of the distance to contract, with no card still to
+        come (every card outside the hand counted as seen), finds one fast
+        and depends on the hand alone (cached per hand). The best lay-down
+        (fewest points left, a CP-SAT model) is :meth:`lay_down_option`,
         which the solver player uses. In the last round the whole-hand rule
         needs the solver's answer.
         """
         if self._all_at_once():
             option = self.lay_down_option()
             return tuple(option.melds) if option is not None else None
-        found = distance_to_contract(self.hands[self.to_move], self.rules, self.round, options=False)
-        return tuple(found.melds) if found.missing == 0 else None
+        hand = self.hands[self.to_move]
+        if hand not in self._found:
+            found = distance_to_contract(hand, self.rules, self.round, seen=self._deck - hand, options=False)
+            self._found[hand] = tuple(found.melds) if found.missing == 0 else None
+        return self._found[hand]
 
     def _discardable(self, p: int) -> tuple[Card, ...]:
         cards = self.hands[p].distinct()
@@ -286,12 +296,16 @@ class ContractGame(PenaltyGame):
     def _grown(self, target: int, added: Meld) -> Meld | None:
         """Table meld ``target`` with ``added`` laid off onto it, roles resolved; None if invalid."""
         old = self.table[target].meld
-        meld = Meld(old.cards + added.cards, old.roles + added.roles)
-        try:
-            _, roles = resolve_roles(meld, self.rules.meld_spec)
-        except MeldError:
-            return None
-        return self._with_roles(meld, roles)
+        key = (old, added)
+        if key not in self._fits:
+            meld = Meld(old.cards + added.cards, old.roles + added.roles)
+            try:
+                _, roles = resolve_roles(meld, self.rules.meld_spec)
+            except MeldError:
+                self._fits[key] = None
+            else:
+                self._fits[key] = self._with_roles(meld, roles)
+        return self._fits[key]
 
     def _with_roles(self, meld: Meld, resolved: Sequence[Card]) -> Meld:
         """Write each wild's resolved role into the meld, ordered for display."""

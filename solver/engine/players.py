@@ -302,6 +302,12 @@ def _contract_solver(game: Any) -> Decision:
             reason = f"{top} neither pairs with nor runs next to any card in hand"
         else:
             now = distance_to_contract(hand, game.rules, game.round, seen=seen, time_limit=limit, options=False)
+            whole = _whole_hand_offer(game, hand, top, now.missing, CCall in kinds)
+            if whole is not None:
+                want, reason = whole
+                if CTake in kinds:
+                    return Decision(CTake(p) if want else CDecline(p), ("take: " if want else "decline: ") + reason)
+                return Decision(CCall(p) if want else CNoCall(p), ("call Shanghai!: " if want else "no call: ") + reason)
             seen_without = seen - Cards([top])
             after = best_discards(hand + Cards([top]), game.rules, game.round, seen=seen_without, time_limit=limit)
             best_after = after[0][1] if after else now.missing
@@ -333,12 +339,55 @@ def _contract_solver(game: Any) -> Decision:
         best = max(discards, key=lambda a: game.rules.points(a.card))
         return Decision(best, f"discard {best.card}: the most points in hand")
     allowed = {a.card: a for a in discards}
+    if game._all_at_once():
+        spare = _leftovers(game, hand)
+        if spare is not None:
+            shed = [c for c in spare.distinct() if c in allowed]
+            if shed:
+                card = max(shed, key=game.rules.points)
+                return Decision(
+                    allowed[card],
+                    f"discard {card}: the contract is made and {card} is not in its melds"
+                    f" ({len(spare)} card(s) left over; the whole hand must go down at once)",
+                    {"distance": 0, "left_over": len(spare)},
+                )
     for card, distance in best_discards(hand, game.rules, game.round, seen=seen, time_limit=limit):
         if card in allowed:
             return Decision(
                 allowed[card], f"discard {card}: the contract stays {distance} card(s) away", {"distance": distance}
             )
     return Decision(discards[0], "the only discard allowed")
+
+
+def _leftovers(game: Any, hand: Cards) -> Cards | None:
+    """The cards the best lay-down of ``hand`` leaves in hand, ignoring the whole-hand rule (None: no lay-down)."""
+    from solver.contract import best_lay_down
+
+    down = best_lay_down(hand, game.rules, game.round, time_limit=game.time_limit, whole_hand=False)
+    return None if down is None else down.hand
+
+
+def _whole_hand_offer(game: Any, hand: Cards, top: Card, missing: int, call: bool) -> tuple[bool, str] | None:
+    """Take or call in a last round played all at once (None: decide by the distance to contract).
+
+    The hand must go down whole, so every card the contract's melds cannot
+    hold must be discarded, one a turn: a call brings an unseen penalty card
+    and no discard for it, so it is declined. Once the contract is made, the
+    discard is worth taking when it joins the melds (a left-over card goes
+    instead).
+    """
+    if not game._all_at_once():
+        return None
+    if call:
+        return False, "every card in hand must go down at once; a call adds a penalty card and no discard"
+    if missing > 0:
+        return None
+    now = _leftovers(game, hand)
+    later = _leftovers(game, hand + Cards([top]))
+    if now is None or later is None:
+        return None
+    fits = len(later) <= len(now)
+    return fits, f"the contract is made with {len(now)} card(s) left over; {top} {'joins' if fits else 'does not join'} its melds"
 
 
 def _single(card: Card) -> Any:
