@@ -45,6 +45,7 @@ from solver.rules import ContractRules, ManipulationRules, ZsyRules, rules_for
 
 __all__ = [
     "Puzzle",
+    "from_data",
     "ManipulationPosition",
     "ContractPosition",
     "TableMeld",
@@ -285,11 +286,16 @@ def _rules_for(game: str, raw: Mapping[str, Any]) -> Any:
 
 def loads(text: str, source: str = "<string>") -> Puzzle:
     """Parse a puzzle from TOML text; ``source`` names it in errors."""
-    ctx = _Ctx(source)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise PuzzleError(f"{source}: not valid TOML: {exc}") from None
+    return from_data(data, source)
+
+
+def from_data(data: Mapping[str, Any], source: str = "<string>") -> Puzzle:
+    """A puzzle from already-parsed data (a TOML file's tables, or JSON); ``source`` names it in errors."""
+    ctx = _Ctx(source)
     _check_keys(ctx, data, {"game", "title", "rules", "position", "answer"}, "")
     if "game" not in data:
         raise ctx.fail("game", "missing")

@@ -122,16 +122,9 @@ class EngineServer:
         return gid, self.games[gid]
 
     def _puzzle(self, req: Mapping[str, Any]) -> Any:
-        from solver.puzzles import loads
+        from solver.puzzles import from_data
 
-        data = _field(req, "puzzle", dict)
-        try:
-            import tomli_w
-
-            text = tomli_w.dumps(data)
-        except (TypeError, ValueError) as exc:
-            raise ProtocolError("bad_value", f"puzzle cannot be read: {exc}") from None
-        return loads(text, "<request>")
+        return from_data(_field(req, "puzzle", dict), "<request>")
 
     def cmd_solve(self, req: Mapping[str, Any]) -> dict[str, Any]:
         """Solve a puzzle position given inline (the fields of a puzzle file)."""
