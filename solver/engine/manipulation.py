@@ -7,9 +7,13 @@ the plays that need no rearrangement (a new meld from the hand, or one card
 added to a meld), the solver's best play when only a rearrangement reaches
 what the rules demand, and the draw or the pass.
 
-Whether a player *can* play (and how many cards) is a solver question
-(the best play of :func:`solver.manipulation.best_play`); the engine asks it once
-per position and caches the answer.
+Whether a player *can* play (and how many cards) is a solver question, asked
+once per position and cached. The greedy play (a lower bound) and the
+playable bound of :func:`solver.manipulation_shortcut.playable_bound` (an
+upper bound) settle most positions. With no joker in play the rest are
+answered exactly by :func:`solver.manipulation_shortcut.natural_play` (a
+dynamic program, which also gives the best play to list); otherwise, or past
+that program's work budget, by :func:`solver.manipulation.best_play`.
 """
 
 from __future__ import annotations
@@ -17,14 +21,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
 from solver.engine.base import PenaltyGame, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
 from solver.manipulation import best_play
+from solver.manipulation_shortcut import NaturalPlay, natural_play, playable_bound
 from solver.melds import Meld, format_table, meld_kinds, parse_table, validate_rearrangement
-from solver.rules import ManipulationRules
+from solver.rules import ManipulationRules, MeldSpec
 
 __all__ = ["MPlay", "MDraw", "MPass", "ManipulationGame", "simple_plays", "greedy_play"]
 
@@ -56,10 +62,18 @@ class MPass(SimpleAction):
 
 MAction = MPlay | MDraw | MPass
 
+_N_NATURAL = 52  # card indexes from here on are jokers
+
+
+@lru_cache(maxsize=16)
+def _spec(rules: ManipulationRules) -> MeldSpec:
+    """The rules' meld spec, built once (the property builds a new one each time)."""
+    return rules.meld_spec
+
 
 def _sorted_meld(cards: list[Card], rules: ManipulationRules) -> Meld:
     """A meld in display order: runs by rank position, sets by suit."""
-    spec = rules.meld_spec
+    spec = _spec(rules)
     meld = Meld.of(cards)
     kinds = meld_kinds(meld, spec)
     if "run" in kinds and "set" not in kinds and not any(spec.is_wild(c) for c in cards):
@@ -74,39 +88,80 @@ def _sorted_meld(cards: list[Card], rules: ManipulationRules) -> Meld:
 
 
 def _valid(cards: list[Card], rules: ManipulationRules) -> bool:
-    return bool(meld_kinds(Meld.of(cards), rules.meld_spec))
+    return bool(meld_kinds(Meld.of(cards), _spec(rules)))
 
 
 def simple_plays(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> Iterator[tuple[Meld, ...]]:
-    """New tables reachable without rearranging: one card added to a meld, or one new meld from hand."""
-    seen: set[tuple[str, ...]] = set()
-    distinct = hand.distinct()
-    for i, meld in enumerate(table):
-        for card in distinct:
-            grown = [*meld.cards, card]
-            if len(grown) <= 13 and _valid(grown, rules):
-                new = (*table[:i], _sorted_meld(grown, rules), *table[i + 1 :])
-                key = tuple(str(m) for m in new)
-                if key not in seen:
-                    seen.add(key)
-                    yield new
+    """New tables reachable without rearranging: one card added to a meld, or one new meld from hand.
+
+    The additions come first (meld by meld, hand cards in canonical order),
+    then the new melds of :func:`hand_melds`.
+    """
+    for i, meld in _additions(table, hand, rules):
+        yield (*table[:i], meld, *table[i + 1 :])
     for meld in hand_melds(hand, rules):
         yield (*table, meld)
 
 
+def _additions(
+    table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules, start: int = 0
+) -> Iterator[tuple[int, Meld]]:
+    """Each old meld (by its place, from ``start``) grown by one hand card, in display order.
+
+    Only candidates go to the validator: a natural card joins a set only in a
+    suit the set lacks, and a run only in its suit; in a meld without wilds,
+    a run only at a rank next to one it holds (K-A and A-2 both count).
+    """
+    spec = _spec(rules)
+    distinct = hand.distinct()
+    naturals_in_hand = [c for c in distinct if not spec.is_wild(c)]
+    wilds = [c for c in distinct if spec.is_wild(c)]
+    for i in range(start, len(table)):
+        meld = table[i]
+        if len(meld.cards) >= 13:
+            continue
+        naturals = [c for c in meld.cards if not spec.is_wild(c)] if spec.wilds else list(meld.cards)
+        candidates = list(distinct) if not naturals else [*_candidates(meld, naturals, naturals_in_hand), *wilds]
+        for card in candidates:  # canonical order: wilds come after every natural card
+            grown = [*meld.cards, card]
+            if _valid(grown, rules):
+                yield i, _sorted_meld(grown, rules)
+
+
+def _candidates(meld: Meld, naturals: list[Card], hand: list[Card]) -> Iterator[Card]:
+    """The natural hand cards that might join ``meld`` (a necessary condition; in hand order)."""
+    ranks = {c.rank for c in naturals}
+    suits = {c.suit for c in naturals}
+    one_rank = next(iter(ranks)) if len(ranks) == 1 else None
+    one_suit = next(iter(suits)) if len(suits) == 1 else None
+    adjacent: set[int] | None = None
+    if one_suit is not None and len(naturals) == len(meld.cards):
+        adjacent = set()
+        for r in ranks:
+            assert r is not None
+            adjacent.update(((r % 13) + 1, (r - 2) % 13 + 1))  # the next and previous rank, K-A-2 round
+        adjacent.difference_update(int(r) for r in ranks if r is not None)
+    for card in hand:
+        to_set = card.rank == one_rank and card.suit not in suits
+        to_run = card.suit == one_suit and (adjacent is None or card.rank in adjacent)
+        if to_set or to_run:
+            yield card
+
+
 def hand_melds(hand: Cards, rules: ManipulationRules) -> Iterator[Meld]:
     """Every distinct meld made of natural hand cards alone (sets of 3-4, runs of 3+)."""
-    naturals = [c for c in hand.distinct() if not rules.meld_spec.is_wild(c)]
+    spec = _spec(rules)
+    naturals = [c for c in hand.distinct() if not spec.is_wild(c)]
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card]] = {}
     for c in naturals:
         assert c.rank is not None and c.suit is not None
         by_rank.setdefault(int(c.rank), []).append(c)
         by_suit.setdefault(c.suit.value, []).append(c)
-    for cards in by_rank.values():
+    for cards in by_rank.values():  # distinct suits of one rank, already in suit order
         for size in (3, 4):
             for combo in itertools.combinations(cards, size):
-                yield _sorted_meld(list(combo), rules)
+                yield Meld(combo)
     for cards in by_suit.values():
         ranks = {int(c.rank): c for c in cards if c.rank is not None}
         positions = dict(ranks)
@@ -126,21 +181,59 @@ def hand_melds(hand: Cards, rules: ManipulationRules) -> Iterator[Meld]:
 
 
 def greedy_play(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> tuple[Meld, ...]:
-    """Play as many cards as possible without rearranging: new melds, then additions, repeatedly."""
+    """Play as many cards as possible without rearranging: new melds, then additions, repeatedly.
+
+    Each step takes the first simple play (in :func:`simple_plays` order) that
+    adds the most cards: the longest new meld from the hand if there is one,
+    else the first card that joins a meld. (Once the hand makes no meld it
+    never will, as it only shrinks; and melds before the one last grown take
+    no card, so the search for a card to add resumes there.)
+    """
     current = table
     left = hand
+    melds_left = True
+    start = 0
     while True:
-        best: tuple[Meld, ...] | None = None
-        best_gain = 0
-        for new in simple_plays(current, left, rules):
-            gain = sum(len(m) for m in new) - sum(len(m) for m in current)
-            if gain > best_gain:
-                best, best_gain = new, gain
-        if best is None:
+        best: Meld | None = None
+        if melds_left:
+            for meld in hand_melds(left, rules):
+                if best is None or len(meld) > len(best):
+                    best = meld
+        if best is not None:
+            current = (*current, best)
+            left = left - Cards(best.cards)
+            continue
+        melds_left = False
+        added = next(_additions(current, left, rules, start), None)
+        if added is None:
             return current
-        played = Cards(c for m in best for c in m.cards) - Cards(c for m in current for c in m.cards)
-        left = left - played
-        current = best
+        start, grown = added
+        left = left - (Cards(grown.cards) - Cards(current[start].cards))
+        current = (*current[:start], grown, *current[start + 1 :])
+
+
+class _Position:
+    """A player's position (table, hand, opened) as a cache key whose hash is computed once."""
+
+    __slots__ = ("_hash", "hand", "opened", "table")
+
+    def __init__(self, table: tuple[Meld, ...], hand: Cards, opened: bool) -> None:
+        self.table = table
+        self.hand = hand
+        self.opened = opened
+        self._hash = hash((table, hand, opened))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _Position)
+            and self._hash == other._hash
+            and self.opened == other.opened
+            and self.hand == other.hand
+            and self.table == other.table
+        )
 
 
 class ManipulationGame(PenaltyGame):
@@ -178,8 +271,10 @@ class ManipulationGame(PenaltyGame):
         self.phase: Literal["turn", "drawn", "over"] = "turn"
         self.idle = 0
         self.last_hand: list[int] = []
-        self._cache: dict[tuple[Any, ...], int] = {}
-        self._plays: dict[tuple[Any, ...], Any] = {}
+        self._cache: dict[_Position, tuple[Meld, ...]] = {}  # greedy plays
+        self._plays: dict[tuple[str, _Position], Any] = {}
+        self._keys: dict[int, _Position] = {}
+        self._solver_listed = False  # the listed plays include the solver's (see verify)
         self._deal()
 
     def _deal(self) -> None:
@@ -208,20 +303,79 @@ class ManipulationGame(PenaltyGame):
 
     # --- solver questions, cached per position ------------------------------------
 
-    def _key(self, p: int) -> tuple[tuple[str, ...], Cards, bool]:
-        return (tuple(str(m) for m in self.table), self.hands[p], self.opened[p])
+    def _key(self, p: int) -> _Position:
+        """The cache key of player ``p``'s position: built once while the table and the hand stand."""
+        table, hand, opened = self.table, self.hands[p], self.opened[p]
+        last = self._keys.get(p)
+        if last is not None and last.table is table and last.hand is hand and last.opened == opened:
+            return last
+        key = self._keys[p] = _Position(table, hand, opened)
+        return key
+
+    def _bounds(self, p: int) -> tuple[NaturalPlay, Cards, Cards] | None:
+        """For an opened player with no joker in play: the greedy play (a lower bound of the best
+        play), the playable bound (an upper bound) and the table's cards; None otherwise."""
+        key = ("bounds", self._key(p))
+        if key not in self._plays:
+            self._plays[key] = None
+            hand = self.hands[p]
+            on_table = Cards(c for m in self.table for c in m.cards)
+            if self.opened[p] and not any(on_table.counts[_N_NATURAL:]) and not any(hand.counts[_N_NATURAL:]):
+                bound = playable_bound(on_table, hand, self.rules)
+                greedy = self._greedy(p) if bound else self.table
+                lower = NaturalPlay(Cards(c for m in greedy for c in m.cards) - on_table, greedy)
+                self._plays[key] = (lower, bound, on_table)
+        found: tuple[NaturalPlay, Cards, Cards] | None = self._plays[key]
+        return found
+
+    def _natural(self, p: int) -> NaturalPlay | None:
+        """The exact best play of an opened player with no joker in play (None: ask the solver).
+
+        The greedy play is the answer when it plays every card of the playable
+        bound; otherwise the dynamic program is asked for plays that beat it.
+        Only the bound's cards can ever be played, so hands with the same bound
+        share the answer (a player drawing cards that fit nowhere asks again).
+        """
+        key = ("natural", self._key(p))
+        if key not in self._plays:
+            self._plays[key] = self._natural_play(p)
+        found: NaturalPlay | None = self._plays[key]
+        return found
+
+    def _natural_play(self, p: int) -> NaturalPlay | None:
+        bounds = self._bounds(p)
+        if bounds is None:
+            return None
+        lower, bound, on_table = bounds
+        if lower.cards == len(bound):
+            return lower
+        key = ("bound", _Position(self.table, bound, True))
+        if key not in self._plays:
+            better = natural_play(
+                self.table, bound, self.rules, table_cards=on_table, bound=bound, at_least=lower.cards + 1
+            )
+            self._plays[key] = better if better is None or better.played else lower
+        found: NaturalPlay | None = self._plays[key]
+        return found
+
+    def _greedy(self, p: int) -> tuple[Meld, ...]:
+        """The greedy no-rearrangement play (a lower bound of the best play), once per position."""
+        key = self._key(p)
+        if key not in self._cache:
+            self._cache[key] = greedy_play(self.table, self.hands[p], self.rules) if self.opened[p] else self.table
+        return self._cache[key]
 
     def _greedy_count(self, p: int) -> int:
         """Cards the greedy no-rearrangement play adds: a lower bound of the best play."""
-        key = ("greedy", *self._key(p))
-        if key not in self._cache:
-            table = greedy_play(self.table, self.hands[p], self.rules) if self.opened[p] else self.table
-            self._cache[key] = self._count(table)
-        return self._cache[key]
+        return self._count(self._greedy(p))
 
     def max_playable(self, player: int | None = None) -> int:
         """Most hand cards the player can play now (``initial_meld`` respected): a solver question."""
-        return len(self._best(self.to_move if player is None else player).played)
+        p = self.to_move if player is None else player
+        natural = self._natural(p)
+        if natural is not None:
+            return natural.cards
+        return len(self._best(p).played)
 
     def _best(self, p: int) -> Any:
         """The solver's best play for player ``p`` now (no least-change pass), asked once per position.
@@ -229,7 +383,7 @@ class ManipulationGame(PenaltyGame):
         Before a player's first play under ``initial_meld`` it is the best
         opening from the hand alone (``status == "none"`` when there is none).
         """
-        key = ("best", *self._key(p))
+        key = ("best", self._key(p))
         if key not in self._plays:
             if self.opened[p]:
                 self._plays[key] = best_play(
@@ -240,9 +394,21 @@ class ManipulationGame(PenaltyGame):
         return self._plays[key]
 
     def can_play(self, at_least: int = 1) -> bool:
-        """True if the player to move can play ``at_least`` cards; the solver is asked only
-        when the greedy play (no rearrangement) does not already show it."""
+        """True if the player to move can play ``at_least`` cards.
+
+        The greedy play (no rearrangement) and the playable bound settle most
+        positions; with no joker in play the rest are settled exactly by the
+        dynamic program, otherwise (or past its budget) by the solver.
+        """
         p = self.to_move
+        bounds = self._bounds(p)
+        if bounds is not None:
+            lower, bound, _ = bounds
+            if lower.cards >= at_least or len(bound) < at_least:
+                return lower.cards >= at_least
+            natural = self._natural(p)
+            if natural is not None:
+                return natural.cards >= at_least
         if self.opened[p] and self._greedy_count(p) >= at_least:
             return True
         return self.max_playable() >= at_least
@@ -280,6 +446,7 @@ class ManipulationGame(PenaltyGame):
             return []
         p = self.to_move
         actions: list[Any] = []
+        self._solver_listed = False
         if self.can_play():
             need = self.required()
             hand = self.hands[p]
@@ -312,11 +479,17 @@ class ManipulationGame(PenaltyGame):
         return sum(self.rules.card_value(c) for m in table[len(old) :] for c in m.cards) >= self.rules.initial_meld
 
     def _solver_table(self, p: int) -> tuple[Meld, ...]:
+        natural = self._natural(p)
+        if natural is not None:
+            return natural.table
+        self._solver_listed = True  # a time-limited answer: verify it like any other play
         best = self._best(p)
         return tuple(best.table) if self.opened[p] else (*self.table, *best.table)
 
     def verify(self, action: Any) -> None:
         p = self.to_move
+        if isinstance(action, MPlay) and self._listed(action) and not self._solver_listed:
+            return  # listed: a simple play that meets the requirement, or the exact best play
         if isinstance(action, MDraw):
             if not self._may_skip():
                 raise IllegalActionError("a player who can play must play")
