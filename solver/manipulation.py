@@ -26,7 +26,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from solver.cards import Card, Cards, Rank, Suit
 from solver.errors import MeldError
 from solver.graph.moves import Move, TableDiff, diff_tables, match_melds
-from solver.manipulation_shortcut import Extension, ExtensionSearch, card_weight, extension_play, playable_bound
+from solver.manipulation_shortcut import (
+    Extension,
+    ExtensionSearch,
+    card_weight,
+    extension_play,
+    natural_play,
+    playable_bound,
+)
 from solver.melds import Meld, format_table, validate_rearrangement, validate_table
 from solver.rules import ManipulationRules
 
@@ -279,40 +286,54 @@ def best_play(
     ext = search.find()
     if ext.found:
         return _from_extension(old, hand, ext, rules, objective, least_done)
-    from solver.models.manipulation import exact_instance, solve_least_change
+    from solver.models.manipulation import exact_instance, plain_instance, solve_least_change
 
     t = _template(rules, objective)
-    solved, instance, first, melds = _solve_plain(t, on_table, hand, rules, time_limit)
-    if solved.status == "unknown":
-        return _unchanged(old, hand, rules, objective, "feasible")
-    if not solved.played:
-        return _unchanged(old, hand, rules, objective, "none" if solved.status == "optimal" else "feasible")
-    status: Literal["optimal", "feasible"] = "optimal" if solved.status == "optimal" else "feasible"
+    instance: Instance | None = None
+    melds: list[Meld] | None
+    status: Literal["optimal", "feasible"] = "optimal"
+    # with no joker in play the best card count comes from an exact dynamic program (no solver)
+    natural = natural_play(old, hand, rules, table_cards=on_table, bound=bound) if objective == "cards" else None
+    if natural is not None:
+        if not natural.played:
+            return _unchanged(old, hand, rules, objective)
+        played_best, melds = natural.played, list(natural.table)
+        new_score = len(on_table) + len(natural.played)
+    else:
+        solved, instance, first, melds = _solve_plain(t, on_table, hand, rules, time_limit)
+        if solved.status == "unknown":
+            return _unchanged(old, hand, rules, objective, "feasible")
+        if not solved.played:
+            return _unchanged(old, hand, rules, objective, "none" if solved.status == "optimal" else "feasible")
+        status = "optimal" if solved.status == "optimal" else "feasible"
+        played_best, new_score = solved.played, first.objective
     least: Literal["optimal", "feasible", "skipped"] = "skipped"
     if least_change:
         if status == "optimal":
-            score = sum(card_weight(c, rules, objective) * n for c, n in solved.played.items())
+            score = sum(card_weight(c, rules, objective) * n for c, n in played_best.items())
             best = search.find(score)
             if best.found:  # every old meld kept, nothing moved: least change at its best
                 return _from_extension(old, hand, best, rules, objective, "optimal")
+        if instance is None:
+            instance = plain_instance(t, on_table, hand)
         left = max(0.05, time_limit - (time.perf_counter() - start))
-        better = solve_least_change(t, instance, first, old, rules, on_table, left)
+        better = solve_least_change(t, instance, new_score, old, rules, on_table, left)
         better_melds = None if better is None else _assemble(better.pieces, rules)
         if better is not None and better_melds is None:  # a meld of jokers only: the exact model
             instance = exact_instance(t, on_table, hand)
             left = max(0.05, time_limit - (time.perf_counter() - start))
-            better = solve_least_change(t, instance, first, old, rules, on_table, left)
+            better = solve_least_change(t, instance, new_score, old, rules, on_table, left)
             better_melds = None if better is None else _assemble(better.pieces, rules)
         if better is not None and better_melds is not None:
-            solved, melds = better, better_melds
+            played_best, melds = better.played, better_melds
             least = "optimal" if better.least_change_status == "optimal" else "feasible"
         else:
             least = "feasible"
     if melds is None:  # pragma: no cover - the exact model never leaves jokers alone
         raise MeldError("a meld of jokers only could not be placed")
     played = validate_rearrangement(old, hand, melds, rules.meld_spec)
-    if played != solved.played:  # pragma: no cover - a bug in the decoder
-        raise MeldError(f"decoded table adds {played}, the model says {solved.played}")
+    if played != played_best:  # pragma: no cover - a bug in the decoder
+        raise MeldError(f"decoded table adds {played}, the solver says {played_best}")
     return _finish(old, hand, melds, played, rules, status, objective, least)
 
 

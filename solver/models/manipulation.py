@@ -62,6 +62,7 @@ __all__ = [
     "solve_play",
     "exact_instance",
     "solve_least_change",
+    "plain_instance",
     "enumerate_plays",
     "value_weights",
 ]
@@ -476,6 +477,12 @@ def _check_cards(t: Template, table: Cards, hand: Cards) -> None:
     (table + hand).check_against(rules.deck, "table and hand together")
 
 
+def plain_instance(t: Template, table: Cards, hand: Cards) -> Instance:
+    """The position's model (jokers as role copies), without solving it."""
+    _check_cards(t, table, hand)
+    return _instance(t, table, hand)
+
+
 def exact_instance(t: Template, table: Cards, hand: Cards) -> Instance:
     """The position's model with the exact joker refinement (when three or more jokers are in play)."""
     return _instance(t, table, hand, exact=True)
@@ -737,7 +744,7 @@ def _decode_homes(homes: Sequence[_Home], values: Sequence[int]) -> tuple[list[P
 def solve_least_change(
     t: Template,
     instance: Instance,
-    first: _Response,
+    score: int,
     old: Sequence[Meld],
     rules: ManipulationRules,
     table: Cards,
@@ -745,14 +752,16 @@ def solve_least_change(
 ) -> Solved | None:
     """Phase 2: with the score held at phase 1's best, keep the most old melds, move the fewest cards.
 
-    Returns None when no solution was found in time (the caller keeps phase 1's).
+    ``score`` is the best objective over the whole new table's cards (old
+    ones included). Returns None when no solution was found in time (the
+    caller keeps phase 1's).
     """
     proto = cp.CpModelProto()
     proto.copy_from(instance.proto)
     b = _Builder(proto)
     usage = [v for v in t.usage if v >= 0]
     weights = [w for v, w in zip(t.usage, t.weights) if v >= 0]
-    b.linear(usage, weights, first.objective, _INF)
+    b.linear(usage, weights, score, _INF)
     homes, objective = _add_homes(b, t, old, rules, instance)
     proto.clear_objective()
     obj = proto.objective
