@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import solver.manipulation as manipulation_module
 from solver.cards import Card, Cards, Rank, Suit
 from solver.graph.moves import diff_tables
 from solver.manipulation import Play, all_best_plays, best_play, can_play, max_cards_playable, play_value
@@ -221,14 +223,16 @@ def small_positions(draw: st.DrawFn) -> tuple[tuple[Meld, ...], Cards, Manipulat
     return tuple(melds), Cards(hand), rules
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(small_positions(), st.sampled_from(["cards", "value"]))
+@settings(max_examples=90, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(small_positions(), st.sampled_from(["cards", "value"]), st.booleans())
 def test_solver_matches_exhaustive_search(
-    position: tuple[tuple[Meld, ...], Cards, ManipulationRules], objective: str
+    position: tuple[tuple[Meld, ...], Cards, ManipulationRules], objective: str, program: bool
 ) -> None:
+    """``program=False`` switches off the dynamic program, so CP-SAT answers joker-free positions too."""
     table, hand, rules = position
     best, plays = best_by_brute_force(table, hand, rules, objective)
-    play = best_play(table, hand, rules, objective=objective, time_limit=20)  # type: ignore[arg-type]
+    with patch.object(manipulation_module, "natural_play", manipulation_module.natural_play if program else _none):
+        play = best_play(table, hand, rules, objective=objective, time_limit=20)  # type: ignore[arg-type]
     check_play(table, hand, rules, play)
     assert play.status in ("optimal", "none")
     score = play.cards if objective == "cards" else play.value
@@ -236,6 +240,10 @@ def test_solver_matches_exhaustive_search(
     if objective == "cards":
         assert play.played in plays
         assert set(all_best_plays(table, hand, rules, limit=50)) == (set(plays) if best else set())
+
+
+def _none(*args: object, **kwargs: object) -> None:
+    return None
 
 
 def test_diff_tables_doctest_case() -> None:
