@@ -2,6 +2,7 @@
 
     python -m benchmarks.soak --games 10000 --workers 2          # the full soak
     python -m benchmarks.soak --games 200 --only zsy             # one game
+    python -m benchmarks.soak --only manipulation --preset german  # one preset
 
 Each game is played by ``random`` players; the engine verifies every action
 (an illegal one raises), and after every action the soak checks that no card
@@ -35,6 +36,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", choices=sorted(GAMES), help="one game only")
+    parser.add_argument("--preset", help="one preset only (of the game given by --only)")
     parser.add_argument("--contract-rounds", type=int, default=7, help="rounds per Contract Shanghai game")
     args = parser.parse_args()
     console = Console(stderr=True)
@@ -46,6 +48,8 @@ def main() -> None:
         if args.only and game != args.only:
             continue
         for preset in cls.PRESETS:
+            if args.preset and preset != args.preset:
+                continue
             players = SEATS.get((game, preset), PLAYERS[game])
             options = {
                 "contract": {"max_rounds": args.contract_rounds},
@@ -78,6 +82,10 @@ def main() -> None:
             for e in stats.errors[:3]:
                 console.print(f"[red]{game} {preset}:[/] {e}")
             mean = stats.actions / max(1, stats.games - len(stats.errors))
+            console.print(
+                f"{game} {preset}: {stats.games} games, {len(stats.errors)} errors,"
+                f" {mean:.0f} actions a game, {wall:.1f} s"
+            )
             table.add_row(
                 game,
                 preset,
