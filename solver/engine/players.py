@@ -300,14 +300,10 @@ def _contract_solver(game: Any) -> Decision:
         elif not _contract_useful(hand, top, game):
             want = False
             reason = f"{top} neither pairs with nor runs next to any card in hand"
+        elif (whole := _whole_hand_offer(game, hand, top, CCall in kinds)) is not None:
+            want, reason = whole
         else:
             now = distance_to_contract(hand, game.rules, game.round, seen=seen, time_limit=limit, options=False)
-            whole = _whole_hand_offer(game, hand, top, now.missing, CCall in kinds)
-            if whole is not None:
-                want, reason = whole
-                if CTake in kinds:
-                    return Decision(CTake(p) if want else CDecline(p), ("take: " if want else "decline: ") + reason)
-                return Decision(CCall(p) if want else CNoCall(p), ("call Shanghai!: " if want else "no call: ") + reason)
             seen_without = seen - Cards([top])
             after = best_discards(hand + Cards([top]), game.rules, game.round, seen=seen_without, time_limit=limit)
             best_after = after[0][1] if after else now.missing
@@ -367,24 +363,24 @@ def _leftovers(game: Any, hand: Cards) -> Cards | None:
     return None if down is None else down.hand
 
 
-def _whole_hand_offer(game: Any, hand: Cards, top: Card, missing: int, call: bool) -> tuple[bool, str] | None:
+def _whole_hand_offer(game: Any, hand: Cards, top: Card, call: bool) -> tuple[bool, str] | None:
     """Take or call in a last round played all at once (None: decide by the distance to contract).
 
     The hand must go down whole, so every card the contract's melds cannot
     hold must be discarded, one a turn: a call brings an unseen penalty card
     and no discard for it, so it is declined. Once the contract is made, the
     discard is worth taking when it joins the melds (a left-over card goes
-    instead).
+    instead); before that the distance to contract decides.
     """
     if not game._all_at_once():
         return None
     if call:
         return False, "every card in hand must go down at once; a call adds a penalty card and no discard"
-    if missing > 0:
-        return None
     now = _leftovers(game, hand)
+    if now is None:
+        return None
     later = _leftovers(game, hand + Cards([top]))
-    if now is None or later is None:
+    if later is None:  # pragma: no cover - a hand that makes the contract still does with one card more
         return None
     fits = len(later) <= len(now)
     return fits, f"the contract is made with {len(now)} card(s) left over; {top} {'joins' if fits else 'does not join'} its melds"
