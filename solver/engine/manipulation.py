@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
@@ -30,7 +29,7 @@ from solver.errors import IllegalActionError, MeldError, ShanghaiError
 from solver.manipulation import best_play
 from solver.manipulation_shortcut import NaturalPlay, natural_play, playable_bound
 from solver.melds import Meld, format_table, meld_kinds, parse_table, validate_rearrangement
-from solver.rules import ManipulationRules, MeldSpec
+from solver.rules import ManipulationRules
 
 __all__ = ["MPlay", "MDraw", "MPass", "ManipulationGame", "simple_plays", "greedy_play"]
 
@@ -65,15 +64,9 @@ MAction = MPlay | MDraw | MPass
 _N_NATURAL = 52  # card indexes from here on are jokers
 
 
-@lru_cache(maxsize=16)
-def _spec(rules: ManipulationRules) -> MeldSpec:
-    """The rules' meld spec, built once (the property builds a new one each time)."""
-    return rules.meld_spec
-
-
 def _sorted_meld(cards: list[Card], rules: ManipulationRules) -> Meld:
     """A meld in display order: runs by rank position, sets by suit."""
-    spec = _spec(rules)
+    spec = rules.meld_spec
     meld = Meld.of(cards)
     kinds = meld_kinds(meld, spec)
     if "run" in kinds and "set" not in kinds and not any(spec.is_wild(c) for c in cards):
@@ -88,7 +81,7 @@ def _sorted_meld(cards: list[Card], rules: ManipulationRules) -> Meld:
 
 
 def _valid(cards: list[Card], rules: ManipulationRules) -> bool:
-    return bool(meld_kinds(Meld.of(cards), _spec(rules)))
+    return bool(meld_kinds(Meld.of(cards), rules.meld_spec))
 
 
 def simple_plays(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> Iterator[tuple[Meld, ...]]:
@@ -112,7 +105,7 @@ def _additions(
     suit the set lacks, and a run only in its suit; in a meld without wilds,
     a run only at a rank next to one it holds (K-A and A-2 both count).
     """
-    spec = _spec(rules)
+    spec = rules.meld_spec
     distinct = hand.distinct()
     naturals_in_hand = [c for c in distinct if not spec.is_wild(c)]
     wilds = [c for c in distinct if spec.is_wild(c)]
@@ -150,7 +143,7 @@ def _candidates(meld: Meld, naturals: list[Card], hand: list[Card]) -> Iterator[
 
 def hand_melds(hand: Cards, rules: ManipulationRules) -> Iterator[Meld]:
     """Every distinct meld made of natural hand cards alone (sets of 3-4, runs of 3+)."""
-    spec = _spec(rules)
+    spec = rules.meld_spec
     naturals = [c for c in hand.distinct() if not spec.is_wild(c)]
     by_rank: dict[int, list[Card]] = {}
     by_suit: dict[str, list[Card]] = {}

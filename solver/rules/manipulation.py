@@ -14,6 +14,7 @@ preset, so ``ManipulationRules()`` has ``more_than_one`` (docs/rules.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import ClassVar, Literal
 
 from solver.cards import Card, Cards, Joker, make_deck
@@ -63,17 +64,8 @@ class ManipulationRules(RuleSet):
 
     @property
     def meld_spec(self) -> MeldSpec:
-        """Sets of 3-4 in distinct suits, runs of 3-13, jokers wild anywhere."""
-        return MeldSpec(
-            set_min=3,
-            set_max=4,
-            set_distinct_suits=True,
-            run_min=3,
-            run_max=13,
-            ace=self.ace,
-            wilds=frozenset({JOKER}) if self.jokers else frozenset(),
-            wild_limit="any",
-        )
+        """Sets of 3-4 in distinct suits, runs of 3-13, jokers wild anywhere (built once per rule set)."""
+        return _meld_spec(self.ace, self.jokers > 0)
 
     def card_value(self, card: Card) -> int:
         """Value for the ``value`` objective: A=1 ... K=13 (A=14 with ``ace=high``); jokers 0."""
@@ -82,3 +74,17 @@ class ManipulationRules(RuleSet):
         if card.rank == 1 and self.ace == "high":
             return 14
         return int(card.rank)
+
+
+@cache
+def _meld_spec(ace: Ace, jokers: bool) -> MeldSpec:
+    return MeldSpec(
+        set_min=3,
+        set_max=4,
+        set_distinct_suits=True,
+        run_min=3,
+        run_max=13,
+        ace=ace,
+        wilds=frozenset({JOKER}) if jokers else frozenset(),
+        wild_limit="any",
+    )
