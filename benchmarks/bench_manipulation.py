@@ -127,7 +127,7 @@ class _SolverCalls:
     """Counts the CP-SAT solves of each best_play call: none, plain only, plain and least change."""
 
     def __init__(self) -> None:
-        import solver.models.manipulation as model
+        import solver.manipulation.model as model
 
         self.model = model
         self.plain = model.solve_play
@@ -313,7 +313,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     series("jokers", [(f"{j} jokers", ManipulationRules(jokers=j), 40, 10) for j in (0, 1, 2, 4, 6)])
 
     # --- value objective against exhaustive search ----------------------------------------------
-    from tests.manip_brute import best_by_brute_force
+    from tests.oracles.manip_brute import best_by_brute_force
 
     agree = total = 0
     for s in range(10 if args.quick else 30):
@@ -351,9 +351,9 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def engine(games: int) -> None:
     """Self-play (solver, greedy and random players, one hand each): time, solver questions, CP-SAT solves."""
-    import solver.engine.manipulation as em
     import solver.manipulation as sm
-    import solver.models.manipulation as model
+    import solver.manipulation.game as em
+    import solver.manipulation.model as model
     from solver.engine.selfplay import play_one
 
     t = Table(title=f"Engine self-play, {games} one-hand games per preset (solver, greedy, random players)")

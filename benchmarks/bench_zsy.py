@@ -12,7 +12,7 @@ Rows (targets from issue 5):
   2^14 sub-multisets;
 - fewest plays for random 14-card deals (target < 20 ms) and 27-card deals
   (the two-player deal, measured); peer: the CP-SAT model
-  :func:`solver.models.zsy.fewest_plays_cpsat` on the same hands.
+  :func:`tests.oracles.zsy_cpsat.fewest_plays_cpsat` on the same hands.
 
 One process, one core; medians (and the worst case) of per-call times.
 Other work on the machine makes timings noisy: compare rows within a run.
@@ -33,9 +33,9 @@ from rich.console import Console
 from rich.table import Table
 
 from solver.cards import Cards
-from solver.climbing import Combo, beats, classify, fewest_plays, legal_moves
-from solver.models.zsy import fewest_plays_cpsat
 from solver.rules import ZsyRules
+from solver.zsy import Combo, beats, classify, fewest_plays, legal_moves
+from tests.oracles.zsy_cpsat import fewest_plays_cpsat
 
 HAND = Cards.parse("RJ BJ 2S 2H 3C 4D 5S 6H 6C 7D 9S 9H JC KD")
 REPLIES = ["7S", "8S 8H", "8S 8H 8C", "5C 6C 7D 8S 9H", "4S 4H 5S 5H 6S 6H"]
@@ -155,7 +155,9 @@ def main() -> None:
             agree="yes" if agree else "NO",
         )
     console.print(table)
-    console.print("[dim]peers: brute force = classify+beats on every sub-multiset; CP-SAT = solver/models/zsy.py[/]")
+    console.print(
+        "[dim]peers: brute force = classify+beats on every sub-multiset; CP-SAT = tests/oracles/zsy_cpsat.py[/]"
+    )
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 from solver.cards import Cards
 from solver.errors import PuzzleError
-from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, TableMeld, ZsyPosition
+from solver.melds import TableMeld
+from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 from solver.rules import ContractRules, ManipulationRules, ZsyRules
 
 __all__ = ["Answer", "SolveOptions", "solve_puzzle", "zsy_codes"]
@@ -220,13 +221,13 @@ _TWO = 15  # ZSY value of a 2; 2s and jokers are the wild cards, spent last
 
 def zsy_codes(cards: Cards) -> list[str]:
     """Card codes in ZSY order (low to high)."""
-    from solver.climbing import zsy_value
+    from solver.zsy import zsy_value
 
     return [c.code for c in sorted(cards, key=lambda c: (zsy_value(c), c.index))]
 
 
 def _zsy(puzzle: Puzzle, opts: SolveOptions) -> Answer:
-    from solver.climbing import combo_from_position, fewest_plays, legal_moves, plays_after, zsy_value
+    from solver.zsy import combo_from_position, fewest_plays, legal_moves, plays_after, zsy_value
 
     pos = puzzle.position
     rules = puzzle.rules

@@ -39,6 +39,7 @@ __all__ = [
     "parse_table",
     "format_table",
     "validate_table",
+    "TableMeld",
     "validate_rearrangement",
     "rank_positions",
 ]
@@ -324,3 +325,11 @@ def cards_added(old: Cards, hand: Cards, new: Cards) -> Cards:
         extra = Cards.from_counts({c: n - hand.count(c) for c, n in played.items() if n > hand.count(c)})
         raise MeldError(f"cards invented (neither on the table nor in the hand): {extra}")
     return played
+
+
+@dataclass(frozen=True, slots=True)
+class TableMeld:
+    """A Contract Shanghai meld on the table with the player who laid it (0 = to move)."""
+
+    meld: Meld
+    owner: int = 0

@@ -40,7 +40,7 @@ import tomli_w
 
 from solver.cards import Card, Cards
 from solver.errors import PuzzleError, ShanghaiError
-from solver.melds import Meld, validate_table
+from solver.melds import Meld, TableMeld, validate_table
 from solver.rules import ContractRules, ManipulationRules, ZsyRules, rules_for
 
 __all__ = [
@@ -48,7 +48,6 @@ __all__ = [
     "from_data",
     "ManipulationPosition",
     "ContractPosition",
-    "TableMeld",
     "ZsyPosition",
     "ZsyKind",
     "load",
@@ -71,14 +70,6 @@ class ManipulationPosition:
 
     table: tuple[Meld, ...]
     hand: Cards
-
-
-@dataclass(frozen=True, slots=True)
-class TableMeld:
-    """A Contract Shanghai meld on the table with the player who laid it (0 = to move)."""
-
-    meld: Meld
-    owner: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +245,7 @@ def _parse_zsy(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ZsyPosition:
         (hand + (to_beat or Cards())).check_against(rules.deck, "hand and to_beat together")
     position = ZsyPosition(hand, to_beat, kind)  # type: ignore[arg-type]
     if to_beat is not None:
-        from solver.climbing import combo_from_position  # lazy: climbing imports the rules, not puzzles
+        from solver.zsy import combo_from_position  # lazy: climbing imports the rules, not puzzles
 
         with ctx.at("position.to_beat"):
             combo_from_position(to_beat, kind, rules)

@@ -15,8 +15,8 @@ from rich.console import Console
 from cli.common import Outcome, Part, SolveOptions, cards_parts, meld_parts, print_lines
 from solver.answers import solve_puzzle
 from solver.cards import Cards
-from solver.graph.moves import Move
 from solver.manipulation import Play
+from solver.manipulation.moves import Move
 from solver.puzzles import ManipulationPosition, Puzzle
 
 __all__ = ["solve"]

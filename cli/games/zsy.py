@@ -16,8 +16,8 @@ from rich.console import Console
 from cli.common import Outcome, SolveOptions, cards_markup
 from solver.answers import solve_puzzle
 from solver.cards import Card
-from solver.climbing import Combo, zsy_value
 from solver.puzzles import Puzzle
+from solver.zsy import Combo, zsy_value
 
 __all__ = ["solve"]
 

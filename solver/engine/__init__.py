@@ -2,7 +2,7 @@
 
 A thin layer: game states own turn order and rule checks, and ask the
 solver (:mod:`solver.manipulation`, :mod:`solver.contract`,
-:mod:`solver.climbing`) for every decision that needs search.
+:mod:`solver.zsy`) for every decision that needs search.
 
 >>> game = new_game("zsy", players=4, seed=7)
 >>> game.current_player()
@@ -37,14 +37,14 @@ def new_game(
         raise IllegalActionError(f"unknown game {game!r} (known: {', '.join(GAME_NAMES)})")
     rule_set: Any = rules if rules is not None and not isinstance(rules, Mapping) else rules_for(game, rules or {})
     if game == "manipulation":
-        from solver.engine.manipulation import ManipulationGame
+        from solver.manipulation.game import ManipulationGame
 
         return ManipulationGame(rule_set, players, seed, **options)
     if game == "contract":
-        from solver.engine.contract import ContractGame
+        from solver.contract.game import ContractGame
 
         return ContractGame(rule_set, players, seed, **options)
-    from solver.engine.zsy import ZsyGame
+    from solver.zsy.game import ZsyGame
 
     return ZsyGame(rule_set, players, seed, **options)
 

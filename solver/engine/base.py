@@ -238,6 +238,15 @@ class GameRecord:
             raise PuzzleError(f"{source}: bad game record: {exc}") from None
 
 
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """An action with the reason a player chose it (what a hint shows)."""
+
+    action: Any
+    reason: str
+    facts: dict[str, Any] = field(default_factory=dict)
+
+
 class Player(Protocol):
     """An AI (or human) player: picks an action for the player to move."""
 

@@ -1,0 +1,38 @@
+"""Contract Shanghai: can a hand make the round's contract, how far is it, the best lay-off.
+
+The public API; :mod:`solver.contract.game` holds the engine's game state,
+:mod:`solver.contract.players` its AI players and :mod:`solver.contract.referee`
+the independent checks.
+"""
+
+from __future__ import annotations
+
+from solver.contract.api import (
+    UNREACHABLE,
+    Distance,
+    LayDown,
+    Layoff,
+    SolverTimeout,
+    Swap,
+    best_discards,
+    best_lay_down,
+    best_layoff,
+    can_go_down_whole,
+    distance_to_contract,
+    validate_table,
+)
+
+__all__ = [
+    "LayDown",
+    "Distance",
+    "Swap",
+    "Layoff",
+    "SolverTimeout",
+    "UNREACHABLE",
+    "best_lay_down",
+    "can_go_down_whole",
+    "distance_to_contract",
+    "best_layoff",
+    "best_discards",
+    "validate_table",
+]

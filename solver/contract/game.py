@@ -1,0 +1,609 @@
+"""Contract Shanghai as a game state: seven rounds of contracts, "Shanghai!" calls, lay-off, wild swaps.
+
+The rules are ``../shared/rules/contract.md``. The turn is a small state
+machine::
+
+    first_discard (round start) -> offer -> [call ...] -> play -> ... -> next offer
+
+``offer``: the player in turn takes the top discard or declines it. ``call``:
+after a decline, the other players in turn order may call "Shanghai!"; the
+first to call takes the card and a penalty card; then the player in turn
+draws from the stock (automatically: there is no choice in it). ``play``:
+lay down the contract, lay off, swap a wild, and finally discard.
+
+Table melds always carry their wilds' roles, so a swap knows what a wild
+stands for. Contract questions (can the hand make the contract? the best
+lay-down) come from :mod:`solver.contract`; legality is checked with the
+plain validator of :mod:`solver.melds` and :mod:`solver.contract.referee`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from solver.cards import Card, Cards
+from solver.contract import best_lay_down, distance_to_contract
+from solver.contract.referee import check_lay_down
+from solver.engine.base import PenaltyGame, SimpleAction
+from solver.errors import IllegalActionError, MeldError, ShanghaiError
+from solver.melds import Meld, TableMeld, format_table, parse_table, resolve_roles
+from solver.rules import ContractRules
+
+__all__ = [
+    "CCall",
+    "CDecline",
+    "CDiscard",
+    "CLayDown",
+    "CLayOff",
+    "CNoCall",
+    "CSwap",
+    "CTake",
+    "ContractGame",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class CDiscard:
+    """Discard a card (ends the turn; at a round's start, the first player's opening discard)."""
+
+    player: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class CTake(SimpleAction):
+    """Take the top discard (the player in turn)."""
+
+    WORD: ClassVar[str] = "take"
+
+
+@dataclass(frozen=True, slots=True)
+class CDecline(SimpleAction):
+    """Decline the top discard; the others may call for it, then the player draws from the stock."""
+
+    WORD: ClassVar[str] = "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class CCall(SimpleAction):
+    """Call "Shanghai!": take the declined discard and a penalty card."""
+
+    WORD: ClassVar[str] = "call"
+
+
+@dataclass(frozen=True, slots=True)
+class CNoCall(SimpleAction):
+    """Let the declined discard go."""
+
+    WORD: ClassVar[str] = "nocall"
+
+
+@dataclass(frozen=True, slots=True)
+class CLayDown:
+    """Lay down the round's contract: exactly its melds, wild roles written or chosen."""
+
+    player: int
+    melds: tuple[Meld, ...]
+
+    def __str__(self) -> str:
+        return f"laydown {format_table(self.melds)}"
+
+
+@dataclass(frozen=True, slots=True)
+class CLayOff:
+    """Add cards from hand to table meld ``target`` (a wild may carry its role)."""
+
+    player: int
+    target: int
+    cards: Meld
+
+    def __str__(self) -> str:
+        return f"layoff {self.target} {self.cards}"
+
+
+@dataclass(frozen=True, slots=True)
+class CSwap:
+    """Put ``card`` from hand in place of the wild standing for it in meld ``target``;
+    the freed wild goes at once onto meld ``dest`` (with an optional role)."""
+
+    player: int
+    target: int
+    card: Card
+    dest: int
+    role: Card | None = None
+
+    def __str__(self) -> str:
+        role = f"={self.role}" if self.role is not None else ""
+        return f"swap {self.target} {self.card} {self.dest}{role}"
+
+
+Phase = Literal["first_discard", "offer", "call", "play", "over"]
+
+
+class ContractGame(PenaltyGame):
+    """A game of Contract Shanghai: every round of the rule set's contract list.
+
+    Engine options: ``max_rounds`` stops early (``1`` plays one round);
+    ``turn_limit`` ends a round that has gone on for that many turns with
+    no one out (everyone scores their hand), a guard against endless
+    rounds between players who never lay down.
+    """
+
+    GAME: ClassVar[str] = "contract"
+    rules: ContractRules
+
+    def __init__(
+        self,
+        rules: ContractRules,
+        num_players: int,
+        seed: int = 0,
+        *,
+        max_rounds: int | None = None,
+        turn_limit: int = 1000,
+        time_limit: float = 2.0,
+    ) -> None:
+        super().__init__(rules, num_players, seed)
+        if rules.deal * num_players + 1 >= len(rules.deck):
+            raise IllegalActionError(f"{num_players} players x {rules.deal} cards is more than the deck holds")
+        self.max_rounds = rules.rounds if max_rounds is None else min(max_rounds, rules.rounds)
+        self.turn_limit = turn_limit
+        self.time_limit = time_limit
+        self.totals = [0] * num_players
+        self.round = 0
+        self.dealer = num_players - 1
+        self.hands: list[Cards] = []
+        self.stock: list[Card] = []
+        self.pile: list[Card] = []
+        self.table: list[TableMeld] = []
+        self.laid_down: list[bool] = []
+        self.laid_this_turn = False
+        self.calls: list[int] = []
+        self.in_turn = 0
+        self.to_move = 0
+        self.phase: Phase = "first_discard"
+        self.call_queue: list[int] = []
+        self.reshuffled = False
+        self.no_discard: Card | None = None
+        self.turns = 0
+        self.round_scores: list[list[int]] = []
+        self._laydown_cache: dict[Cards, Any] = {}
+        self._found: dict[Cards, tuple[Meld, ...] | None] = {}
+        self._deck = Cards(rules.deck)
+        self._fits: dict[tuple[Meld, Meld], Meld | None] = {}
+        self._start_round()
+
+    # --- rounds and the stock ---------------------------------------------------------
+
+    def _start_round(self) -> None:
+        self.round += 1
+        self.dealer = (self.dealer + 1) % self.num_players
+        deck = list(self.rules.deck)
+        self.rng.shuffle(deck)
+        first = (self.dealer + 1) % self.num_players
+        hands: list[list[Card]] = [[] for _ in range(self.num_players)]
+        for _ in range(self.rules.deal):
+            for k in range(self.num_players):
+                hands[(first + k) % self.num_players].append(deck.pop())
+        hands[first].append(deck.pop())
+        self.hands = [Cards(h) for h in hands]
+        self.stock = deck
+        self.pile = []
+        self.table = []
+        self.laid_down = [False] * self.num_players
+        self.calls = [0] * self.num_players
+        self.in_turn = first
+        self.to_move = first
+        self.phase = "first_discard"
+        self.reshuffled = False
+        self.no_discard = None
+        self.turns = 0
+        self._laydown_cache.clear()
+        self._found.clear()
+        self._fits.clear()
+
+    def _draw(self) -> Card | None:
+        """One card from the stock, reshuffling the discard pile when the stock is empty."""
+        if not self.stock:
+            if not self.pile:
+                return None
+            self.stock = self.pile
+            self.pile = []
+            self.rng.shuffle(self.stock)
+            self.reshuffled = True
+        return self.stock.pop()
+
+    @property
+    def last_round(self) -> bool:
+        """True in the rule set's final round (round 7 with the standard lists)."""
+        return self.round == self.rules.rounds
+
+    def all_at_once(self) -> bool:
+        """True when this round's whole hand must go down at once (the last round, by the rules)."""
+        return self.last_round and self.rules.last_round_all_at_once
+
+    # --- the OpenSpiel shape ------------------------------------------------------------
+
+    def current_player(self) -> int:
+        return -1 if self.phase == "over" else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def lay_down_option(self, player: int | None = None) -> Any:
+        """The solver's best legal lay-down for the player's hand now, or None.
+
+        In the last round (``last_round_all_at_once``) the lay-down must take
+        the whole hand, or all of it but one card, which is then discarded.
+        """
+        p = self.to_move if player is None else player
+        hand = self.hands[p]
+        if hand not in self._laydown_cache:
+            self._laydown_cache[hand] = best_lay_down(hand, self.rules, self.round, time_limit=self.time_limit)
+        return self._laydown_cache[hand]
+
+    def _legal_actions(self) -> list[Any]:
+        p = self.to_move
+        if self.phase == "over":
+            return []
+        if self.phase == "first_discard":
+            return [CDiscard(p, c) for c in self.hands[p].distinct()]
+        if self.phase == "offer":
+            return [CTake(p), CDecline(p)]
+        if self.phase == "call":
+            return [CCall(p), CNoCall(p)]
+        hand = self.hands[p]
+        actions: list[Any] = []
+        if not self.laid_down[p]:
+            melds = self._some_lay_down()
+            if melds is not None:
+                actions.append(CLayDown(p, melds))
+        elif not self.laid_this_turn or self.rules.layoff_same_turn:
+            actions.extend(self._layoffs(p))
+            actions.extend(self._swaps(p))
+        if not (self.all_at_once() and self.laid_down[p] and len(hand) > 1):
+            actions.extend(CDiscard(p, c) for c in self._discardable(p))
+        return actions
+
+    def _some_lay_down(self) -> tuple[Meld, ...] | None:
+        """A lay-down of the contract from the hand, if there is one (the legal action listed).
+
+        The exact search of the distance to contract, with no card still to
+        come (every card outside the hand counted as seen), finds one fast
+        and depends on the hand alone (cached per hand). The best lay-down
+        (fewest points left, a CP-SAT model) is :meth:`lay_down_option`,
+        which the solver player uses. In the last round the whole-hand rule
+        needs the solver's answer.
+        """
+        if self.all_at_once():
+            option = self.lay_down_option()
+            return tuple(option.melds) if option is not None else None
+        hand = self.hands[self.to_move]
+        if hand not in self._found:
+            found = distance_to_contract(hand, self.rules, self.round, seen=self._deck - hand, options=False)
+            self._found[hand] = tuple(found.melds) if found.missing == 0 else None
+        return self._found[hand]
+
+    def _discardable(self, p: int) -> tuple[Card, ...]:
+        cards = self.hands[p].distinct()
+        allowed = tuple(c for c in cards if c != self.no_discard or self.hands[p].count(c) > 1)
+        return allowed or cards
+
+    def grown(self, target: int, added: Meld) -> Meld | None:
+        """Table meld ``target`` with ``added`` laid off onto it, roles resolved; None if invalid."""
+        old = self.table[target].meld
+        key = (old, added)
+        if key not in self._fits:
+            meld = Meld(old.cards + added.cards, old.roles + added.roles)
+            try:
+                _, roles = resolve_roles(meld, self.rules.meld_spec)
+            except MeldError:
+                self._fits[key] = None
+            else:
+                self._fits[key] = self._with_roles(meld, roles)
+        return self._fits[key]
+
+    def _with_roles(self, meld: Meld, resolved: Sequence[Card]) -> Meld:
+        """Write each wild's resolved role into the meld, ordered for display."""
+        spec = self.rules.meld_spec
+        pairs = [(c, r if spec.is_wild(c) else None) for c, r in zip(meld.cards, resolved)]
+        kind = (
+            "run"
+            if len({r.suit for r in resolved}) == 1 and len({r.rank for r in resolved}) == len(resolved)
+            else "set"
+        )
+        if kind == "run":
+            high = any(r.rank == 13 for r in resolved) and self.rules.ace != "low"
+
+            def pos(pair: tuple[Card, Card | None]) -> int:
+                card = pair[1] or pair[0]
+                assert card.rank is not None
+                return 14 if card.rank == 1 and high else int(card.rank)
+
+            pairs.sort(key=pos)
+        return Meld(tuple(c for c, _ in pairs), tuple(r for _, r in pairs))
+
+    def _layoffs(self, p: int) -> list[Any]:
+        out: list[Any] = []
+        spec = self.rules.meld_spec
+        for i, tm in enumerate(self.table):
+            stands = [r if r is not None else c for c, r in zip(tm.meld.cards, tm.meld.roles)]
+            ranks = {c.rank for c in stands}
+            suits = {c.suit for c in stands}
+            for card in self.hands[p].distinct():
+                # a quick filter before the validator: a natural must share the set's rank,
+                # or the run's suit and sit next to one of its ends (wilds go anywhere)
+                if not spec.is_wild(card):
+                    if len(ranks) == 1 and card.rank not in ranks:
+                        continue
+                    if len(ranks) > 1 and card.suit not in suits:
+                        continue
+                if self.grown(i, Meld((card,))) is not None:
+                    out.append(CLayOff(p, i, Meld((card,))))
+        return out
+
+    def _swappable(self, p: int, target: int) -> bool:
+        owner = self.table[target].owner
+        return self.rules.wild_swap and (owner != p or self.rules.wild_swap_own)
+
+    def _swaps(self, p: int) -> list[Any]:
+        out: list[Any] = []
+        spec = self.rules.meld_spec
+        for i, tm in enumerate(self.table):
+            if not self._swappable(p, i):
+                continue
+            for card, role in zip(tm.meld.cards, tm.meld.roles):
+                if spec.is_wild(card) and role is not None and self.hands[p].count(role) > 0:
+                    for dest in range(len(self.table)):
+                        action = CSwap(p, i, role, dest)
+                        if self._swap_result(action) is not None:
+                            out.append(action)
+        return out
+
+    def _swap_result(self, action: CSwap) -> list[TableMeld] | None:
+        """The table after a swap, or None if the swap is not possible."""
+        spec = self.rules.meld_spec
+        if not 0 <= action.target < len(self.table) or not 0 <= action.dest < len(self.table):
+            return None
+        tm = self.table[action.target]
+        try:
+            index = next(
+                k for k, (c, r) in enumerate(zip(tm.meld.cards, tm.meld.roles)) if spec.is_wild(c) and r == action.card
+            )
+        except StopIteration:
+            return None
+        wild = tm.meld.cards[index]
+        cards = list(tm.meld.cards)
+        roles = list(tm.meld.roles)
+        cards[index] = action.card
+        roles[index] = None
+        table = list(self.table)
+        swapped = Meld(tuple(cards), tuple(roles))
+        try:
+            resolved = resolve_roles(swapped, spec)[1]
+        except MeldError:
+            return None
+        table[action.target] = TableMeld(self._with_roles(swapped, resolved), tm.owner)
+        dest = table[action.dest].meld
+        placed = Meld((*dest.cards, wild), (*dest.roles, action.role))
+        try:
+            resolved = resolve_roles(placed, spec)[1]
+        except MeldError:
+            return None
+        table[action.dest] = TableMeld(self._with_roles(placed, resolved), table[action.dest].owner)
+        return table
+
+    def verify(self, action: Any) -> None:
+        p = self.to_move
+        phase = self.phase
+        expected = {
+            "first_discard": (CDiscard,),
+            "offer": (CTake, CDecline),
+            "call": (CCall, CNoCall),
+            "play": (CDiscard, CLayDown, CLayOff, CSwap),
+        }.get(phase, ())
+        if not isinstance(action, expected):
+            raise IllegalActionError(f"{action} is not possible now (phase: {phase})")
+        hand = self.hands[p]
+        if isinstance(action, CDiscard):
+            if action.card not in hand:
+                raise IllegalActionError(f"player {p} holds no {action.card}")
+            if phase == "play" and action.card not in self._discardable(p):
+                raise IllegalActionError(f"{action.card} was drawn from the stock this turn after a reshuffle")
+            if phase == "play" and self.all_at_once() and self.laid_down[p] and len(hand) > 1:
+                raise IllegalActionError("in the last round a player who laid down must go out this turn")
+        elif isinstance(action, CCall):
+            if self.rules.max_calls is not None and self.calls[p] >= self.rules.max_calls:
+                raise IllegalActionError(f"player {p} has used all {self.rules.max_calls} calls this round")
+        elif isinstance(action, CLayDown):
+            if self.laid_down[p]:
+                raise IllegalActionError("the contract is already laid down")
+            max_left = 1 if self.all_at_once() else None
+            try:
+                check_lay_down(hand, action.melds, self.rules, self.round, max_left=max_left)
+            except ShanghaiError as exc:
+                raise IllegalActionError(f"illegal lay-down: {exc}") from None
+        elif isinstance(action, (CLayOff, CSwap)):
+            if not self.laid_down[p]:
+                raise IllegalActionError("lay down the contract before laying off or swapping")
+            if self.laid_this_turn and not self.rules.layoff_same_turn:
+                raise IllegalActionError("laying off is not allowed in the turn of laying down (layoff_same_turn off)")
+            if isinstance(action, CLayOff):
+                if not 0 <= action.target < len(self.table):
+                    raise IllegalActionError(f"no meld {action.target} on the table")
+                if not action.cards.multiset <= hand:
+                    raise IllegalActionError(f"player {p} does not hold {action.cards.multiset}")
+                if self.grown(action.target, action.cards) is None:
+                    raise IllegalActionError(
+                        f"{action.cards} does not fit meld {action.target} ({self.table[action.target].meld})"
+                    )
+            else:
+                if action.card not in hand:
+                    raise IllegalActionError(f"player {p} holds no {action.card}")
+                if not 0 <= action.target < len(self.table) or not self._swappable(p, action.target):
+                    raise IllegalActionError(f"wilds in meld {action.target} cannot be swapped by player {p}")
+                if self._swap_result(action) is None:
+                    raise IllegalActionError(f"swap {action} is not possible")
+
+    def _apply(self, action: Any) -> None:
+        p = self.to_move
+        if isinstance(action, CDiscard):
+            self.hands[p] = self.hands[p] - Cards([action.card])
+            self.pile.append(action.card)
+            if not self.hands[p]:
+                self._end_round(p)
+                return
+            self._next_turn()
+        elif isinstance(action, CTake):
+            self.hands[p] = self.hands[p] + Cards([self.pile.pop()])
+            self.phase = "play"
+        elif isinstance(action, CDecline):
+            self.call_queue = [(p + k) % self.num_players for k in range(1, self.num_players)]
+            self._ask_next_caller()
+        elif isinstance(action, CCall):
+            self.calls[p] += 1
+            self.hands[p] = self.hands[p] + Cards([self.pile.pop()])
+            penalty = self._draw()
+            if penalty is not None:
+                self.hands[p] = self.hands[p] + Cards([penalty])
+            self.call_queue = []
+            self._draw_for_turn()
+        elif isinstance(action, CNoCall):
+            self._ask_next_caller()
+        elif isinstance(action, CLayDown):
+            spec = self.rules.meld_spec
+            for meld in action.melds:
+                resolved = resolve_roles(meld, spec)[1]
+                self.table.append(TableMeld(self._with_roles(meld, resolved), p))
+            self.hands[p] = self.hands[p] - Cards(c for m in action.melds for c in m.cards)
+            self.laid_down[p] = True
+            self.laid_this_turn = True
+            self._after_meld(p)
+        elif isinstance(action, CLayOff):
+            grown = self.grown(action.target, action.cards)
+            assert grown is not None
+            self.table[action.target] = TableMeld(grown, self.table[action.target].owner)
+            self.hands[p] = self.hands[p] - action.cards.multiset
+            self._after_meld(p)
+        elif isinstance(action, CSwap):
+            table = self._swap_result(action)
+            assert table is not None
+            self.table = table
+            self.hands[p] = self.hands[p] - Cards([action.card])
+            self._after_meld(p)
+
+    def _after_meld(self, p: int) -> None:
+        self._laydown_cache.clear()
+        if not self.hands[p]:
+            self._end_round(p)
+
+    def _ask_next_caller(self) -> None:
+        while self.call_queue:
+            q = self.call_queue.pop(0)
+            if self.rules.max_calls is None or self.calls[q] < self.rules.max_calls:
+                self.to_move = q
+                self.phase = "call"
+                return
+        self._draw_for_turn()
+
+    def _draw_for_turn(self) -> None:
+        p = self.in_turn
+        self.to_move = p
+        card = self._draw()
+        if card is not None:
+            self.hands[p] = self.hands[p] + Cards([card])
+            if self.reshuffled:
+                self.no_discard = card
+        self.phase = "play"
+
+    def _next_turn(self) -> None:
+        self.turns += 1
+        if self.turns >= self.turn_limit:
+            self._end_round(None)
+            return
+        self.in_turn = (self.in_turn + 1) % self.num_players
+        self.to_move = self.in_turn
+        self.no_discard = None
+        self.laid_this_turn = False
+        if self.pile:
+            self.phase = "offer"
+        else:
+            self._draw_for_turn()
+
+    def _end_round(self, winner: int | None) -> None:
+        pts = [0 if p == winner else sum(self.rules.points(c) for c in self.hands[p]) for p in range(self.num_players)]
+        self.round_scores.append(pts)
+        for p in range(self.num_players):
+            self.totals[p] += pts[p]
+        if self.round >= self.max_rounds:
+            self.phase = "over"
+        else:
+            self._start_round()
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return {
+            "game": self.GAME,
+            "player": player,
+            "round": self.round,
+            "contract": " ".join(str(r) for r in self.rules.contract(self.round)),
+            "hand": str(self.hands[player]),
+            "hand_sizes": [len(h) for h in self.hands],
+            "table": [{"cards": str(t.meld), "owner": t.owner} for t in self.table],
+            "discard": str(self.pile[-1]) if self.pile else None,
+            "pile": len(self.pile),
+            "stock": len(self.stock),
+            "laid_down": list(self.laid_down),
+            "calls": list(self.calls),
+            "to_move": self.current_player(),
+            "in_turn": self.in_turn,
+            "phase": self.phase,
+            "scores": self.scores(),
+        }
+
+    def parse_action(self, text: str) -> Any:
+        p = self.to_move
+        word, _, rest = text.strip().partition(" ")
+        word = word.lower()
+        simple = {"take": CTake, "decline": CDecline, "call": CCall, "nocall": CNoCall}
+        try:
+            if word in simple:
+                return simple[word](p)
+            if word == "discard":
+                return CDiscard(p, Card.parse(rest))
+            if word == "laydown":
+                return CLayDown(p, parse_table(rest))
+            if word == "layoff":
+                target, _, cards = rest.strip().partition(" ")
+                return CLayOff(p, int(target), Meld.parse(cards))
+            if word == "swap":
+                target, card, dest = rest.split()
+                dest_i, _, role = dest.partition("=")
+                return CSwap(p, int(target), Card.parse(card), int(dest_i), Card.parse(role) if role else None)
+        except (ShanghaiError, ValueError) as exc:
+            raise IllegalActionError(f"bad action {text!r}: {exc}") from None
+        raise IllegalActionError(
+            f"unknown action {text!r} (take, decline, call, nocall, discard CARD, laydown MELDS, layoff N CARDS, swap N CARD M)"
+        )
+
+    def seen_cards(self, player: int) -> Cards:
+        """Cards ``player`` has seen outside their hand: the table and the discard pile."""
+        del player  # every player sees the same public cards
+        return Cards(self.pile) + Cards(c for t in self.table for c in t.meld.cards)
+
+    def all_cards(self) -> Cards:
+        out = Cards(self.stock) + Cards(self.pile) + Cards(c for t in self.table for c in t.meld.cards)
+        for h in self.hands:
+            out = out + h
+        return out
+
+    def options(self) -> dict[str, Any]:
+        opts: dict[str, Any] = {}
+        if self.max_rounds != self.rules.rounds:
+            opts["max_rounds"] = self.max_rounds
+        if self.turn_limit != 1000:
+            opts["turn_limit"] = self.turn_limit
+        return opts

@@ -1,0 +1,186 @@
+"""Contract Shanghai's AI players: the greedy rule and the solver's choice."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from solver.cards import Card, Cards
+from solver.contract.api import best_lay_down
+from solver.contract.game import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, ContractGame, CSwap, CTake
+from solver.engine.base import Decision
+from solver.melds import Meld
+
+__all__ = ["greedy_action", "solver_decision"]
+
+
+def _contract_points(game: ContractGame, cards: Cards) -> int:
+    return sum(game.rules.points(c) for c in cards)
+
+
+def _contract_useful(hand: Cards, card: Card, game: ContractGame) -> bool:
+    """A simple rule: the card pairs with a held rank, or sits next to a held card of its suit, or is wild."""
+    if card in game.rules.wilds:
+        return True
+    for c in hand.distinct():
+        if c.rank == card.rank and c != card:
+            return True
+        if (
+            c.suit == card.suit
+            and c.rank is not None
+            and card.rank is not None
+            and abs(int(c.rank) - int(card.rank)) == 1
+        ):
+            return True
+    return hand.count(card) > 0
+
+
+def _contract_discard_greedy(game: ContractGame, legal: list[Any]) -> Any:
+    discards = [a for a in legal if isinstance(a, CDiscard)]
+    hand = game.hands[game.to_move]
+    return max(
+        discards,
+        key=lambda a: (not _contract_useful(hand - Cards([a.card]), a.card, game), game.rules.points(a.card)),
+    )
+
+
+def greedy_action(game: ContractGame, rng: random.Random) -> Any:
+    """Take useful discards, never call, lay down and off when possible, shed the least useful card."""
+    legal = game.legal_actions()
+    kinds = {type(a) for a in legal}
+    p = game.to_move
+    hand = game.hands[p]
+    if CTake in kinds:
+        top = game.pile[-1]
+        return CTake(p) if _contract_useful(hand, top, game) else CDecline(p)
+    if CCall in kinds:
+        return CNoCall(p)
+    for kind in (CLayDown, CSwap, CLayOff):
+        found = [a for a in legal if isinstance(a, kind)]
+        if found:
+            return found[0]
+    if CDiscard in kinds:
+        return _contract_discard_greedy(game, legal)
+    return legal[0]
+
+
+def solver_decision(game: ContractGame) -> Decision:
+    """Distance to contract for the discard and for taking or calling; best lay-down and lay-off."""
+    from solver.contract import best_discards, best_layoff, distance_to_contract
+
+    legal = game.legal_actions()
+    kinds = {type(a) for a in legal}
+    p = game.to_move
+    hand: Cards = game.hands[p]
+    seen = game.seen_cards(p)
+    limit = game.time_limit
+    if CTake in kinds or CCall in kinds:
+        top = game.pile[-1]
+        if game.laid_down[p]:
+            fits = any(game.grown(i, _single(top)) is not None for i in range(len(game.table)))
+            want = fits
+            reason = f"{top} {'can' if fits else 'cannot'} be laid off"
+        elif not _contract_useful(hand, top, game):
+            want = False
+            reason = f"{top} neither pairs with nor runs next to any card in hand"
+        elif (whole := _whole_hand_offer(game, hand, top, CCall in kinds)) is not None:
+            want, reason = whole
+        else:
+            now = distance_to_contract(hand, game.rules, game.round, seen=seen, time_limit=limit, options=False)
+            seen_without = seen - Cards([top])
+            after = best_discards(hand + Cards([top]), game.rules, game.round, seen=seen_without, time_limit=limit)
+            best_after = after[0][1] if after else now.missing
+            want = best_after < now.missing
+            reason = f"with {top} the contract is {best_after} card(s) away, now {now.missing}"
+        if CTake in kinds:
+            return Decision(CTake(p) if want else CDecline(p), ("take: " if want else "decline: ") + reason)
+        return Decision(CCall(p) if want else CNoCall(p), ("call Shanghai!: " if want else "no call: ") + reason)
+    if any(isinstance(a, CLayDown) for a in legal):
+        best = game.lay_down_option()
+        return Decision(
+            CLayDown(p, tuple(best.melds)),
+            f"the contract can be made: lay it down, leaving {best.points_left} points in hand",
+            {"points_left": best.points_left},
+        )
+    if game.laid_down[p] and (CLayOff in kinds or CSwap in kinds):
+        plan = best_layoff(hand, game.table, game.rules, player=p, time_limit=limit)
+        first = _first_step(game, p, plan)
+        if first is not None:
+            return Decision(
+                first,
+                f"lay off {plan.played} ({plan.points} points)" + ("; goes out" if plan.can_go_out else ""),
+                {"layoff": str(plan.played), "can_go_out": plan.can_go_out},
+            )
+    discards = [a for a in legal if isinstance(a, CDiscard)]
+    if not discards:
+        return Decision(legal[0], "the only action")
+    if game.laid_down[p]:
+        best = max(discards, key=lambda a: game.rules.points(a.card))
+        return Decision(best, f"discard {best.card}: the most points in hand")
+    allowed = {a.card: a for a in discards}
+    if game.all_at_once():
+        spare = _leftovers(game, hand)
+        if spare is not None:
+            shed = [c for c in spare.distinct() if c in allowed]
+            if shed:
+                card = max(shed, key=game.rules.points)
+                return Decision(
+                    allowed[card],
+                    f"discard {card}: the contract is made and {card} is not in its melds"
+                    f" ({len(spare)} card(s) left over; the whole hand must go down at once)",
+                    {"distance": 0, "left_over": len(spare)},
+                )
+    for card, distance in best_discards(hand, game.rules, game.round, seen=seen, time_limit=limit):
+        if card in allowed:
+            return Decision(
+                allowed[card], f"discard {card}: the contract stays {distance} card(s) away", {"distance": distance}
+            )
+    return Decision(discards[0], "the only discard allowed")
+
+
+def _leftovers(game: ContractGame, hand: Cards) -> Cards | None:
+    """The cards the best lay-down of ``hand`` leaves in hand, ignoring the whole-hand rule (None: no lay-down)."""
+    down = best_lay_down(hand, game.rules, game.round, time_limit=game.time_limit, whole_hand=False)
+    return None if down is None else down.hand
+
+
+def _whole_hand_offer(game: ContractGame, hand: Cards, top: Card, call: bool) -> tuple[bool, str] | None:
+    """Take or call in a last round played all at once (None: decide by the distance to contract).
+
+    The hand must go down whole, so every card the contract's melds cannot
+    hold must be discarded, one a turn: a call brings an unseen penalty card
+    and no discard for it, so it is declined. Once the contract is made, the
+    discard is worth taking when it joins the melds (a left-over card goes
+    instead); before that the distance to contract decides.
+    """
+    if not game.all_at_once():
+        return None
+    if call:
+        return False, "every card in hand must go down at once; a call adds a penalty card and no discard"
+    now = _leftovers(game, hand)
+    if now is None:
+        return None
+    later = _leftovers(game, hand + Cards([top]))
+    if later is None:  # pragma: no cover - a hand that makes the contract still does with one card more
+        return None
+    fits = len(later) <= len(now)
+    return (
+        fits,
+        f"the contract is made with {len(now)} card(s) left over; {top} {'joins' if fits else 'does not join'} its melds",
+    )
+
+
+def _single(card: Card) -> Any:
+    return Meld((card,))
+
+
+def _first_step(game: ContractGame, p: int, plan: Any) -> Any:
+    """The first engine action that starts the lay-off plan (a swap first, else one card)."""
+    legal = game.legal_actions()
+    swaps = [a for a in legal if isinstance(a, CSwap)]
+    if plan.swaps and swaps:
+        return swaps[0]
+    for action in legal:
+        if isinstance(action, CLayOff) and action.cards.multiset <= plan.played:
+            return action
+    return None

@@ -1,0 +1,593 @@
+"""Manipulation Shanghai as a game state: deal, play or draw, passing, scoring to a target.
+
+The rules are ``../shared/rules/manipulation.md``. A play is the whole new
+table: any arrangement the independent validator accepts is legal, so long
+as it follows ``must_play`` and ``initial_meld``. ``legal_actions()`` lists
+the plays that need no rearrangement (a new meld from the hand, or one card
+added to a meld), the solver's best play when only a rearrangement reaches
+what the rules demand, and the draw or the pass.
+
+Whether a player *can* play (and how many cards) is a solver question, asked
+once per position and cached. The greedy play (a lower bound) and the
+playable bound of :func:`solver.manipulation.shortcut.playable_bound` (an
+upper bound) settle most positions. With no joker in play the rest are
+answered exactly by :func:`solver.manipulation.shortcut.natural_play` (a
+dynamic program, which also gives the best play to list); otherwise, or past
+that program's work budget, by :func:`solver.manipulation.best_play`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from solver.cards import Card, Cards
+from solver.engine.base import PenaltyGame, SimpleAction
+from solver.errors import IllegalActionError, MeldError, ShanghaiError
+from solver.manipulation import best_play
+from solver.manipulation.shortcut import NaturalPlay, natural_play, playable_bound
+from solver.melds import Meld, format_table, meld_kinds, parse_table, validate_rearrangement
+from solver.rules import ManipulationRules
+
+__all__ = ["MPlay", "MDraw", "MPass", "ManipulationGame", "simple_plays", "greedy_play"]
+
+
+@dataclass(frozen=True, slots=True)
+class MPlay:
+    """Play cards from hand: ``table`` is the whole new table."""
+
+    player: int
+    table: tuple[Meld, ...]
+
+    def __str__(self) -> str:
+        return f"play {format_table(self.table)}" if self.table else "play"
+
+
+@dataclass(frozen=True, slots=True)
+class MDraw(SimpleAction):
+    """Draw one card from the stock."""
+
+    WORD: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class MPass(SimpleAction):
+    """End the turn without playing (after a draw, or when the stock is empty)."""
+
+    WORD: ClassVar[str] = "pass"
+
+
+MAction = MPlay | MDraw | MPass
+
+_N_NATURAL = 52  # card indexes from here on are jokers
+
+
+def _sorted_meld(cards: list[Card], rules: ManipulationRules) -> Meld:
+    """A meld in display order: runs by rank position, sets by suit."""
+    spec = rules.meld_spec
+    meld = Meld.of(cards)
+    kinds = meld_kinds(meld, spec)
+    if "run" in kinds and "set" not in kinds and not any(spec.is_wild(c) for c in cards):
+        high = rules.ace != "low" and any(c.rank == 13 for c in cards)
+
+        def pos(c: Card) -> int:
+            assert c.rank is not None
+            return 14 if (c.rank == 1 and high) else int(c.rank)
+
+        return Meld.of(sorted(cards, key=pos))
+    return Meld.of(sorted(cards, key=lambda c: c.index))
+
+
+def _valid(cards: list[Card], rules: ManipulationRules) -> bool:
+    return bool(meld_kinds(Meld.of(cards), rules.meld_spec))
+
+
+def simple_plays(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> Iterator[tuple[Meld, ...]]:
+    """New tables reachable without rearranging: one card added to a meld, or one new meld from hand.
+
+    The additions come first (meld by meld, hand cards in canonical order),
+    then the new melds of :func:`hand_melds`.
+    """
+    for i, meld in _additions(table, hand, rules):
+        yield (*table[:i], meld, *table[i + 1 :])
+    for meld in hand_melds(hand, rules):
+        yield (*table, meld)
+
+
+def _additions(
+    table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules, start: int = 0
+) -> Iterator[tuple[int, Meld]]:
+    """Each old meld (by its place, from ``start``) grown by one hand card, in display order.
+
+    Only candidates go to the validator: a natural card joins a set only in a
+    suit the set lacks, and a run only in its suit; in a meld without wilds,
+    a run only at a rank next to one it holds (K-A and A-2 both count).
+    """
+    spec = rules.meld_spec
+    distinct = hand.distinct()
+    naturals_in_hand = [c for c in distinct if not spec.is_wild(c)]
+    wilds = [c for c in distinct if spec.is_wild(c)]
+    for i in range(start, len(table)):
+        meld = table[i]
+        if len(meld.cards) >= 13:
+            continue
+        naturals = [c for c in meld.cards if not spec.is_wild(c)] if spec.wilds else list(meld.cards)
+        candidates = list(distinct) if not naturals else [*_candidates(meld, naturals, naturals_in_hand), *wilds]
+        for card in candidates:  # canonical order: wilds come after every natural card
+            grown = [*meld.cards, card]
+            if _valid(grown, rules):
+                yield i, _sorted_meld(grown, rules)
+
+
+def _candidates(meld: Meld, naturals: list[Card], hand: list[Card]) -> Iterator[Card]:
+    """The natural hand cards that might join ``meld`` (a necessary condition; in hand order)."""
+    ranks = {c.rank for c in naturals}
+    suits = {c.suit for c in naturals}
+    one_rank = next(iter(ranks)) if len(ranks) == 1 else None
+    one_suit = next(iter(suits)) if len(suits) == 1 else None
+    adjacent: set[int] | None = None
+    if one_suit is not None and len(naturals) == len(meld.cards):
+        adjacent = set()
+        for r in ranks:
+            assert r is not None
+            adjacent.update(((r % 13) + 1, (r - 2) % 13 + 1))  # the next and previous rank, K-A-2 round
+        adjacent.difference_update(int(r) for r in ranks if r is not None)
+    for card in hand:
+        to_set = card.rank == one_rank and card.suit not in suits
+        to_run = card.suit == one_suit and (adjacent is None or card.rank in adjacent)
+        if to_set or to_run:
+            yield card
+
+
+def hand_melds(hand: Cards, rules: ManipulationRules) -> Iterator[Meld]:
+    """Every distinct meld made of natural hand cards alone (sets of 3-4, runs of 3+)."""
+    spec = rules.meld_spec
+    naturals = [c for c in hand.distinct() if not spec.is_wild(c)]
+    by_rank: dict[int, list[Card]] = {}
+    by_suit: dict[str, list[Card]] = {}
+    for c in naturals:
+        assert c.rank is not None and c.suit is not None
+        by_rank.setdefault(int(c.rank), []).append(c)
+        by_suit.setdefault(c.suit.value, []).append(c)
+    for cards in by_rank.values():  # distinct suits of one rank, already in suit order
+        for size in (3, 4):
+            for combo in itertools.combinations(cards, size):
+                yield Meld(combo)
+    for cards in by_suit.values():
+        ranks = {int(c.rank): c for c in cards if c.rank is not None}
+        positions = dict(ranks)
+        if rules.ace != "low" and 1 in ranks:
+            positions[14] = ranks[1]
+        if rules.ace == "high":
+            positions.pop(1, None)
+        keys = sorted(positions)
+        for a in keys:
+            run = [positions[a]]
+            b = a + 1
+            while b in positions and len(run) < 13:
+                run.append(positions[b])
+                if len(run) >= 3:
+                    yield Meld.of(list(run))
+                b += 1
+
+
+def greedy_play(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> tuple[Meld, ...]:
+    """Play as many cards as possible without rearranging: new melds, then additions, repeatedly.
+
+    Each step takes the first simple play (in :func:`simple_plays` order) that
+    adds the most cards: the longest new meld from the hand if there is one,
+    else the first card that joins a meld. (Once the hand makes no meld it
+    never will, as it only shrinks; and melds before the one last grown take
+    no card, so the search for a card to add resumes there.)
+    """
+    current = table
+    left = hand
+    melds_left = True
+    start = 0
+    while True:
+        best: Meld | None = None
+        if melds_left:
+            for meld in hand_melds(left, rules):
+                if best is None or len(meld) > len(best):
+                    best = meld
+        if best is not None:
+            current = (*current, best)
+            left = left - Cards(best.cards)
+            continue
+        melds_left = False
+        added = next(_additions(current, left, rules, start), None)
+        if added is None:
+            return current
+        start, grown = added
+        left = left - (Cards(grown.cards) - Cards(current[start].cards))
+        current = (*current[:start], grown, *current[start + 1 :])
+
+
+class _Position:
+    """A player's position (table, hand, opened) as a cache key whose hash is computed once."""
+
+    __slots__ = ("_hash", "hand", "opened", "table")
+
+    def __init__(self, table: tuple[Meld, ...], hand: Cards, opened: bool) -> None:
+        self.table = table
+        self.hand = hand
+        self.opened = opened
+        self._hash = hash((table, hand, opened))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, _Position)
+            and self._hash == other._hash
+            and self.opened == other.opened
+            and self.hand == other.hand
+            and self.table == other.table
+        )
+
+
+class ManipulationGame(PenaltyGame):
+    """A game of Manipulation Shanghai: hands until a player reaches the target (and loses).
+
+    ``max_hands`` (engine option) ends the game after that many hands;
+    ``time_limit`` bounds each solver question the engine asks.
+    """
+
+    GAME: ClassVar[str] = "manipulation"
+    rules: ManipulationRules
+
+    def __init__(
+        self,
+        rules: ManipulationRules,
+        num_players: int,
+        seed: int = 0,
+        *,
+        max_hands: int | None = None,
+        time_limit: float = 2.0,
+    ) -> None:
+        super().__init__(rules, num_players, seed)
+        if rules.deal * num_players > len(rules.deck):
+            raise IllegalActionError(f"{num_players} players x {rules.deal} cards is more than the deck holds")
+        self.max_hands = max_hands
+        self.time_limit = time_limit
+        self.totals = [0] * num_players
+        self.hand_number = 0
+        self.dealer = num_players - 1
+        self.hands: list[Cards] = []
+        self.stock: list[Card] = []
+        self.table: tuple[Meld, ...] = ()
+        self.opened: list[bool] = []
+        self.to_move = 0
+        self.phase: Literal["turn", "drawn", "over"] = "turn"
+        self.idle = 0
+        self.last_hand: list[int] = []
+        self._cache: dict[_Position, tuple[Meld, ...]] = {}  # greedy plays
+        self._plays: dict[tuple[str, _Position], Any] = {}
+        self._keys: dict[int, _Position] = {}
+        self._solver_listed = False  # the listed plays include the solver's (see verify)
+        self._deal()
+
+    def _deal(self) -> None:
+        self.hand_number += 1
+        self.dealer = (self.dealer + 1) % self.num_players
+        deck = list(self.rules.deck)
+        self.rng.shuffle(deck)
+        hands: list[list[Card]] = [[] for _ in range(self.num_players)]
+        dealt = 0
+        while dealt < self.rules.deal:
+            batch = 1 if self.rules.deal - dealt == 1 else min(3, self.rules.deal - dealt)
+            for k in range(1, self.num_players + 1):
+                p = (self.dealer + k) % self.num_players
+                for _ in range(batch):
+                    hands[p].append(deck.pop())
+            dealt += batch
+        self.hands = [Cards(h) for h in hands]
+        self.stock = deck
+        self.table = ()
+        self.opened = [self.rules.initial_meld == 0] * self.num_players
+        self.to_move = (self.dealer + 1) % self.num_players
+        self.phase = "turn"
+        self.idle = 0
+        self._cache.clear()
+        self._plays.clear()
+
+    # --- solver questions, cached per position ------------------------------------
+
+    def _key(self, p: int) -> _Position:
+        """The cache key of player ``p``'s position: built once while the table and the hand stand."""
+        table, hand, opened = self.table, self.hands[p], self.opened[p]
+        last = self._keys.get(p)
+        if last is not None and last.table is table and last.hand is hand and last.opened == opened:
+            return last
+        key = self._keys[p] = _Position(table, hand, opened)
+        return key
+
+    def _bounds(self, p: int) -> tuple[NaturalPlay, Cards, Cards] | None:
+        """For an opened player with no joker in play: the greedy play (a lower bound of the best
+        play), the playable bound (an upper bound) and the table's cards; None otherwise."""
+        key = ("bounds", self._key(p))
+        if key not in self._plays:
+            self._plays[key] = None
+            hand = self.hands[p]
+            on_table = Cards(c for m in self.table for c in m.cards)
+            if self.opened[p] and not any(on_table.counts[_N_NATURAL:]) and not any(hand.counts[_N_NATURAL:]):
+                bound = playable_bound(on_table, hand, self.rules)
+                greedy = self._greedy(p) if bound else self.table
+                lower = NaturalPlay(Cards(c for m in greedy for c in m.cards) - on_table, greedy)
+                self._plays[key] = (lower, bound, on_table)
+        found: tuple[NaturalPlay, Cards, Cards] | None = self._plays[key]
+        return found
+
+    def _natural(self, p: int) -> NaturalPlay | None:
+        """The exact best play of an opened player with no joker in play (None: ask the solver).
+
+        The greedy play is the answer when it plays every card of the playable
+        bound; otherwise the dynamic program is asked for plays that beat it.
+        Only the bound's cards can ever be played, so hands with the same bound
+        share the answer (a player drawing cards that fit nowhere asks again).
+        """
+        key = ("natural", self._key(p))
+        if key not in self._plays:
+            self._plays[key] = self._natural_play(p)
+        found: NaturalPlay | None = self._plays[key]
+        return found
+
+    def _natural_play(self, p: int) -> NaturalPlay | None:
+        bounds = self._bounds(p)
+        if bounds is None:
+            return None
+        lower, bound, on_table = bounds
+        if lower.cards == len(bound):
+            return lower
+        key = ("bound", _Position(self.table, bound, True))
+        if key not in self._plays:
+            better = natural_play(
+                self.table, bound, self.rules, table_cards=on_table, bound=bound, at_least=lower.cards + 1
+            )
+            self._plays[key] = better if better is None or better.played else lower
+        found: NaturalPlay | None = self._plays[key]
+        return found
+
+    def _greedy(self, p: int) -> tuple[Meld, ...]:
+        """The greedy no-rearrangement play (a lower bound of the best play), once per position."""
+        key = self._key(p)
+        if key not in self._cache:
+            self._cache[key] = greedy_play(self.table, self.hands[p], self.rules) if self.opened[p] else self.table
+        return self._cache[key]
+
+    def _greedy_count(self, p: int) -> int:
+        """Cards the greedy no-rearrangement play adds: a lower bound of the best play."""
+        return self.cards_played(self._greedy(p))
+
+    def max_playable(self, player: int | None = None) -> int:
+        """Most hand cards the player can play now (``initial_meld`` respected): a solver question."""
+        p = self.to_move if player is None else player
+        natural = self._natural(p)
+        if natural is not None:
+            return natural.cards
+        return len(self._best(p).played)
+
+    def _best(self, p: int) -> Any:
+        """The solver's best play for player ``p`` now (no least-change pass), asked once per position.
+
+        Before a player's first play under ``initial_meld`` it is the best
+        opening from the hand alone (``status == "none"`` when there is none).
+        """
+        key = ("best", self._key(p))
+        if key not in self._plays:
+            if self.opened[p]:
+                self._plays[key] = best_play(
+                    self.table, self.hands[p], self.rules, time_limit=self.time_limit, least_change=False
+                )
+            else:
+                self._plays[key] = self._opening(p)
+        return self._plays[key]
+
+    def can_play(self, at_least: int = 1) -> bool:
+        """True if the player to move can play ``at_least`` cards.
+
+        The greedy play (no rearrangement) and the playable bound settle most
+        positions; with no joker in play the rest are settled exactly by the
+        dynamic program, otherwise (or past its budget) by the solver.
+        """
+        p = self.to_move
+        bounds = self._bounds(p)
+        if bounds is not None:
+            lower, bound, _ = bounds
+            if lower.cards >= at_least or len(bound) < at_least:
+                return lower.cards >= at_least
+            natural = self._natural(p)
+            if natural is not None:
+                return natural.cards >= at_least
+        if self.opened[p] and self._greedy_count(p) >= at_least:
+            return True
+        return self.max_playable() >= at_least
+
+    def _opening(self, p: int) -> Any:
+        """The best first play from the hand alone, or a play with ``status == "none"``
+        when it does not reach ``initial_meld`` points."""
+        play = best_play(
+            (), self.hands[p], self.rules, objective="value", time_limit=self.time_limit, least_change=False
+        )
+        if play.status == "none" or play.value < self.rules.initial_meld:
+            return best_play((), Cards(), self.rules, least_change=False)
+        return play
+
+    def required(self) -> int:
+        """Fewest cards a play must hold now."""
+        if self.rules.must_play == "more_than_one" and self.can_play(2):
+            return 2
+        return 1
+
+    # --- the OpenSpiel shape ---------------------------------------------------------
+
+    def current_player(self) -> int:
+        return -1 if self.phase == "over" else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def _may_skip(self) -> bool:
+        """True if the player may draw or pass instead of playing."""
+        return self.rules.must_play == "never" or not self.can_play()
+
+    def _legal_actions(self) -> list[Any]:
+        if self.phase == "over":
+            return []
+        p = self.to_move
+        actions: list[Any] = []
+        self._solver_listed = False
+        if self.can_play():
+            need = self.required()
+            hand = self.hands[p]
+            if self.opened[p]:
+                plays = [t for t in simple_plays(self.table, hand, self.rules) if self.cards_played(t) >= need]
+                if not plays:
+                    plays = [self._solver_table(p)]
+            else:
+                plays = [
+                    t
+                    for t in simple_plays(self.table, hand, self.rules)
+                    if self.cards_played(t) >= need and self._opening_ok(t)
+                ]
+                if not plays:
+                    plays = [self._solver_table(p)]
+            actions.extend(MPlay(p, t) for t in plays)
+        if self._may_skip():
+            draw_allowed = bool(self.stock) and not (self.phase == "drawn" and self.rules.draw_rule == "one")
+            actions.append(MDraw(p) if draw_allowed else MPass(p))
+        return actions
+
+    def cards_played(self, table: tuple[Meld, ...]) -> int:
+        """How many hand cards the table ``table`` holds beyond the current table."""
+        return sum(len(m) for m in table) - sum(len(m) for m in self.table)
+
+    def _opening_ok(self, table: tuple[Meld, ...]) -> bool:
+        """A first play keeps the old melds as they are and adds melds worth ``initial_meld``."""
+        old = [str(m) for m in self.table]
+        if [str(m) for m in table[: len(old)]] != old:
+            return False
+        return sum(self.rules.card_value(c) for m in table[len(old) :] for c in m.cards) >= self.rules.initial_meld
+
+    def _solver_table(self, p: int) -> tuple[Meld, ...]:
+        natural = self._natural(p)
+        if natural is not None:
+            return natural.table
+        self._solver_listed = True  # a time-limited answer: verify it like any other play
+        best = self._best(p)
+        return tuple(best.table) if self.opened[p] else (*self.table, *best.table)
+
+    def verify(self, action: Any) -> None:
+        p = self.to_move
+        if isinstance(action, MPlay) and self._listed(action) and not self._solver_listed:
+            return  # listed: a simple play that meets the requirement, or the exact best play
+        if isinstance(action, MDraw):
+            if not self._may_skip():
+                raise IllegalActionError("a player who can play must play")
+            if not self.stock:
+                raise IllegalActionError("the stock is empty: pass instead")
+            if self.phase == "drawn" and self.rules.draw_rule == "one":
+                raise IllegalActionError("only one card may be drawn (draw_rule one): play or pass")
+            return
+        if isinstance(action, MPass):
+            if not self._may_skip():
+                raise IllegalActionError("a player who can play must play")
+            if self.stock and not (self.phase == "drawn" and self.rules.draw_rule == "one"):
+                raise IllegalActionError("the stock is not empty: draw instead of passing")
+            return
+        if not isinstance(action, MPlay):
+            raise IllegalActionError(f"{action} is not a play, a draw or a pass")
+        try:
+            played = validate_rearrangement(self.table, self.hands[p], action.table, self.rules.meld_spec)
+        except MeldError as exc:
+            raise IllegalActionError(f"illegal play: {exc}") from None
+        if not played:
+            raise IllegalActionError("a play must add at least one card from the hand")
+        if len(played) < self.required():
+            raise IllegalActionError("a player able to play more than one card must play more than one")
+        if not self.opened[p] and not self._opening_ok(action.table):
+            raise IllegalActionError(
+                f"the first play must be new melds from the hand worth at least {self.rules.initial_meld} points"
+            )
+
+    def _apply(self, action: Any) -> None:
+        p = self.to_move
+        if isinstance(action, MDraw):
+            self.hands[p] = self.hands[p] + Cards([self.stock.pop()])
+            self.phase = "drawn"
+            return
+        if isinstance(action, MPass):
+            if not self.stock:
+                self.idle += 1
+                if self.idle >= self.num_players:
+                    self._end_hand(None)
+                    return
+            self._next_turn()
+            return
+        played = Cards(c for m in action.table for c in m.cards) - Cards(c for m in self.table for c in m.cards)
+        self.hands[p] = self.hands[p] - played
+        self.table = action.table
+        self.opened[p] = True
+        self.idle = 0
+        if not self.hands[p]:
+            self._end_hand(p)
+            return
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self.to_move = (self.to_move + 1) % self.num_players
+        self.phase = "turn"
+
+    def _end_hand(self, winner: int | None) -> None:
+        self.last_hand = [0 if p == winner else len(self.hands[p]) for p in range(self.num_players)]
+        for p, pts in enumerate(self.last_hand):
+            self.totals[p] += pts
+        done = max(self.totals) >= self.rules.target
+        if self.max_hands is not None and self.hand_number >= self.max_hands:
+            done = True
+        if done:
+            self.phase = "over"
+        else:
+            self._deal()
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return {
+            "game": self.GAME,
+            "player": player,
+            "hand": str(self.hands[player]),
+            "table": [str(m) for m in self.table],
+            "hand_sizes": [len(h) for h in self.hands],
+            "stock": len(self.stock),
+            "to_move": self.current_player(),
+            "phase": self.phase,
+            "opened": list(self.opened),
+            "scores": self.scores(),
+            "hand_number": self.hand_number,
+        }
+
+    def parse_action(self, text: str) -> Any:
+        p = self.to_move
+        word, _, rest = text.strip().partition(" ")
+        word = word.lower()
+        if word == "draw":
+            return MDraw(p)
+        if word == "pass":
+            return MPass(p)
+        if word == "play":
+            try:
+                return MPlay(p, parse_table(rest))
+            except ShanghaiError as exc:
+                raise IllegalActionError(f"bad play {text!r}: {exc}") from None
+        raise IllegalActionError(f"unknown action {text!r} (play TABLE, draw, pass)")
+
+    def all_cards(self) -> Cards:
+        out = Cards(self.stock) + Cards(c for m in self.table for c in m.cards)
+        for h in self.hands:
+            out = out + h
+        return out
+
+    def options(self) -> dict[str, Any]:
+        return {"max_hands": self.max_hands} if self.max_hands is not None else {}

@@ -1,1 +1,0 @@
-"""CP-SAT models, one module per question (the solver layer under the public APIs)."""

@@ -1,0 +1,368 @@
+"""Zheng Shang You as a game state: tricks, passing, pit and tribute, scoring.
+
+The rules are ``../shared/rules/zheng-shang-you.md``; combinations and their
+comparison come from :mod:`solver.zsy` (the engine never re-implements
+them). Seats are numbered in playing order: ``p + 1`` plays after ``p``.
+
+>>> from solver.rules import ZsyRules
+>>> g = ZsyGame(ZsyRules(), 4, seed=1)
+>>> g.current_player(), len(g.hands[0]) + len(g.hands[1]) + len(g.hands[2]) + len(g.hands[3])
+(0, 54)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from solver.cards import Card, Cards
+from solver.engine.base import Game, SimpleAction
+from solver.errors import IllegalActionError, ShanghaiError
+from solver.rules import ZsyRules
+from solver.zsy import Combo, legal_moves
+
+__all__ = ["ZPlay", "ZPass", "Tribute", "ZsyGame"]
+
+
+@dataclass(frozen=True, slots=True)
+class ZPlay:
+    """Play a combination."""
+
+    player: int
+    combo: Combo
+
+    def __str__(self) -> str:
+        return f"play {self.combo}"
+
+
+@dataclass(frozen=True, slots=True)
+class ZPass(SimpleAction):
+    """Pass (the player may still play later in the trick)."""
+
+    WORD: ClassVar[str] = "pass"
+
+
+TributeStep = Literal["offer", "take", "give"]
+
+
+@dataclass(frozen=True, slots=True)
+class Tribute:
+    """A tribute step: a pit player offers their best card, a winner takes or gives one."""
+
+    player: int
+    step: TributeStep
+    card: Card
+
+    def __str__(self) -> str:
+        return f"{self.step} {self.card}"
+
+
+ZAction = ZPlay | ZPass | Tribute
+
+
+def _best_rank(card: Card) -> int:
+    """Rank strength for the tribute's "best card": RJ > BJ > 2 > A > K > ... > 3."""
+    if card.joker is not None:
+        return 17 if card.code == "RJ" else 16
+    assert card.rank is not None
+    return {1: 14, 2: 15}.get(int(card.rank), int(card.rank))
+
+
+class ZsyGame(Game):
+    """A game of Zheng Shang You: hands until a player (or team) reaches the target.
+
+    ``max_hands`` (engine option) ends the game after that many hands
+    instead; ``max_hands=1`` is one hand, as self-play measures it.
+    """
+
+    GAME: ClassVar[str] = "zsy"
+    rules: ZsyRules
+    time_limit: ClassVar[float] = 1.0  # seconds for each fewest-plays question of the solver player
+
+    def __init__(self, rules: ZsyRules, num_players: int, seed: int = 0, *, max_hands: int | None = None) -> None:
+        super().__init__(rules, num_players, seed)
+        if rules.teams == "pairs" and num_players != 4:
+            raise IllegalActionError("the pairs variant takes 4 players")
+        if rules.teams == "teams6" and num_players != 6:
+            raise IllegalActionError("the teams6 variant takes 6 players")
+        self.max_hands = max_hands
+        self.totals = [0] * num_players if rules.teams == "none" else [0, 0]
+        self.hand_number = 0
+        self.hands: list[Cards] = []
+        self.places: list[int] = []
+        self.last_places: list[int] = []
+        self.leader = 0
+        self.trick: Combo | None = None
+        self.trick_player = -1
+        self.passes = 0
+        self.to_move = 0
+        self.phase: Literal["tribute", "trick", "over"] = "trick"
+        self.tribute_queue: list[tuple[int, TributeStep]] = []
+        self.offered: list[tuple[int, Card]] = []
+        self.given: list[tuple[int, Card]] = []
+        self.played = Cards()
+        self.pending = Cards()
+        self._deal(first=True)
+
+    # --- dealing and tribute ---------------------------------------------------
+
+    def team(self, player: int) -> int:
+        """The player's team (0 or 1) in the team variants, else the player."""
+        return player % 2 if self.rules.teams != "none" else player
+
+    def _deal(self, first: bool) -> None:
+        self.hand_number += 1
+        deck = list(self.rules.deck)
+        self.rng.shuffle(deck)
+        n = self.num_players
+        if first:
+            if self.rules.teams == "teams6":
+                shown = self.rng.choice(deck)  # drawn at random and shown before the deal
+                start = self.rng.randrange(n)
+                holder = (start + deck.index(shown)) % n
+                dealer = holder
+            else:
+                dealer = 0
+        else:
+            order = self.last_places
+            dealer = order[4] if self.rules.teams == "teams6" else order[2]
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for i, card in enumerate(deck):
+            hands[(dealer + i) % n].append(card)
+        self.hands = [Cards(h) for h in hands]
+        self.places = []
+        self.leader = dealer
+        self.trick = None
+        self.trick_player = -1
+        self.passes = 0
+        self.offered = []
+        self.given = []
+        self.played = Cards()
+        self.pending = Cards()
+        if first:
+            self._start_trick_phase()
+            return
+        last = self.last_places
+        pit = [last[-2], last[-1]]
+        self.tribute_queue = [
+            (pit[0], "offer"),
+            (pit[1], "offer"),
+            (last[0], "take"),
+            (last[0], "give"),
+            (last[1], "give"),
+            (pit[0], "take"),
+        ]
+        self.phase = "tribute"
+        self.to_move = self.tribute_queue[0][0]
+
+    def _start_trick_phase(self) -> None:
+        self.phase = "trick"
+        self.to_move = self.leader
+
+    # --- the OpenSpiel shape -----------------------------------------------------
+
+    def current_player(self) -> int:
+        return -1 if self.phase == "over" else self.to_move
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def _legal_actions(self) -> list[Any]:
+        if self.phase == "over":
+            return []
+        p = self.to_move
+        hand = self.hands[p]
+        if self.phase == "tribute":
+            step = self.tribute_queue[0][1]
+            if step == "offer":
+                top = max(_best_rank(c) for c in hand)
+                return [Tribute(p, "offer", c) for c in hand.distinct() if _best_rank(c) == top]
+            if step == "take":
+                return [Tribute(p, "take", c) for c in self.pending.distinct()]
+            return [Tribute(p, "give", c) for c in hand.distinct()]
+        moves: list[Any] = [ZPlay(p, m) for m in legal_moves(hand, self.trick, self.rules)]
+        if self.trick is not None:
+            moves.append(ZPass(p))
+        return moves
+
+    def verify(self, action: Any) -> None:
+        p = self.to_move
+        if self.phase == "tribute":
+            if not isinstance(action, Tribute) or action.step != self.tribute_queue[0][1]:
+                raise IllegalActionError(f"tribute: player {p} must {self.tribute_queue[0][1]} a card now")
+            if action not in self.legal_actions():
+                raise IllegalActionError(f"tribute: {action} is not allowed (choose from {self._choices()})")
+            return
+        if isinstance(action, ZPass):
+            if self.trick is None:
+                raise IllegalActionError("the leader cannot pass")
+            return
+        if not isinstance(action, ZPlay):
+            raise IllegalActionError(f"{action} is not a play or a pass")
+        if self._listed(action):
+            return
+        if not action.combo.cards <= self.hands[p]:
+            raise IllegalActionError(f"player {p} does not hold {action.combo.cards}")
+        if action.combo not in legal_moves(action.combo.cards, self.trick, self.rules):
+            target = f" that beats {self.trick}" if self.trick else ""
+            raise IllegalActionError(f"{action.combo} is not a legal combination{target}")
+
+    def _choices(self) -> str:
+        return " ".join(str(a.card) for a in self.legal_actions() if isinstance(a, Tribute))
+
+    def _next_holder(self, p: int) -> int:
+        for k in range(1, self.num_players + 1):
+            q = (p + k) % self.num_players
+            if self.hands[q]:
+                return q
+        return p
+
+    def _apply(self, action: Any) -> None:
+        p = self.to_move
+        if isinstance(action, Tribute):
+            self._apply_tribute(action)
+            return
+        if isinstance(action, ZPass):
+            self.passes += 1
+        else:
+            self.hands[p] = self.hands[p] - action.combo.cards
+            self.played = self.played + action.combo.cards
+            self.trick = action.combo
+            self.trick_player = p
+            self.passes = 0
+            if not self.hands[p]:
+                self.places.append(p)
+        holders = [q for q in range(self.num_players) if self.hands[q]]
+        if len(holders) <= 1:
+            self.places.extend(holders)
+            self._end_hand()
+            return
+        # everyone else still holding cards has passed since the last play: clear the trick
+        others = len([q for q in holders if q != self.trick_player])
+        if self.passes >= others:
+            self.trick = None
+            self.passes = 0
+            leader = self.trick_player
+            self.to_move = leader if self.hands[leader] else self._next_holder(leader)
+            return
+        self.to_move = self._next_holder(p)
+
+    def _apply_tribute(self, action: Tribute) -> None:
+        p, step = self.tribute_queue.pop(0)
+        card = Cards([action.card])
+        last = self.last_places
+        if step in ("offer", "give"):
+            self.hands[p] = self.hands[p] - card
+            self.pending = self.pending + card
+            (self.offered if step == "offer" else self.given).append((p, action.card))
+        else:
+            # the taker gets the chosen card, the other receiver the remaining one:
+            # offered cards go to the previous winner and second, given ones to the pit
+            pool = [c for _, c in (self.given if self.given else self.offered)]
+            pool.remove(action.card)
+            other = last[1] if not self.given else last[-1]
+            self.hands[p] = self.hands[p] + card
+            self.hands[other] = self.hands[other] + Cards(pool)
+            self.pending = Cards()
+        if self.tribute_queue:
+            self.to_move = self.tribute_queue[0][0]
+        else:
+            self._start_trick_phase()
+
+    def _end_hand(self) -> None:
+        self.last_places = list(self.places)
+        self._score_hand(self.places)
+        done = any(t >= self.rules.target for t in self.totals)
+        if self.max_hands is not None and self.hand_number >= self.max_hands:
+            done = True
+        if done:
+            self.phase = "over"
+            self.trick = None
+            return
+        self._deal(first=False)
+
+    def hand_points(self, places: list[int]) -> list[int]:
+        """Points of one finished hand per scoring unit (player, or team in the variants)."""
+        if self.rules.teams == "teams6":
+            return self._teams6_points(places)
+        points = [0] * self.num_players
+        points[places[0]] += 2
+        points[places[1]] += 1
+        if self.rules.teams == "pairs":
+            return [points[0] + points[2], points[1] + points[3]]
+        return points
+
+    def _teams6_points(self, places: list[int]) -> list[int]:
+        team = [self.team(p) for p in places]
+        out = [0, 0]
+        top = team[0]
+        if team[0] == team[1] == team[2]:
+            out[top] = 10
+            return out
+        if team[0] == team[1]:
+            out[top] = 5
+            if team[-1] == top:  # the team's third player is last
+                out[1 - top] += 2
+            return out
+        out[team[0]] += 3
+        out[team[1]] += 2
+        out[1 - team[-1]] += 2
+        return out
+
+    def _score_hand(self, places: list[int]) -> None:
+        for unit, pts in enumerate(self.hand_points(places)):
+            self.totals[unit] += pts
+
+    def scores(self) -> list[int]:
+        """Each player's score (in the team variants, their team's score)."""
+        if self.rules.teams == "none":
+            return list(self.totals)
+        return [self.totals[self.team(p)] for p in range(self.num_players)]
+
+    def winners(self) -> list[int]:
+        if self.phase != "over":
+            return []
+        scores = self.scores()
+        best = max(scores)
+        return [p for p in range(self.num_players) if scores[p] == best]
+
+    def observation(self, player: int) -> dict[str, Any]:
+        return {
+            "game": self.GAME,
+            "player": player,
+            "hand": str(self.hands[player]),
+            "hand_sizes": [len(h) for h in self.hands],
+            "to_move": self.current_player(),
+            "phase": self.phase,
+            "trick": str(self.trick) if self.trick else None,
+            "trick_player": self.trick_player if self.trick else None,
+            "places": list(self.places),
+            "scores": self.scores(),
+            "hand_number": self.hand_number,
+            "offered": [str(c) for _, c in self.offered],
+            "given": [str(c) for _, c in self.given],
+        }
+
+    def parse_action(self, text: str) -> Any:
+        p = self.to_move
+        word, _, rest = text.strip().partition(" ")
+        word = word.lower()
+        try:
+            if word == "pass":
+                return ZPass(p)
+            if word == "play":
+                return ZPlay(p, Combo.parse(rest))
+            if word in ("offer", "take", "give"):
+                return Tribute(p, word, Card.parse(rest))  # type: ignore[arg-type]
+        except ShanghaiError as exc:
+            raise IllegalActionError(f"bad action {text!r}: {exc}") from None
+        raise IllegalActionError(f"unknown action {text!r} (play COMBO, pass, offer/take/give CARD)")
+
+    def all_cards(self) -> Cards:
+        out = self.played + self.pending
+        for h in self.hands:
+            out = out + h
+        return out
+
+    def options(self) -> dict[str, Any]:
+        return {"max_hands": self.max_hands} if self.max_hands is not None else {}

@@ -1,0 +1,90 @@
+"""Zheng Shang You's AI players: the greedy rule and the solver's choice (fewest plays)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from solver.cards import Card, Cards
+from solver.engine.base import Decision
+from solver.zsy.game import Tribute, ZPass, ZPlay, ZsyGame
+
+__all__ = ["greedy_action", "solver_decision"]
+
+
+def _zsy_strength(card: Card) -> int:
+    if card.joker is not None:
+        return 17 if card.code == "RJ" else 16
+    assert card.rank is not None
+    return {1: 14, 2: 15}.get(int(card.rank), int(card.rank))
+
+
+def _combo_cost(combo: Any) -> tuple[int, int]:
+    """Lower is cheaper to give up: few wilds and low cards."""
+    cards = list(combo.cards)
+    wild = sum(1 for c in cards if c.is_joker or c.rank == 2)
+    return (wild, sum(_zsy_strength(c) for c in cards) // max(1, len(cards)))
+
+
+def _zsy_tribute(game: ZsyGame, legal: list[Any]) -> Any:
+    step = legal[0].step
+    if step == "give":
+        return min(legal, key=lambda a: _zsy_strength(a.card))
+    return max(legal, key=lambda a: _zsy_strength(a.card))
+
+
+def greedy_action(game: ZsyGame, rng: random.Random) -> Any:
+    """Lead the combination that sheds the most cards; reply with the cheapest that beats."""
+    legal = game.legal_actions()
+    if isinstance(legal[0], Tribute):
+        return _zsy_tribute(game, legal)
+    plays = [a for a in legal if isinstance(a, ZPlay)]
+    if not plays:
+        return next(a for a in legal if isinstance(a, ZPass))
+    if game.trick is None:
+        # lead the combination that sheds the most cards, cheapest first
+        return min(plays, key=lambda a: (-len(a.combo.cards), _combo_cost(a.combo)))
+    return min(plays, key=lambda a: _combo_cost(a.combo))
+
+
+def solver_decision(game: ZsyGame) -> Decision:
+    """Fewest plays to go out first; keep wilds and aces for later unless an opponent is close.
+
+    Each move is scored by the fewest plays the hand needs after it
+    (:func:`solver.zsy.plays_after`), ties broken towards spending few
+    wilds and low cards. A reply that does not bring the hand closer to going
+    out, spends a wild, or spends an ace or better is passed while every
+    opponent still holds enough cards (more than 2, 3 and 4 respectively).
+    """
+    from solver.zsy import fewest_plays, plays_after
+
+    legal = game.legal_actions()
+    if isinstance(legal[0], Tribute):
+        action = _zsy_tribute(game, legal)
+        return Decision(action, f"tribute: {action.step} the {'lowest' if action.step == 'give' else 'best'} card")
+    p = game.to_move
+    hand: Cards = game.hands[p]
+    now = fewest_plays(hand, game.rules).count
+    plays = [a for a in legal if isinstance(a, ZPlay)]
+    passing = next((a for a in legal if isinstance(a, ZPass)), None)
+    if not plays:
+        assert passing is not None
+        return Decision(passing, "no combination beats the trick", {"fewest": now})
+    left, _ = plays_after(hand, [a.combo for a in plays], game.rules, time_limit=game.time_limit)
+    scored = sorted(
+        ((after, _combo_cost(a.combo), a.combo.top, i, a) for i, (after, a) in enumerate(zip(left, plays))),
+        key=lambda t: t[:4],
+    )
+    after, (wilds, _), top, _, best = scored[0]
+    threat = min((len(h) for q, h in enumerate(game.hands) if q != p and h), default=99)
+    if passing is not None:
+        why = ""
+        if after >= now and threat > 2:
+            why = f"every reply leaves {after} plays, no fewer than {now}"
+        elif wilds and threat > 3 and after > 1:
+            why = "the best reply spends a wild; keep it for later"
+        elif top >= 14 and threat > 4 and after > 1:
+            why = "the best reply spends an ace or better; keep it for later"
+        if why:
+            return Decision(passing, f"pass: {why}", {"fewest": now})
+    return Decision(best, f"leaves {after} play(s) to go out (now {now})", {"fewest_after": after, "fewest": now})

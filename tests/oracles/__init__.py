@@ -1,0 +1,1 @@
+"""Test oracles: brute forces and second models used only to check the solver."""
