@@ -6,7 +6,11 @@ CLI turns each into one line on stderr and exit code 2.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 __all__ = [
+    "Status",
+    "SolverTimeout",
     "ShanghaiError",
     "CardError",
     "TooManyCopiesError",
@@ -48,3 +52,29 @@ class IllegalActionError(ShanghaiError):
 
 class ComboError(ShanghaiError):
     """Cards that form no legal Zheng Shang You combination (or an ambiguous one)."""
+
+
+class Status(StrEnum):
+    """How sure an answer is, the same four words in every game.
+
+    ``optimal``: proven best; ``feasible``: the best found within the time
+    limit, not proven; ``infeasible``: proven that there is none (no card can
+    be played, the contract cannot be made); ``unknown``: the time ran out
+    before any answer.
+
+    >>> Status.OPTIMAL == "optimal"
+    True
+    """
+
+    OPTIMAL = "optimal"
+    FEASIBLE = "feasible"
+    INFEASIBLE = "infeasible"
+    UNKNOWN = "unknown"
+
+
+class SolverTimeout(RuntimeError):
+    """A search or a CP-SAT solve ran out of time before it found any answer.
+
+    Not a :class:`ShanghaiError`: the input was fine, the time limit was too
+    short; the CLI reports it as exit code 1 with one line.
+    """

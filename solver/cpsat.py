@@ -1,0 +1,95 @@
+"""The one home of CP-SAT settings: parameters, time limits and the status map.
+
+Every model in the library is solved through these functions, so the
+parameters that measured fastest, the time-limit floor and the mapping of
+CP-SAT's status codes to :class:`solver.errors.Status` are written once.
+The models are small and tight: one worker (faster and deterministic), and
+the expensive presolve, probing, symmetry and cut stages can be switched off
+where they measured slower (docs/decisions-manipulation.md).
+
+>>> params = parameters(0.5, lean=True)
+>>> params.num_workers, params.cp_model_presolve, params.max_time_in_seconds
+(1, False, 0.5)
+>>> status_of(cp.CpSolverStatus.INFEASIBLE)
+<Status.INFEASIBLE: 'infeasible'>
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model_helper as cp
+
+from solver.errors import SolverTimeout, Status
+
+__all__ = ["MIN_TIME", "parameters", "status_of", "solve_proto", "solver_for", "require_answer"]
+
+MIN_TIME: Final = 0.001
+"""The shortest time limit passed to CP-SAT (it rejects zero)."""
+
+_STATUS: Final[dict[Any, Status]] = {
+    cp.CpSolverStatus.OPTIMAL: Status.OPTIMAL,
+    cp.CpSolverStatus.FEASIBLE: Status.FEASIBLE,
+    cp.CpSolverStatus.INFEASIBLE: Status.INFEASIBLE,
+    cp.CpSolverStatus.UNKNOWN: Status.UNKNOWN,
+}
+
+
+def parameters(
+    time_limit: float,
+    *,
+    workers: int = 1,
+    lean: bool = False,
+    presolve: bool = True,
+    probing: bool = True,
+) -> cp.SatParameters:
+    """Solver parameters with a time limit (at least :data:`MIN_TIME`).
+
+    ``lean`` switches off presolve, probing, symmetry detection and the generic
+    cut generators (the settings of the Manipulation models); ``presolve`` and
+    ``probing`` switch off one stage each.
+    """
+    params = cp.SatParameters()
+    params.num_workers = workers
+    params.max_time_in_seconds = max(MIN_TIME, time_limit)
+    if lean or not presolve:
+        params.cp_model_presolve = False
+    if lean or not probing:
+        params.cp_model_probing_level = 0
+    if lean:
+        params.symmetry_level = 0
+        params.add_cg_cuts = False
+        params.add_mir_cuts = False
+        params.add_zero_half_cuts = False
+        params.add_clique_cuts = False
+    return params
+
+
+def status_of(code: Any) -> Status:
+    """The :class:`Status` of a CP-SAT status code (a model CP-SAT calls invalid is a bug: raises)."""
+    if code not in _STATUS:  # pragma: no cover - MODEL_INVALID: a bug in the model builder
+        raise RuntimeError(f"CP-SAT failed: status {code}")
+    return _STATUS[code]
+
+
+def require_answer(status: Status) -> Status:
+    """``status`` unchanged, unless the time ran out with no answer: then :class:`SolverTimeout`."""
+    if status is Status.UNKNOWN:
+        raise SolverTimeout("CP-SAT found no answer within the time limit")
+    return status
+
+
+def solve_proto(proto: cp.CpModelProto, params: cp.SatParameters) -> cp.CpSolverResponse:
+    """Solve a model written directly as a proto (no ``CpModel`` wrapper: cheaper to build)."""
+    wrapper = cp.SolveWrapper()
+    wrapper.set_parameters(params)
+    response: cp.CpSolverResponse = wrapper.solve(proto)  # type: ignore[no-untyped-call]
+    return response
+
+
+def solver_for(params: cp.SatParameters) -> cp_model.CpSolver:
+    """A ``CpSolver`` with these parameters, for models built with ``CpModel``."""
+    solver = cp_model.CpSolver()
+    solver.parameters = params
+    return solver
