@@ -41,7 +41,7 @@ WEIGHTS: dict[str, dict[str, float]] = {
     "contract": {
         "cards": 0.5,  # cards in the answer (laid off) or the distance to contract (discard)
         "swaps": 2.0,  # wild swaps the best lay-off needs
-        "greedy_shortfall": 1.5,  # cards the greedy player's lay-off leaves behind (discard: 2 if it differs)
+        "greedy_shortfall": 3.0,  # cards the greedy player's lay-off leaves behind (discard: 1 if it differs)
         "decoys": 1.0,  # hand cards that fit a meld alone but are not in the answer / discards one card worse
         "melds": 0.5,  # table melds (lay-off) or the cards of the hand (discard, over 4)
         "wilds": 1.0,  # wild cards on the table and in the hand
@@ -60,7 +60,7 @@ WEIGHTS: dict[str, dict[str, float]] = {
 
 BANDS: dict[str, tuple[float, float, float]] = {
     "manipulation": (8.0, 11.5, 15.5),
-    "contract": (6.0, 9.0, 12.0),
+    "contract": (4.5, 6.5, 8.5),
     "zsy": (7.0, 11.0, 16.0),
 }
 """Per game, the scores where medium, hard and expert begin (easy is everything below)."""

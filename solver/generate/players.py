@@ -11,7 +11,8 @@ until its turn's answer is known:
   hand cards. ``shallow`` (one loosening move, then greedy,
   :mod:`solver.generate.shallow`) is a third, in-between decision maker;
 - Contract lay-off: the player's lay-offs and swaps until it discards;
-  found when it laid off exactly the answer's cards. Discard: found when it
+  found when it laid off exactly the answer's cards (go out: when it goes
+  out, the last card laid off or discarded). Discard: found when it
   discards the answer's card;
 - Zheng Shang You "out in K": the player leads again and again, unopposed;
   found when it goes out in K plays. "Which reply": found when it plays the
@@ -154,6 +155,8 @@ def finds_answer(kind: str, puzzle: Puzzle) -> bool:
         laid, discard = contract_turn(kind, puzzle.rules, pos)
         if meta.get("kind") == "discard":
             return discard is not None and str(discard) == meta["solution"]
+        if meta.get("kind") == "goout":  # laying off the last card or discarding it both go out
+            return len(pos.hand - laid) <= 1
         return laid == Cards.parse(meta["solution"])
     assert isinstance(pos, ZsyPosition) and isinstance(puzzle.rules, ZsyRules)
     if pos.to_beat is None:
