@@ -76,7 +76,7 @@ def generate(
     if count < 1:
         raise GenerateError(f"count must be 1 or more, not {count}")
     rule_set = rules if rules is not None and not isinstance(rules, dict) else rules_for(game, rules or {})
-    level: Level = difficulty  # type: ignore[assignment]
+    level: Level = difficulty
     make = _candidate(game)
     rng = random.Random(f"{game}:{difficulty}:{seed}")
     found: list[Puzzle] = []

@@ -129,7 +129,7 @@ def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | 
     except ShanghaiError:
         return None
     n = len(layoff.played)
-    if layoff.status != "optimal" or n < 2 or n == len(hand) and len(hand) > 1 and rng.random() < 0.5:
+    if layoff.status != "optimal" or n < 2 or (n == len(hand) and len(hand) > 1 and rng.random() < 0.5):
         return None
     pos = ContractPosition(rng.randint(1, rules.rounds - 1), hand, position, laid_down=True)
     greedy, _ = contract_turn("greedy", rules, pos)
@@ -143,7 +143,8 @@ def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | 
         "greedy_shortfall": max(1, n - len(greedy)) if greedy != layoff.played else 0,
         "decoys": decoys,
         "melds": len(position),
-        "wilds": sum(1 for c in hand if c in rules.wilds) + sum(1 for t in position for c in t.meld.cards if c in rules.wilds),
+        "wilds": sum(1 for c in hand if c in rules.wilds)
+        + sum(1 for t in position for c in t.meld.cards if c in rules.wilds),
     }
     difficulty = measure("contract", feats)
     if difficulty.level != level:
@@ -177,7 +178,12 @@ def _useful(hand: Cards, card: Card) -> bool:
     rest = hand - Cards([card])
     return any(
         c.rank == card.rank
-        or (c.suit == card.suit and c.rank is not None and card.rank is not None and abs(int(c.rank) - int(card.rank)) == 1)
+        or (
+            c.suit == card.suit
+            and c.rank is not None
+            and card.rank is not None
+            and abs(int(c.rank) - int(card.rank)) == 1
+        )
         for c in rest
     )
 

@@ -108,9 +108,7 @@ def random_position(
     return tuple(melds), hand
 
 
-def features(
-    table: tuple[Meld, ...], hand: Cards, play: Play, greedy: int, rules: ManipulationRules
-) -> dict[str, int]:
+def features(table: tuple[Meld, ...], hand: Cards, play: Play, greedy: int, rules: ManipulationRules) -> dict[str, int]:
     """The difficulty features of a position and its (unique) best play."""
     decoys = sum(
         1 for c in hand.distinct() if c not in play.played and can_play(table, Cards([c]), rules, time_limit=5.0)

@@ -160,7 +160,7 @@ def finds_answer(kind: str, puzzle: Puzzle) -> bool:
         return laid == Cards.parse(meta["solution"])
     assert isinstance(pos, ZsyPosition) and isinstance(puzzle.rules, ZsyRules)
     if pos.to_beat is None:
-        return zsy_out_plays(kind, pos.hand, puzzle.rules) == puzzle.answer["fewest_plays"]
+        return bool(zsy_out_plays(kind, pos.hand, puzzle.rules) == puzzle.answer["fewest_plays"])
     to_beat = combo_from_position(pos.to_beat, pos.to_beat_kind, puzzle.rules)
     reply = zsy_reply(kind, pos.hand, to_beat, puzzle.rules)
     return reply is not None and reply == Cards.parse(meta["solution"])
