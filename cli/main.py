@@ -253,6 +253,10 @@ app.command()(engine_cmds.hint)
 app.command()(engine_cmds.play)
 app.command("selfplay")(engine_cmds.selfplay_cmd)
 
+from cli import generate_cmds  # noqa: E402
+
+app.command("generate")(generate_cmds.generate_cmd)
+
 
 @app.command()
 def engine() -> None:

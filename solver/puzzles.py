@@ -11,6 +11,7 @@
     hand = "6S KD"
     [answer]                         # optional: the verified optimum
     played = 1
+    [meta]                           # optional, free-form: e.g. a generated puzzle's difficulty
 
 Contract positions hold ``round``, ``hand``, ``table`` (each meld a string,
 or a table ``{cards = "5H 5D 2S=5C", owner = 1}``; owner 0 is the player to
@@ -114,6 +115,7 @@ class Puzzle:
     title: str = ""
     answer: dict[str, Any] = field(default_factory=dict)
     path: str = field(default="", compare=False)
+    meta: dict[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -287,7 +289,7 @@ def loads(text: str, source: str = "<string>") -> Puzzle:
 def from_data(data: Mapping[str, Any], source: str = "<string>") -> Puzzle:
     """A puzzle from already-parsed data (a TOML file's tables, or JSON); ``source`` names it in errors."""
     ctx = _Ctx(source)
-    _check_keys(ctx, data, {"game", "title", "rules", "position", "answer"}, "")
+    _check_keys(ctx, data, {"game", "title", "rules", "position", "answer", "meta"}, "")
     if "game" not in data:
         raise ctx.fail("game", "missing")
     game = ctx.typed(data, "game", str, "puzzle")
@@ -307,7 +309,10 @@ def from_data(data: Mapping[str, Any], source: str = "<string>") -> Puzzle:
     if not isinstance(answer, dict):
         raise ctx.fail("answer", "expected a table")
     _check_keys(ctx, answer, ANSWER_KEYS[game], "answer")
-    return Puzzle(game, rules, position, title, dict(answer), source if source != "<string>" else "")
+    meta = data.get("meta", {})
+    if not isinstance(meta, dict):
+        raise ctx.fail("meta", "expected a table")
+    return Puzzle(game, rules, position, title, dict(answer), source if source != "<string>" else "", dict(meta))
 
 
 def load(path: str | Path) -> Puzzle:
@@ -361,6 +366,8 @@ def dumps(puzzle: Puzzle) -> str:
     data["position"] = position_dict(puzzle.position)
     if puzzle.answer:
         data["answer"] = puzzle.answer
+    if puzzle.meta:
+        data["meta"] = puzzle.meta
     return tomli_w.dumps(data)
 
 

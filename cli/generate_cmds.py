@@ -1,0 +1,96 @@
+"""``shanghai generate``: puzzle files with verified, unique answers and a measured difficulty."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from cli.common import bad_input, emit_json, err, out
+from solver.errors import ShanghaiError
+from solver.generate import GAMES, LEVELS, file_name, generate
+from solver.puzzles import Puzzle, dumps, position_dict
+
+__all__ = ["generate_cmd"]
+
+
+def generate_cmd(
+    game: Annotated[str, typer.Argument(help="manipulation, contract or zsy.")],
+    difficulty: Annotated[str, typer.Option(help="easy, medium, hard or expert.")] = "medium",
+    count: Annotated[int, typer.Option(help="How many puzzles.")] = 10,
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same files.")] = 0,
+    preset: Annotated[Optional[str], typer.Option(help="Rule preset.")] = None,  # noqa: UP045
+    rule: Annotated[
+        Optional[list[str]], typer.Option("--rule", help="Rule option KEY=VALUE (repeatable).")  # noqa: UP045
+    ] = None,
+    output: Annotated[
+        Optional[Path], typer.Option("-o", "--output", help="Folder to write the puzzle files to.")  # noqa: UP045
+    ] = None,
+    json: Annotated[bool, typer.Option("--json", help="One JSON object per puzzle on stdout.")] = False,
+) -> None:
+    """Generate puzzles with unique, verified answers and a measured difficulty.
+
+    Manipulation: play N cards (a rearrangement the greedy misses).
+    Contract: best lay-off with swaps, go out this turn, which card to discard.
+    Zheng Shang You: out in K plays, which reply. Files are written as
+    ``<level>-<kind>-<NN>.toml`` in the output folder (stdout when none is given
+    and --json is not set: the TOML texts one after the other).
+    """
+    from cli.main import _parse_rule_overrides
+
+    if game not in GAMES:
+        bad_input(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    if difficulty not in LEVELS:
+        bad_input(f"--difficulty must be one of {', '.join(LEVELS)}, not {difficulty!r}")
+    if count < 1:
+        bad_input(f"--count must be 1 or more, not {count}")
+    if output is not None and output.exists() and not output.is_dir():
+        bad_input(f"{output}: not a folder")
+    rules_data = _parse_rule_overrides(preset, rule or [])
+    try:
+        from solver.rules import rules_for
+
+        rules = rules_for(game, rules_data)
+    except ShanghaiError as exc:
+        bad_input(str(exc))
+    progress = Progress(
+        TextColumn(f"generating {difficulty} {game}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task("generate", total=count)
+        try:
+            puzzles = generate(game, difficulty, count, seed, rules, progress=lambda _: progress.advance(task))
+        except ShanghaiError as exc:
+            bad_input(str(exc))
+    if output is not None:
+        output.mkdir(parents=True, exist_ok=True)
+    for i, puzzle in enumerate(puzzles, 1):
+        path = None
+        if output is not None:
+            path = output / file_name(puzzle, i)
+            path.write_text(dumps(puzzle), encoding="utf-8")
+        if json:
+            emit_json(_data(puzzle, path))
+        elif output is None:
+            out.print(dumps(puzzle), markup=False)
+    if output is not None and not json:
+        err.print(f"wrote {len(puzzles)} puzzles to {output}")
+
+
+def _data(puzzle: Puzzle, path: Path | None) -> dict[str, object]:
+    return {
+        "file": str(path) if path is not None else None,
+        "game": puzzle.game,
+        "title": puzzle.title,
+        "rules": puzzle.rules.changed(),
+        "position": position_dict(puzzle.position),
+        "answer": puzzle.answer,
+        "meta": puzzle.meta,
+    }

@@ -1,0 +1,104 @@
+"""Puzzles to post: a generator with a measured difficulty scale and unique, verified answers.
+
+>>> from solver.generate import generate
+>>> [p.meta["difficulty"] for p in generate("zsy", "easy", 2, seed=1)]
+['easy', 'easy']
+
+``generate(game, difficulty, count, seed, rules)`` returns puzzles
+(:class:`solver.puzzles.Puzzle`) whose ``[answer]`` is verified and unique
+and whose ``[meta]`` holds the kind of question, the difficulty (level,
+score, features) and the solution. The same arguments give the same
+puzzles: every random choice comes from one generator seeded by the game,
+the level and ``seed``, and the solver's answers are exact.
+
+The games' generators: :mod:`solver.generate.manipulation` ("play N
+cards"), :mod:`solver.generate.contract` (best lay-off with swaps, go out
+this turn, which card to discard), :mod:`solver.generate.zsy` (out in K
+plays, which reply). The scale: :mod:`solver.generate.difficulty`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from solver.errors import ShanghaiError
+from solver.generate.difficulty import LEVELS, Level
+from solver.puzzles import Puzzle, position_dict
+from solver.rules import rules_for
+
+__all__ = ["GAMES", "LEVELS", "GenerateError", "generate", "file_name"]
+
+GAMES = ("manipulation", "contract", "zsy")
+
+MAX_TRIES = 200_000
+"""Candidates tried per puzzle before giving up (a level the rules cannot reach)."""
+
+
+class GenerateError(ShanghaiError):
+    """A bad generator request (unknown game or level, a count below one) or a level out of reach."""
+
+
+def _candidate(game: str) -> Callable[[random.Random, Any, Level], Puzzle | None]:
+    if game == "manipulation":
+        from solver.generate import manipulation
+
+        return manipulation.candidate
+    if game == "contract":
+        from solver.generate import contract
+
+        return contract.candidate
+    from solver.generate import zsy
+
+    return zsy.candidate
+
+
+def generate(
+    game: str,
+    difficulty: str,
+    count: int,
+    seed: int = 0,
+    rules: Any = None,
+    *,
+    progress: Callable[[Puzzle], None] | None = None,
+) -> list[Puzzle]:
+    """``count`` distinct puzzles of ``game`` at ``difficulty`` (easy, medium, hard, expert).
+
+    ``rules`` is a rule set or a mapping (a preset and overrides; the game's
+    default rules when None). ``progress`` is called with each puzzle as it
+    is found. Puzzle ``i`` is the same for every ``count`` above ``i``.
+    """
+    if game not in GAMES:
+        raise GenerateError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+    if difficulty not in LEVELS:
+        raise GenerateError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
+    if count < 1:
+        raise GenerateError(f"count must be 1 or more, not {count}")
+    rule_set = rules if rules is not None and not isinstance(rules, dict) else rules_for(game, rules or {})
+    level: Level = difficulty
+    make = _candidate(game)
+    rng = random.Random(f"{game}:{difficulty}:{seed}")
+    found: list[Puzzle] = []
+    seen: set[str] = set()
+    tries = 0
+    while len(found) < count:
+        tries += 1
+        if tries > MAX_TRIES:
+            raise GenerateError(f"no {difficulty} {game} puzzle found in {MAX_TRIES} tries under these rules")
+        puzzle = make(rng, rule_set, level)
+        if puzzle is None:
+            continue
+        key = repr(sorted(position_dict(puzzle.position).items()))
+        if key in seen:
+            continue
+        seen.add(key)
+        found.append(puzzle)
+        if progress is not None:
+            progress(puzzle)
+    return found
+
+
+def file_name(puzzle: Puzzle, index: int) -> str:
+    """The file name the CLI writes a generated puzzle to: ``<level>-<kind>-<NN>.toml``."""
+    return f"{puzzle.meta.get('difficulty', 'puzzle')}-{puzzle.meta.get('kind', 'play')}-{index:02d}.toml"

@@ -1,0 +1,243 @@
+"""Contract Shanghai puzzles: best lay-off with swaps, go out this turn, which card to discard.
+
+Lay-off ("layoff", or "goout" when it leaves at most the final discard):
+the player has laid down; a few melds are on the table (black twos standing
+for written cards, so swaps are possible) and the hand is dealt mostly
+from cards that fit them. The puzzle needs the most cards laid off
+(:func:`solver.contract.best_layoff`, objective cards) to come from exactly
+one set of hand cards, proven by taking each card of the answer away in
+turn (every best set must then be smaller), and the referee
+(:func:`solver.contract_referee.check_layoff`, brute force
+:func:`~solver.contract_referee.exhaustive_layoff`) to agree.
+
+Discard ("discard"): the player has not laid down and cannot; exactly one
+card keeps the contract closest (:func:`solver.contract.best_discards`),
+checked again by the CP-SAT distance model.
+"""
+
+from __future__ import annotations
+
+import random
+
+from solver.cards import Card, Cards, Rank, Suit
+from solver.contract import best_discards, best_lay_down, best_layoff, distance_to_contract
+from solver.contract_referee import check_layoff, exhaustive_layoff
+from solver.errors import MeldError, ShanghaiError
+from solver.generate.difficulty import Level, measure
+from solver.generate.players import contract_turn
+from solver.melds import Meld, meld_kind
+from solver.puzzles import ContractPosition, Puzzle, TableMeld
+from solver.rules import ContractRules
+
+__all__ = ["candidate", "unique_layoff", "LAYOFF_SIZES"]
+
+_SUITS = tuple(Suit)
+
+LAYOFF_SIZES: dict[Level, tuple[tuple[int, int], tuple[int, int]]] = {
+    "easy": ((2, 3), (2, 4)),
+    "medium": ((2, 4), (3, 5)),
+    "hard": ((3, 4), (4, 6)),
+    "expert": ((3, 5), (5, 7)),
+}
+"""Per level: table melds and hand cards of a lay-off position (inclusive ranges)."""
+
+
+def _wild(rng: random.Random, rules: ContractRules) -> Card:
+    return rng.choice(sorted(rules.wilds, key=lambda c: c.index))
+
+
+def _meld(rng: random.Random, rules: ContractRules, kind: str, length: int) -> list[Card]:
+    if kind == "set":
+        rank = Rank(rng.choice([r for r in range(1, 14) if r != 2]))
+        suits = [rng.choice(_SUITS) for _ in range(length)]
+        return [Card(rank, s) for s in suits]
+    suit = rng.choice(_SUITS)
+    start = rng.randint(3, 14 - length + 1)
+    return [Card(Rank(1 if p == 14 else p), suit) for p in range(start, start + length)]
+
+
+def _with_wild(rng: random.Random, rules: ContractRules, cards: list[Card]) -> Meld:
+    """A meld of ``cards``; in a run, one card (not at an end) is now and then replaced by a wild
+    standing for it (its role written, so a natural from hand can swap it out)."""
+    roles: list[Card | None] = [None] * len(cards)
+    is_run = len({c.rank for c in cards}) > 1
+    if is_run and rules.wilds and rng.random() < 0.6:
+        k = rng.randrange(1, len(cards) - 1)
+        roles[k] = cards[k]
+        cards = [*cards[:k], _wild(rng, rules), *cards[k + 1 :]]
+    return Meld(tuple(cards), tuple(roles))
+
+
+def _fitting(rng: random.Random, meld: Meld, rules: ContractRules) -> Card:
+    """A card that joins ``meld`` or takes a wild's place in it."""
+    stands = [r if r is not None else c for c, r in zip(meld.cards, meld.roles)]
+    roles = [r for r in meld.roles if r is not None]
+    if roles and rng.random() < 0.5:
+        return rng.choice(roles)
+    if len({c.rank for c in stands}) == 1:
+        rank = stands[0].rank
+        assert rank is not None
+        return Card(rank, rng.choice(_SUITS))
+    positions = sorted(14 if c.rank == 1 else int(c.rank or 0) for c in stands)
+    suit = stands[0].suit
+    assert suit is not None
+    p = rng.choice([positions[0] - 1, positions[-1] + 1])
+    p = max(1, min(14, p))
+    return Card(Rank(1 if p == 14 else p), suit)
+
+
+def unique_layoff(hand: Cards, table: tuple[TableMeld, ...], played: Cards, rules: ContractRules) -> bool:
+    """True if ``played`` is the only set of hand cards that lays off as many cards.
+
+    For each card of ``played`` the hand is cut to one copy fewer than the
+    answer uses: if the most cards laid off then drops, every best set holds
+    at least the answer's copies of that card, and so (all being the same
+    size) every best set is the answer.
+    """
+    for card, used in played.items():
+        cut = Cards.from_counts({card: hand.count(card) - used + 1})
+        other = best_layoff(hand - cut, table, rules, player=0, objective="cards", time_limit=5.0)
+        if other.status != "optimal" or len(other.played) >= len(played):
+            return False
+    return True
+
+
+def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | None:
+    melds_range, hand_range = LAYOFF_SIZES[level]
+    table: list[TableMeld] = []
+    for _ in range(rng.randint(*melds_range)):
+        kind = rng.choice(("set", "run"))
+        length = rng.randint(3, 4) if kind == "set" else rng.randint(4, 6)
+        meld = _with_wild(rng, rules, _meld(rng, rules, kind, length))
+        try:
+            meld_kind(meld, rules.meld_spec)
+        except MeldError:
+            return None
+        table.append(TableMeld(meld, rng.choice((0, 1, 1, 2, 3))))
+    size = rng.randint(*hand_range)
+    cards = [
+        _fitting(rng, rng.choice(table).meld, rules)
+        if rng.random() < 0.75
+        else Card(Rank(rng.randint(1, 13)), rng.choice(_SUITS))
+        for _ in range(size)
+    ]
+    hand = Cards(cards)
+    position = tuple(table)
+    try:
+        (hand + Cards(c for t in position for c in t.meld.cards)).check_against(rules.deck, "position")
+        layoff = best_layoff(hand, position, rules, player=0, objective="cards", time_limit=5.0)
+    except ShanghaiError:
+        return None
+    n = len(layoff.played)
+    if layoff.status != "optimal" or n < 2 or (n == len(hand) and len(hand) > 1 and rng.random() < 0.5):
+        return None
+    pos = ContractPosition(rng.randint(1, rules.rounds - 1), hand, position, laid_down=True)
+    greedy, _ = contract_turn("greedy", rules, pos)
+    decoys = 0
+    for card in (hand - layoff.played).distinct():
+        alone = best_layoff(Cards([card]), position, rules, player=0, objective="cards", time_limit=5.0)
+        decoys += bool(alone.played)
+    feats = {
+        "cards": n,
+        "swaps": len(layoff.swaps),
+        "greedy_shortfall": max(1, n - len(greedy)) if greedy != layoff.played else 0,
+        "decoys": decoys,
+        "melds": len(position),
+        "wilds": sum(1 for c in hand if c in rules.wilds)
+        + sum(1 for t in position for c in t.meld.cards if c in rules.wilds),
+    }
+    difficulty = measure("contract", feats)
+    if difficulty.level != level:
+        return None
+    if not unique_layoff(hand, position, layoff.played, rules):
+        return None
+    if check_layoff(position, hand, layoff.table, rules, player=0) != layoff.played:  # pragma: no cover
+        raise MeldError("the referee disagrees with the solver's lay-off")
+    if exhaustive_layoff(hand, position, rules, player=0, objective="cards").primary != n:  # pragma: no cover
+        raise MeldError("the brute force lays off a different number of cards")
+    goes_out = len(hand) - n <= 1
+    kind = "goout" if goes_out else "layoff"
+    title = f"Go out this turn: lay off {n} cards" if goes_out else f"Best lay-off: {n} of {len(hand)} cards"
+    return Puzzle(
+        "contract",
+        rules,
+        pos,
+        title,
+        {"layoff": n, "layoff_points": layoff.points, "can_go_out": layoff.can_go_out, "swaps": len(layoff.swaps)},
+        meta={
+            "kind": kind,
+            **difficulty.as_dict(),
+            "solution": str(layoff.played),
+            "swaps": [str(s) for s in layoff.swaps],
+            "new_table": [str(t.meld) for t in layoff.table],
+        },
+    )
+
+
+def _useful(hand: Cards, card: Card) -> bool:
+    rest = hand - Cards([card])
+    return any(
+        c.rank == card.rank
+        or (
+            c.suit == card.suit
+            and c.rank is not None
+            and card.rank is not None
+            and abs(int(c.rank) - int(card.rank)) == 1
+        )
+        for c in rest
+    )
+
+
+def _discard(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | None:
+    round_ = rng.randint(1, rules.rounds - 1)
+    cards: list[Card] = []
+    for req in rules.contract(round_):
+        cards += _meld(rng, rules, req.kind, max(req.min_len, rules.set_min if req.kind == "set" else rules.run_min))
+    rng.shuffle(cards)
+    missing = {"easy": 1, "medium": 1, "hard": 2, "expert": 2}[level]
+    cards = cards[missing:]
+    extra = {"easy": 1, "medium": 2, "hard": 3, "expert": 4}[level]
+    cards += [Card(Rank(rng.randint(1, 13)), rng.choice(_SUITS)) for _ in range(extra)]
+    hand = Cards(cards)
+    try:
+        hand.check_against(rules.deck, "hand")
+        if best_lay_down(hand, rules, round_, time_limit=5.0) is not None:
+            return None
+        ranked = best_discards(hand, rules, round_, time_limit=5.0)
+    except ShanghaiError:
+        return None
+    if len(ranked) < 2 or ranked[0][1] >= ranked[1][1] or ranked[0][1] >= 90:
+        return None
+    answer, after = ranked[0]
+    pos = ContractPosition(round_, hand)
+    _, greedy = contract_turn("greedy", rules, pos)
+    feats = {
+        "cards": after,
+        "greedy_shortfall": 0 if greedy == answer else 1,
+        "decoys": int(_useful(hand, answer)) + sum(1 for _, d in ranked[1:] if d == after + 1) // 3,
+        "melds": max(0, len(hand) - 4),
+        "wilds": sum(1 for c in hand if c in rules.wilds),
+    }
+    difficulty = measure("contract", feats)
+    if difficulty.level != level:
+        return None
+    now = distance_to_contract(hand, rules, round_, time_limit=5.0, options=False)
+    check = distance_to_contract(hand - Cards([answer]), rules, round_, time_limit=5.0, options=False, method="cp-sat")
+    if check.missing != after:  # pragma: no cover - two models agree
+        raise MeldError("the CP-SAT distance disagrees with the discard search")
+    contract = " + ".join(map(str, rules.contract(round_)))
+    return Puzzle(
+        "contract",
+        rules,
+        pos,
+        f"Which card to discard? (round {round_}: {contract})",
+        {"can_lay_down": False, "distance": now.missing},
+        meta={"kind": "discard", **difficulty.as_dict(), "solution": str(answer), "distance_after": after},
+    )
+
+
+def candidate(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | None:
+    """One attempt at a puzzle of ``level``: a lay-off (or go-out) position two times in three, else a discard."""
+    if rng.random() < 2 / 3:
+        return _layoff(rng, rules, level)
+    return _discard(rng, rules, level)

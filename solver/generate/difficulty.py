@@ -1,0 +1,104 @@
+"""The difficulty scale: measured features, one score, four levels.
+
+Every generated puzzle is measured (the features are facts about the
+position and its answer, computed exactly, never timed), the features are
+weighted into one score, and the score falls in one level's band::
+
+    >>> score("manipulation", {"moved_cards": 2, "melds_broken": 1, "greedy_shortfall": 1,
+    ...                        "moves": 3, "decoys": 0, "shallow_depth": 1})
+    7.5
+    >>> level_of("manipulation", 7.5)
+    'easy'
+
+The weights and the bands are data (:data:`WEIGHTS`, :data:`BANDS`); the
+bands were set from the score distribution of random positions, and the
+benchmark ``python -m benchmarks.bench_generate`` checks them against how
+often the weaker decision makers find the answer (docs/generate.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["LEVELS", "Level", "WEIGHTS", "BANDS", "Difficulty", "score", "level_of", "measure"]
+
+Level = Literal["easy", "medium", "hard", "expert"]
+LEVELS: tuple[Level, ...] = ("easy", "medium", "hard", "expert")
+
+WEIGHTS: dict[str, dict[str, float]] = {
+    # Manipulation "play N cards": how much of the table must change, and how far a shallow search must look.
+    "manipulation": {
+        "moved_cards": 1.0,  # table cards that change meld in the least-change answer
+        "melds_broken": 1.0,  # old melds not kept whole
+        "greedy_shortfall": 1.0,  # cards the no-rearrangement greedy plays fewer
+        "moves": 0.5,  # steps of the answer (moves and plays)
+        "decoys": 0.5,  # hand cards playable on their own that the answer does not play
+        "shallow_depth": 2.0,  # table cards a greedy must first lift off to find the answer (3: more than 2)
+    },
+    # Contract: lay-off with swaps / go out this turn / which card to discard.
+    "contract": {
+        "cards": 0.5,  # cards in the answer (laid off) or the distance to contract (discard)
+        "swaps": 2.0,  # wild swaps the best lay-off needs
+        "greedy_shortfall": 3.0,  # cards the greedy player's lay-off leaves behind (discard: 1 if it differs)
+        "decoys": 1.0,  # hand cards that fit a meld alone but are not in the answer / discards one card worse
+        "melds": 0.5,  # table melds (lay-off) or the cards of the hand (discard, over 4)
+        "wilds": 1.0,  # wild cards on the table and in the hand
+    },
+    # Zheng Shang You: out in K plays / which reply.
+    "zsy": {
+        "plays": 0.5,  # K, the fewest plays to go out
+        "hand": 0.25,  # cards in hand
+        "wilds": 1.0,  # 2s and jokers in hand
+        "greedy_shortfall": 5.0,  # extra plays the greedy player needs (reply: 1 if its reply is not the answer)
+        "near_best": 0.25,  # first moves one play worse than the best
+        "kinds": 0.5,  # kinds of combination in the answer
+    },
+}
+"""Feature weights per game: the score is the weighted sum of the features."""
+
+BANDS: dict[str, tuple[float, float, float]] = {
+    "manipulation": (8.0, 11.5, 15.5),
+    "contract": (4.5, 6.5, 8.5),
+    "zsy": (7.0, 11.0, 16.0),
+}
+"""Per game, the scores where medium, hard and expert begin (easy is everything below)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Difficulty:
+    """A puzzle's measured difficulty: the features, their score and the level the score falls in."""
+
+    features: tuple[tuple[str, int], ...]
+    score: float
+    level: Level
+
+    def as_dict(self) -> dict[str, object]:
+        """As written in a puzzle file's ``[meta]``: ``difficulty``, ``score`` and ``features``."""
+        return {"difficulty": self.level, "score": self.score, "features": dict(self.features)}
+
+
+def score(game: str, features: Mapping[str, int]) -> float:
+    """The weighted sum of a game's features (rounded to 2 places; unknown names raise KeyError)."""
+    weights = WEIGHTS[game]
+    return round(sum(weights[name] * value for name, value in features.items()), 2)
+
+
+def level_of(game: str, value: float) -> Level:
+    """The level whose band holds ``value``."""
+    medium, hard, expert = BANDS[game]
+    if value >= expert:
+        return "expert"
+    if value >= hard:
+        return "hard"
+    if value >= medium:
+        return "medium"
+    return "easy"
+
+
+def measure(game: str, features: Mapping[str, int]) -> Difficulty:
+    """Score the features and place them on the scale (features kept in the weights' order)."""
+    ordered = tuple((name, int(features[name])) for name in WEIGHTS[game] if name in features)
+    value = score(game, dict(ordered))
+    return Difficulty(ordered, value, level_of(game, value))

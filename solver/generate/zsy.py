@@ -1,0 +1,184 @@
+"""Zheng Shang You puzzles: "out in K plays" (a unique fewest-plays split) and "which reply".
+
+"Out in K plays": the hand splits into K combinations and no fewer
+(:func:`solver.climbing.fewest_plays`), and :func:`splits` proves by search
+that exactly one set of K card groups does it. "Which reply": exactly one
+set of cards among the legal replies leaves the fewest plays to go out
+(:func:`solver.climbing.plays_after`), and there are others to choose from.
+
+Hands are dealt from a window of neighbouring ranks (so combinations form),
+with a wild now and then.
+"""
+
+from __future__ import annotations
+
+import random
+
+from solver.cards import Card, Cards
+from solver.climbing import Combo, classify, fewest_plays, legal_moves, plays_after, zsy_value
+from solver.errors import ComboError
+from solver.generate.difficulty import Level, measure
+from solver.generate.players import zsy_out_plays, zsy_reply
+from solver.puzzles import Puzzle, ZsyPosition
+from solver.rules import ZsyRules
+
+__all__ = ["HAND_SIZES", "NEAR_BEST_CAP", "random_hand", "splits", "candidate", "verify_split"]
+
+HAND_SIZES: dict[Level, tuple[int, int]] = {
+    "easy": (5, 8),
+    "medium": (7, 10),
+    "hard": (9, 12),
+    "expert": (11, 14),
+}
+"""Hand sizes per level (inclusive)."""
+
+NEAR_BEST_CAP = 8
+"""Near-best moves counted at most (a big hand has dozens; past a few they add no difficulty)."""
+
+
+def _order(card: Card) -> tuple[int, int]:
+    return (zsy_value(card), card.index)
+
+
+def random_hand(rng: random.Random, rules: ZsyRules, size: int, pool: Cards | None = None) -> Cards:
+    """``size`` cards from a window of about ``size // 2 + 2`` neighbouring ranks, plus a wild now and then."""
+    deck = sorted(pool if pool is not None else rules.deck, key=_order)
+    naturals = [c for c in deck if zsy_value(c) <= 14]
+    wilds = [c for c in deck if zsy_value(c) > 14]
+    width = min(12, size // 2 + 2)
+    low = rng.randint(3, 15 - width)
+    window = [c for c in naturals if low <= zsy_value(c) < low + width]
+    n_wild = min(len(wilds), rng.choice((0, 0, 1, 1, 2)))
+    cards = rng.sample(wilds, n_wild) + rng.sample(window, min(len(window), size - n_wild))
+    return Cards(cards)
+
+
+def splits(hand: Cards, plays: int, rules: ZsyRules, limit: int = 2) -> list[tuple[Cards, ...]]:
+    """Up to ``limit`` distinct splits of ``hand`` into ``plays`` combinations (as groups of cards).
+
+    Each split is found once: the group holding the lowest card comes
+    first, and only moves after which :func:`plays_after` leaves exactly the
+    plays still allowed are followed. The same cards declared as two kinds
+    are one group.
+    """
+    if not hand:
+        return [()] if plays == 0 else []
+    if plays <= 0:
+        return []
+    low = min(hand, key=_order)
+    moves = [m for m in legal_moves(hand, None, rules) if low in m.cards]
+    after, status = plays_after(hand, moves, rules, time_limit=10.0)
+    if status != "optimal":  # pragma: no cover - small hands finish at once
+        raise ComboError("the fewest-plays search did not finish")
+    out: list[tuple[Cards, ...]] = []
+    tried: set[Cards] = set()
+    for move, left in zip(moves, after):
+        if left != plays - 1 or move.cards in tried:
+            continue
+        tried.add(move.cards)
+        for rest in splits(hand - move.cards, plays - 1, rules, limit - len(out)):
+            out.append((move.cards, *rest))
+            if len(out) >= limit:
+                return out
+    return out
+
+
+def verify_split(hand: Cards, plays: tuple[Combo, ...], rules: ZsyRules) -> None:
+    """Every play a combination of its cards, and together exactly the hand (ComboError otherwise)."""
+    if Cards(c for p in plays for c in p.cards) != hand:
+        raise ComboError("the split does not use exactly the hand")
+    for p in plays:
+        if not any(k.kind == p.kind for k in classify(p.cards, rules)):
+            raise ComboError(f"{p} is not a {p.kind}")
+
+
+def _codes(cards: Cards) -> str:
+    return " ".join(c.code for c in sorted(cards, key=_order))
+
+
+def _out(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
+    hand = random_hand(rng, rules, rng.randint(*HAND_SIZES[level]))
+    split = fewest_plays(hand, rules, time_limit=10.0)
+    k = split.count
+    if split.status != "optimal" or k < 2 or len(hand) < k + 3:
+        return None
+    leads = legal_moves(hand, None, rules)
+    after, _ = plays_after(hand, leads, rules, time_limit=10.0)
+    feats = {
+        "plays": k,
+        "hand": len(hand),
+        "wilds": sum(1 for c in hand if zsy_value(c) > 14),
+        "greedy_shortfall": zsy_out_plays("greedy", hand, rules) - k,
+        "near_best": min(NEAR_BEST_CAP, len({m.cards for m, a in zip(leads, after) if a == k})),
+        "kinds": len({p.kind for p in split.plays}),
+    }
+    difficulty = measure("zsy", feats)
+    if difficulty.level != level:
+        return None
+    if len(splits(hand, k, rules)) != 1:
+        return None
+    verify_split(hand, split.plays, rules)
+    return Puzzle(
+        "zsy",
+        rules,
+        ZsyPosition(hand),
+        f"Out in {k} plays",
+        {"fewest_plays": k},
+        meta={"kind": "out", **difficulty.as_dict(), "solution": [str(p) for p in split.plays]},
+    )
+
+
+def _reply(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
+    hand = random_hand(rng, rules, rng.randint(*HAND_SIZES[level]))
+    other = random_hand(rng, rules, 6, Cards(rules.deck) - hand)
+    leads = [m for m in legal_moves(other, None, rules) if m.kind != "single" or rng.random() < 0.2]
+    if not leads:
+        return None
+    to_beat = rng.choice(leads)
+    moves = legal_moves(hand, to_beat, rules)
+    if len({m.cards for m in moves}) < 2:
+        return None
+    after, status = plays_after(hand, moves, rules, time_limit=10.0)
+    if status != "optimal":  # pragma: no cover
+        return None
+    best = min(after)
+    winners = {m.cards for m, a in zip(moves, after) if a == best}
+    if len(winners) != 1:
+        return None
+    (answer,) = winners
+    now = fewest_plays(hand, rules, time_limit=10.0)
+    rest = fewest_plays(hand - answer, rules, time_limit=10.0)
+    if rest.count != best:  # pragma: no cover - two searches agree
+        raise ComboError("plays_after and fewest_plays disagree")
+    greedy = zsy_reply("greedy", hand, to_beat, rules)
+    feats = {
+        "plays": best + 1,
+        "hand": len(hand),
+        "wilds": sum(1 for c in hand if zsy_value(c) > 14),
+        "greedy_shortfall": 0 if greedy == answer else 1,
+        "near_best": min(NEAR_BEST_CAP, len({m.cards for m, a in zip(moves, after) if a == best + 1})),
+        "kinds": len({p.kind for p in rest.plays} | {to_beat.kind}),
+    }
+    difficulty = measure("zsy", feats)
+    if difficulty.level != level:
+        return None
+    return Puzzle(
+        "zsy",
+        rules,
+        ZsyPosition(hand, to_beat.cards, to_beat.kind),
+        f"Which reply to {to_beat}?",
+        {"fewest_plays": now.count, "moves": len(moves)},
+        meta={
+            "kind": "reply",
+            **difficulty.as_dict(),
+            "solution": _codes(answer),
+            "then": [str(p) for p in rest.plays],
+        },
+    )
+
+
+def candidate(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
+    """One attempt at a puzzle of ``level``: "out in K plays" or "which reply", one in two each."""
+    if rng.random() < 0.5:
+        return _out(rng, rules, level)
+    return _reply(rng, rules, level)
