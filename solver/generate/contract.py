@@ -7,8 +7,8 @@ from cards that fit them. The puzzle needs the most cards laid off
 (:func:`solver.contract.best_layoff`, objective cards) to come from exactly
 one set of hand cards, proven by taking each card of the answer away in
 turn (every best set must then be smaller), and the referee
-(:func:`solver.contract_referee.check_layoff`, brute force
-:func:`~solver.contract_referee.exhaustive_layoff`) to agree.
+(:func:`solver.contract.referee.check_layoff`, brute force
+:func:`~solver.contract.referee.exhaustive_layoff`) to agree.
 
 Discard ("discard"): the player has not laid down and cannot; exactly one
 card keeps the contract closest (:func:`solver.contract.best_discards`),
@@ -21,12 +21,12 @@ import random
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.contract import best_discards, best_lay_down, best_layoff, distance_to_contract
-from solver.contract_referee import check_layoff, exhaustive_layoff
+from solver.contract.referee import check_layoff, exhaustive_layoff
 from solver.errors import MeldError, ShanghaiError
 from solver.generate.difficulty import Level, measure
 from solver.generate.players import contract_turn
-from solver.melds import Meld, meld_kind
-from solver.puzzles import ContractPosition, Puzzle, TableMeld
+from solver.melds import Meld, TableMeld, meld_kind
+from solver.puzzles import ContractPosition, Puzzle
 from solver.rules import ContractRules
 
 __all__ = ["candidate", "unique_layoff", "LAYOFF_SIZES"]

@@ -28,13 +28,13 @@ from dataclasses import replace
 from typing import Any
 
 from solver.cards import Card, Cards
-from solver.climbing import combo_from_position
 from solver.engine import new_game
 from solver.engine.players import make_player
 from solver.generate.shallow import shallow_play
 from solver.melds import Meld
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 from solver.rules import ContractRules, ManipulationRules, ZsyRules
+from solver.zsy import combo_from_position
 
 __all__ = ["DECIDERS", "finds_answer", "manipulation_played", "contract_turn", "zsy_out_plays", "zsy_reply"]
 

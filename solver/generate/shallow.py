@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from solver.cards import Cards
-from solver.engine.manipulation import greedy_play  # the engine's greedy rule (moves beside its game)
 from solver.errors import MeldError
+from solver.manipulation.game import greedy_play  # the engine's greedy rule (moves beside its game)
 from solver.melds import Meld, meld_kind
 from solver.rules import ManipulationRules
 

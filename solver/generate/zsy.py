@@ -1,10 +1,10 @@
 """Zheng Shang You puzzles: "out in K plays" (a unique fewest-plays split) and "which reply".
 
 "Out in K plays": the hand splits into K combinations and no fewer
-(:func:`solver.climbing.fewest_plays`), and :func:`splits` proves by search
+(:func:`solver.zsy.fewest_plays`), and :func:`splits` proves by search
 that exactly one set of K card groups does it. "Which reply": exactly one
 set of cards among the legal replies leaves the fewest plays to go out
-(:func:`solver.climbing.plays_after`), and there are others to choose from.
+(:func:`solver.zsy.plays_after`), and there are others to choose from.
 
 Hands are dealt from a window of neighbouring ranks (so combinations form),
 with a wild now and then.
@@ -15,12 +15,12 @@ from __future__ import annotations
 import random
 
 from solver.cards import Card, Cards
-from solver.climbing import Combo, classify, fewest_plays, legal_moves, plays_after, zsy_value
 from solver.errors import ComboError
 from solver.generate.difficulty import Level, measure
 from solver.generate.players import zsy_out_plays, zsy_reply
 from solver.puzzles import Puzzle, ZsyPosition
 from solver.rules import ZsyRules
+from solver.zsy import Combo, classify, fewest_plays, legal_moves, plays_after, zsy_value
 
 __all__ = ["HAND_SIZES", "NEAR_BEST_CAP", "random_hand", "splits", "candidate", "verify_split"]
 

@@ -12,13 +12,13 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from solver.cards import Card, Cards
-from solver.contract_referee import check_layoff, exhaustive_layoff
+from solver.contract.referee import check_layoff, exhaustive_layoff
 from solver.generate import LEVELS, GenerateError, generate
 from solver.generate.difficulty import BANDS, level_of, measure
 from solver.melds import Meld
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, dumps, loads
-from tests.manip_brute import best_by_brute_force
-from tests.zsy_reference import ref_classify, ref_fewest
+from tests.oracles.manip_brute import best_by_brute_force
+from tests.oracles.zsy_reference import ref_classify, ref_fewest
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
