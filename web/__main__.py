@@ -1,0 +1,5 @@
+"""``python -m web``: the same as ``shanghai serve`` with its defaults."""
+
+from web.serve import serve
+
+serve()
