@@ -212,7 +212,10 @@ class WebEngine:
     def _start(self, request: dict[str, Any]) -> tuple[str, _Session, dict[str, Any]]:
         game_id, session = self._new_session(str(request.get("game")))
         options = dict(request.get("options") or {})
-        options["time_limit"] = self._time_limit(options.get("time_limit", self.limits.default_time_limit / 2))
+        if "time_limit" in options:
+            options["time_limit"] = self._time_limit(options["time_limit"])
+        elif request.get("game") in ("manipulation", "contract"):  # the games whose AI players search
+            options["time_limit"] = self.limits.default_time_limit / 2
         result = _unwrap(session.server.handle({**request, "cmd": "new_game", "options": options}))
         session.engine_id = result["game_id"]
         return game_id, session, result
@@ -221,7 +224,7 @@ class WebEngine:
         """Start a game; returns the protocol's answer with a random ``game_id``."""
         game_id, session, result = self._start(request)
         self.sessions[game_id] = session
-        return {**result, "game_id": game_id}
+        return {**result, "game_id": game_id, "seed": request.get("seed", 0)}
 
     def _load(self, record: Mapping[str, Any]) -> dict[str, Any]:
         keys = {"game", "rules", "num_players", "seed", "players", "options", "actions"}

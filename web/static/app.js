@@ -659,7 +659,7 @@ function renderContract(root, p, r) {
   if (r.can_lay_down === null) fact("Laid down", "yes, already");
   else fact("Can lay down", el("b", { id: "can-lay-down", text: r.can_lay_down ? "yes" : "no" }));
   if (r.lay_down) {
-    fact("Best lay-down", el("div", {}, r.lay_down.map((m) => el("div", { class: "meld-row" }, cardsEl(tokens(m))))));
+    fact("Best lay-down", el("div", { id: "lay-down" }, r.lay_down.map((m) => el("div", { class: "meld-row" }, cardsEl(tokens(m))))));
     fact("Points left", String(r.points_left));
   }
   if (r.distance && r.distance.missing > 0) {
@@ -943,7 +943,7 @@ function renderActions() {
   const matches = new Set(P.selected.length ? (P.tapMatch || []) : []);
   const legal = P.legal.slice();
   legal.sort((a, b) => (matches.has(b) - matches.has(a)) || ((b === P.hint) - (a === P.hint)));
-  const shown = legal.slice(0, 60);
+  const shown = legal.slice(0, 36);
   for (const a of shown) {
     let label;
     if (GAME === "manipulation" && a.startsWith("play ")) {
