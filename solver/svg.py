@@ -162,14 +162,17 @@ def deck_sprite(cards: Iterable[Card] | None = None) -> str:
 
     Inline it once in a page (it is hidden) and draw a card with
     ``<svg viewBox="0 0 60 84"><use href="#card-6S"/></svg>``; the ids come
-    from :func:`symbol_id`.
+    from :func:`symbol_id`. The four suits are there too (``suit-S`` ...,
+    ``viewBox="0 0 100 100"``), for compact card pickers. The sprite has no
+    size; give the class ``card-sprite`` ``position: absolute`` in a page.
     """
     symbols = [
         f'<symbol id="{symbol_id(c)}" viewBox="0 0 {CARD_W} {CARD_H}">{card_body(c)}</symbol>'
         for c in (ALL_CARDS if cards is None else cards)
     ]
+    symbols += [f'<symbol id="suit-{s.value}" viewBox="0 0 100 100">{_suit(s, 0, 0, 100)}</symbol>' for s in Suit]
     return (
-        '<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute" '
+        '<svg xmlns="http://www.w3.org/2000/svg" class="card-sprite" width="0" height="0" '
         f'aria-hidden="true">{"".join(symbols)}</svg>'
     )
 

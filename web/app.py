@@ -297,7 +297,7 @@ def _api_docs(schema: dict[str, Any]) -> str:
         "<body class=docs><main><h1>shanghai HTTP API</h1>",
         "<p>The engine protocol over HTTP (<a href='/openapi.json'>OpenAPI schema</a>). Each command is "
         "<code>POST /api/&lt;cmd&gt;</code> with the protocol request's fields as a JSON object; the answer is "
-        "the protocol's <code>result</code>, or <code>{\"error\": {\"code\", \"message\"}}</code> with a 4xx status.</p>",
+        'the protocol\'s <code>result</code>, or <code>{"error": {"code", "message"}}</code> with a 4xx status.</p>',
     ]
     comps = schema.get("components", {}).get("schemas", {})
     for path, ops in schema.get("paths", {}).items():

@@ -80,7 +80,7 @@ def _worker_handle(request: dict[str, Any]) -> dict[str, Any]:
 
 def _warm() -> bool:
     """Import the solver in a worker before the first request needs it."""
-    import solver.answers  # noqa: F401
+    import solver.answers
     import solver.engine.hints  # noqa: F401
 
     return True
@@ -127,9 +127,7 @@ class WebEngine:
             return
         if self.limits.workers > 0:
             ctx = multiprocessing.get_context("spawn")
-            pool = concurrent.futures.ProcessPoolExecutor(
-                self.limits.workers, mp_context=ctx, initializer=_worker_init
-            )
+            pool = concurrent.futures.ProcessPoolExecutor(self.limits.workers, mp_context=ctx, initializer=_worker_init)
             for future in [pool.submit(_warm) for _ in range(self.limits.workers)]:
                 future.result()
             self._pool = pool
@@ -290,4 +288,3 @@ class WebEngine:
             if now - saved > self.limits.record_ttl:
                 self.records.pop(gid, None)
         return len(old)
-

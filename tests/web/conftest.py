@@ -97,7 +97,10 @@ def page(browser: Any, live_server: str) -> Iterator[Any]:
     pg.set_default_timeout(15000)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" and "Failed to load resource" not in m.text else None)
+    pg.on(
+        "console",
+        lambda m: errors.append(m.text) if m.type == "error" and "Failed to load resource" not in m.text else None,
+    )
     pg.base = live_server
     yield pg
     context.close()

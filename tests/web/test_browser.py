@@ -4,8 +4,8 @@ solve, read the answer from the page, play a whole game, take screenshots."""
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
