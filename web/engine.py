@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import os
 import secrets
 import threading
 import time
@@ -67,6 +68,14 @@ _WORKER: EngineServer | None = None
 def _worker_init() -> None:
     global _WORKER
     _WORKER = EngineServer()
+    parent = os.getppid()
+
+    def watch() -> None:  # a worker outlives no server, however the server ends
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="shanghai-parent-watch").start()
 
 
 def _worker_handle(request: dict[str, Any]) -> dict[str, Any]:
