@@ -274,7 +274,7 @@ def serve(
         import fastapi  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        bad_input("shanghai serve needs the web extra: pip install -e '.[web]'")
+        bad_input("shanghai serve needs the web extra: pip install -e '.\\[web]'")  # rich markup escape
     from web.serve import serve as run
 
     run(host, port, open_browser=open_browser, workers=workers)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -80,6 +81,36 @@ def test_tap_cards_and_solve_manipulation(page: Any) -> None:
     assert "preset=norwegian" in url and "hand=6S+KD" in url
     _open(page, url.removeprefix(page.base))
     assert page.input_value(".zone[data-kind='hand'] input") == "6S KD"
+
+
+def _readme_positions() -> list[list[str]]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return [shlex.split(m)[2:] for m in re.findall(r"^\$ (shanghai solve --table .*)$", readme, flags=re.M)]
+
+
+@pytest.mark.parametrize("args", _readme_positions())
+def test_readme_positions_typed_in(page: Any, args: list[str]) -> None:
+    """Every README example position, typed into the page, gives the answer of `shanghai solve --json`."""
+    opts = dict(zip(args[::2], args[1::2]))
+    _open(page, "/manipulation")
+    if "--preset" in opts:
+        page.click("#rules summary")
+        page.select_option("#preset", opts["--preset"])
+        expect(page.locator("#rules-summary")).to_have_text(re.compile("^" + opts["--preset"]))
+    page.fill(".zone[data-kind='hand'] input", opts["--hand"])
+    melds = [m.strip() for m in opts["--table"].split("|")]
+    for i, meld in enumerate(melds):
+        if i:
+            page.click("#add-meld")
+        page.locator(".zone[data-kind='meld'] input").nth(i).fill(meld)
+    page.wait_for_timeout(400)
+    _solve(page)
+    cli = _cli_json(*args)
+    rows = page.locator("#new-table .meld-row")
+    shown = [_cards(rows.nth(i).locator(".card")) for i in range(rows.count())]
+    assert shown[: len(cli["table"])] == cli["table"]
+    assert _cards(page.locator("#new-table .card.played")) == cli["played"]
+    assert page.locator("#steps li").all_inner_texts() == cli["moves"]
 
 
 def test_bad_notation_shows_inline_error(page: Any) -> None:
@@ -161,6 +192,8 @@ def test_screenshots(browser: Any, live_server: str, tmp_path: Path, name: str, 
     page.wait_for_selector("body[data-ready='1']")
     page.click("#solve-btn")
     page.wait_for_selector("#answer-head")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(200)
     out = (SHOTS or tmp_path) / f"web-{name}.png"
     out.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(out))
