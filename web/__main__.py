@@ -2,4 +2,5 @@
 
 from web.serve import serve
 
-serve()
+if __name__ == "__main__":
+    serve()

@@ -175,3 +175,23 @@ def test_bodies_are_json_objects_not_files(client: TestClient) -> None:
     """No endpoint takes a path: puzzles and records travel in the request."""
     schema = json.dumps(client.get("/openapi.json").json())
     assert '"path"' not in schema.replace('"paths"', "")
+
+
+def test_a_worker_past_its_time_is_replaced() -> None:
+    """The time limit is enforced: the worker is killed, a fresh one takes its place."""
+    engine = WebEngine(Limits(workers=1))
+
+    async def run() -> None:
+        engine.start()
+        assert engine._pool is not None
+        first = engine._pool.workers[0]
+        with pytest.raises(TimeoutError):
+            await engine._pool.run({"cmd": "solve", "puzzle": SIX, "time_limit": 5}, timeout=0.0005)
+        assert not first.proc.is_alive()
+        answer = await engine.stateless({"cmd": "solve", "puzzle": SIX})
+        assert answer["played"] == ["6S"]
+
+    try:
+        asyncio.run(run())
+    finally:
+        engine.stop()
