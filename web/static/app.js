@@ -885,9 +885,10 @@ function renderBoard() {
   } else {
     const table = o.table || [];
     board.append(el("h3", { text: `Table (${table.length} meld${table.length === 1 ? "" : "s"})` }));
-    board.append(el("div", { id: "play-table" }, table.map((m) => typeof m === "string"
-      ? el("div", { class: "meld-row" }, cardsEl(tokens(m)))
-      : el("div", { class: "meld-row" }, el("span", { class: "tag", text: m.owner === 0 ? "you" : "p" + m.owner }), cardsEl(tokens(m.cards))))));
+    // Melds are numbered as the actions name them (layoff 0 ..., swap 1 ...).
+    board.append(el("div", { id: "play-table" }, table.map((m, i) => typeof m === "string"
+      ? el("div", { class: "meld-row" }, el("span", { class: "tag", text: String(i) }), cardsEl(tokens(m)))
+      : el("div", { class: "meld-row" }, el("span", { class: "tag", text: `${i} · ${m.owner === 0 ? "you" : "p" + m.owner}` }), cardsEl(tokens(m.cards))))));
     if (GAME === "contract") board.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "discard" }), o.discard ? cardsEl([o.discard]) : el("span", { class: "muted", text: "none" })));
   }
   const hand = tokens(o.hand);
