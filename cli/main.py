@@ -266,6 +266,24 @@ def engine() -> None:
     serve()
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every network; a warning is printed).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
+    workers: Annotated[int, typer.Option(min=0, max=64, help="Solver worker processes (0: threads).")] = 2,
+) -> None:
+    """Run the web page and its HTTP API (needs the web extra; see docs/web.md)."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        bad_input("shanghai serve needs the web extra: pip install -e '.\\[web]'")  # rich markup escape
+    from web.serve import serve as run
+
+    run(host, port, open_browser=open_browser, workers=workers)
+
+
 def main() -> None:
     """Entry point of the ``shanghai`` console script."""
     try:

@@ -76,12 +76,20 @@ class EngineServer:
         """The response line for one request line (None for a blank line)."""
         if not line.strip():
             return None
+        try:
+            req = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            error = {"code": "parse_error", "message": f"not valid JSON: {exc}"}
+            return json.dumps({"id": None, "error": error}, ensure_ascii=False)
+        return json.dumps(self.handle(req), ensure_ascii=False)
+
+    def handle(self, req: Any) -> dict[str, Any]:
+        """The response object for one decoded request (dict in, dict out; never raises).
+
+        The HTTP API (``web``) calls this too, so both front ends share one engine.
+        """
         rid: Any = None
         try:
-            try:
-                req = json.loads(line)
-            except (json.JSONDecodeError, RecursionError) as exc:
-                raise ProtocolError("parse_error", f"not valid JSON: {exc}") from None
             if not isinstance(req, dict):
                 raise ProtocolError("invalid_request", "a request is a JSON object")
             rid = req.get("id")
@@ -92,16 +100,16 @@ class EngineServer:
             if cmd not in self.handlers:
                 raise ProtocolError("unknown_command", f"unknown command {cmd!r}")
             result = self.handlers[cmd](req)
-            return json.dumps({"id": rid, "result": result}, ensure_ascii=False)
+            return {"id": rid, "result": result}
         except ProtocolError as exc:
-            return json.dumps({"id": rid, "error": {"code": exc.code, "message": exc.message}}, ensure_ascii=False)
+            return {"id": rid, "error": {"code": exc.code, "message": exc.message}}
         except IllegalActionError as exc:
-            return json.dumps({"id": rid, "error": {"code": "illegal_action", "message": str(exc)}}, ensure_ascii=False)
+            return {"id": rid, "error": {"code": "illegal_action", "message": str(exc)}}
         except ShanghaiError as exc:
-            return json.dumps({"id": rid, "error": {"code": "bad_input", "message": str(exc)}}, ensure_ascii=False)
+            return {"id": rid, "error": {"code": "bad_input", "message": str(exc)}}
         except Exception as exc:
             message = f"{type(exc).__name__}: {exc}"
-            return json.dumps({"id": rid, "error": {"code": "internal_error", "message": message}}, ensure_ascii=False)
+            return {"id": rid, "error": {"code": "internal_error", "message": message}}
 
     def serve(self, stdin: IO[str], stdout: IO[str]) -> None:
         """Answer lines until ``quit`` or the end of input."""

@@ -1,0 +1,107 @@
+"""Fixtures for the web tests: an in-process client, a live server, a headless browser.
+
+Browser tests need the OS's Chromium (``/usr/bin/chromium``) and Playwright for
+Python. Without them they are skipped with the reason, unless
+``SHANGHAI_REQUIRE_BROWSER=1`` (set by ``.ci/run``) makes that a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+fastapi = pytest.importorskip("fastapi", reason="the web extra is not installed: pip install -e '.[web]'")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from web.app import create_app  # noqa: E402
+from web.engine import Limits  # noqa: E402
+
+CHROMIUM = os.environ.get("SHANGHAI_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    """The app in process (solves in threads: no worker processes to start)."""
+    with TestClient(create_app(Limits(workers=0)), raise_server_exceptions=False) as c:
+        yield c
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[str]:
+    """A real server on localhost (uvicorn in a thread, one solver worker process)."""
+    import uvicorn
+
+    port = _free_port()
+    config = uvicorn.Config(create_app(Limits(workers=1)), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            pytest.fail("the web server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def _no_browser(reason: str) -> None:
+    if os.environ.get("SHANGHAI_REQUIRE_BROWSER"):
+        pytest.fail(f"browser tests are required here (SHANGHAI_REQUIRE_BROWSER is set): {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """Headless Chromium from the OS packages, driven by Playwright."""
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        _no_browser(f"no Chromium at {CHROMIUM} (apt-get install chromium; or set SHANGHAI_CHROMIUM)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _no_browser("Playwright for Python is not installed (pip install -e '.[web]')")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, live_server: str) -> Iterator[Any]:
+    """A fresh desktop-sized page; JavaScript errors fail the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(15000)
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on(
+        "console",
+        lambda m: errors.append(m.text) if m.type == "error" and "Failed to load resource" not in m.text else None,
+    )
+    pg.base = live_server
+    yield pg
+    context.close()
+    assert not errors, errors

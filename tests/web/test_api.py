@@ -1,0 +1,197 @@
+"""The HTTP API: the engine protocol's commands and error codes, limits and headers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from solver.answers import solve_puzzle
+from solver.engine.protocol import EngineServer
+from solver.puzzles import from_data
+from web.app import CSP, STATUS
+from web.engine import Limits, WebEngine
+
+SIX = {
+    "game": "manipulation",
+    "rules": {"preset": "norwegian"},
+    "position": {"table": ["3H 4H 5H 6H", "3C 4C 5C 6C"], "hand": "6S KD"},
+}
+
+
+def _error(response: Any, code: str) -> str:
+    assert response.status_code == STATUS[code], response.text
+    body = response.json()
+    assert set(body) == {"error"} and body["error"]["code"] == code, body
+    return str(body["error"]["message"])
+
+
+def test_solve_is_the_engine_answer(client: TestClient) -> None:
+    r = client.post("/api/solve", json={"puzzle": SIX})
+    assert r.status_code == 200
+    got = r.json()
+    engine = EngineServer().handle({"cmd": "solve", "puzzle": SIX})["result"]
+    drop = {"seconds"}
+    assert {k: v for k, v in got.items() if k not in drop} == {k: v for k, v in engine.items() if k not in drop}
+    assert got["played"] == ["6S"] and got["moves"][-1] == "play 6S to [6S 6H 6C]"
+
+
+@pytest.mark.parametrize(
+    "puzzle",
+    [
+        {"game": "contract", "position": {"round": 1, "hand": "5H 5D 5S 6C 7C 8C 2S KD QH 3D 9S 9H AC"}},
+        {"game": "zsy", "position": {"hand": "3H 6H 6D 4S 5S 7S 8S KD", "to_beat": "4H 4C"}},
+    ],
+)
+def test_solve_other_games(client: TestClient, puzzle: dict[str, Any]) -> None:
+    r = client.post("/api/solve", json={"puzzle": puzzle, "time_limit": 5})
+    assert r.status_code == 200, r.text
+    assert r.json()["game"] == puzzle["game"]
+    want = solve_puzzle(from_data(puzzle)).data
+    assert {k: v for k, v in r.json().items() if k not in ("seconds", "game")} == want
+
+
+def test_hint_of_a_puzzle(client: TestClient) -> None:
+    r = client.post("/api/hint", json={"puzzle": SIX})
+    assert r.status_code == 200
+    assert r.json()["action"].startswith("play ")
+    _error(client.post("/api/hint", json={}), "missing_field")
+
+
+def test_errors_carry_protocol_codes(client: TestClient) -> None:
+    assert "malformed card 'XX'" in _error(
+        client.post("/api/solve", json={"puzzle": {"game": "manipulation", "position": {"hand": "XX"}}}), "bad_input"
+    )
+    _error(client.post("/api/solve", content=b"{bad", headers={"content-type": "application/json"}), "parse_error")
+    _error(client.post("/api/solve", json=[1, 2]), "invalid_request")
+    _error(client.post("/api/solve", json={}), "missing_field")
+    _error(client.post("/api/solve", json={"puzzle": SIX, "objective": "fun"}), "bad_value")
+    _error(client.post("/api/solve", json={"puzzle": SIX, "time_limit": 1000}), "bad_value")
+    _error(client.post("/api/solve", json={"puzzle": SIX, "colour": 1}), "bad_value")
+    _error(client.post("/api/new_game", json={"game": "zsy", "players": "four"}), "bad_value")
+    _error(client.post("/api/new_game", json={"game": "zsy", "rules": {"bombs": "yes"}}), "bad_input")
+    _error(client.post("/api/legal", json={"game_id": "nope"}), "unknown_game")
+    _error(client.post("/api/fly", json={}), "not_found")
+    _error(client.get("/api/solve"), "method_not_allowed")
+    _error(client.get("/static/../../etc/passwd"), "not_found")
+    _error(client.get("/static/secret.py"), "not_found")
+
+
+def test_request_size_is_capped(client: TestClient) -> None:
+    big = {"puzzle": {**SIX, "title": "x" * 100_000}}
+    _error(client.post("/api/solve", json=big), "too_large")
+
+
+def test_security_headers(client: TestClient) -> None:
+    for path in ("/manipulation", "/api/health", "/docs"):
+        r = client.get(path)
+        assert r.status_code == 200
+        assert r.headers["content-security-policy"] == CSP
+        assert r.headers["x-content-type-options"] == "nosniff"
+    page = client.get("/contract").text
+    assert '<script src="/static/app.js"' in page and "http://" not in page.replace("http://www.w3.org", "")
+    assert page.count('<symbol id="card-') == 55
+
+
+def test_openapi_and_docs(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    for cmd in ("solve", "hint", "new_game", "legal", "apply", "observe", "ai_move"):
+        assert f"/api/{cmd}" in schema["paths"]
+    assert "POST /api/ai_move" in client.get("/docs").text
+
+
+def test_rules_and_deck(client: TestClient) -> None:
+    meta = client.get("/api/rules").json()
+    assert set(meta) == {"manipulation", "contract", "zsy"}
+    assert "norwegian" in meta["manipulation"]["presets"]
+    decks = next(o for o in meta["manipulation"]["options"] if o["name"] == "decks")
+    assert decks["kind"] == "int" and decks["lo"] == 1
+    r = client.post("/api/deck", json={"game": "manipulation", "rules": {"preset": "rummikub"}}).json()
+    assert r["deck"]["JK"] == 2 and r["deck"]["7H"] == 2
+    assert len(client.post("/api/deck", json={"game": "contract"}).json()["contracts"]) == 7
+
+
+def test_check_and_toml_round_trip(client: TestClient) -> None:
+    r = client.post(
+        "/api/check", json={"puzzle": {"game": "manipulation", "position": {"table": ["3h 4h 5h"], "hand": "th"}}}
+    )
+    assert r.json()["position"] == {"table": ["3H 4H 5H"], "hand": "10H"}
+    text = client.post("/api/toml", json={"puzzle": SIX}).json()["toml"]
+    back = client.post("/api/from_toml", json={"toml": text}).json()["puzzle"]
+    assert back["position"] == SIX["position"]
+    assert "not valid TOML" in _error(client.post("/api/from_toml", json={"toml": "game = ["}), "bad_input")
+
+
+def test_a_game_through_the_api(client: TestClient) -> None:
+    r = client.post("/api/new_game", json={"game": "zsy", "players": 4, "seed": 3, "options": {"max_hands": 1}})
+    assert r.status_code == 200
+    gid = r.json()["game_id"]
+    assert len(gid) >= 16  # a random token, not g1
+    assert "illegal_action" in client.post("/api/apply", json={"game_id": gid, "action": "pass"}).text
+    legal = client.post("/api/legal", json={"game_id": gid}).json()["actions"]
+    assert legal
+    assert client.post("/api/hint", json={"game_id": gid}).json()["action"] in legal
+    for _ in range(400):
+        status = client.post("/api/ai_move", json={"game_id": gid, "ai": "greedy", "apply": True}).json()
+        if status["terminal"]:
+            break
+    assert status["terminal"]
+    _error(client.post("/api/ai_move", json={"game_id": gid}), "game_over")
+    record = client.post("/api/record", json={"game_id": gid}).json()
+    assert record["seed"] == 3 and record["actions"]
+    # A record loads into a new game at the same point.
+    loaded = client.post("/api/load_record", json={"record": record}).json()
+    assert loaded["actions"] == len(record["actions"])
+    again = client.post("/api/observe", json={"game_id": loaded["game_id"], "player": 0}).json()
+    assert again["terminal"]
+    bad = {**record, "actions": [*record["actions"][:2], "play single:ZZ"]}
+    assert "record action 3" in _error(client.post("/api/load_record", json={"record": bad}), "bad_input")
+    assert client.post("/api/close", json={"game_id": gid}).json() == {"closed": gid}
+    # The finished game's record outlives the game.
+    assert client.post("/api/record", json={"game_id": gid}).json() == record
+
+
+def test_games_expire_and_kept_records_stay() -> None:
+    engine = WebEngine(Limits(workers=0, game_ttl=10))
+
+    async def run() -> None:
+        kept = (await engine.new_game({"cmd": "new_game", "game": "zsy", "seed": 1}))["game_id"]
+        dropped = (await engine.new_game({"cmd": "new_game", "game": "zsy", "seed": 2}))["game_id"]
+        await engine.keep(kept)
+        record = await engine.game(kept, {"cmd": "record"})
+        assert engine.expire(now=engine.sessions[kept].last_used + 11) == 2
+        assert await engine.game(kept, {"cmd": "record"}) == record
+        with pytest.raises(Exception, match="no game"):
+            await engine.game(dropped, {"cmd": "record"})
+
+    asyncio.run(run())
+    engine.stop()
+
+
+def test_bodies_are_json_objects_not_files(client: TestClient) -> None:
+    """No endpoint takes a path: puzzles and records travel in the request."""
+    schema = json.dumps(client.get("/openapi.json").json())
+    assert '"path"' not in schema.replace('"paths"', "")
+
+
+def test_a_worker_past_its_time_is_replaced() -> None:
+    """The time limit is enforced: the worker is killed, a fresh one takes its place."""
+    engine = WebEngine(Limits(workers=1))
+
+    async def run() -> None:
+        engine.start()
+        assert engine._pool is not None
+        first = engine._pool.workers[0]
+        with pytest.raises(TimeoutError):
+            await engine._pool.run({"cmd": "solve", "puzzle": SIX, "time_limit": 5}, timeout=0.0005)
+        assert not first.proc.is_alive()
+        answer = await engine.stateless({"cmd": "solve", "puzzle": SIX})
+        assert answer["played"] == ["6S"]
+
+    try:
+        asyncio.run(run())
+    finally:
+        engine.stop()

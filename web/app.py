@@ -1,0 +1,541 @@
+"""The FastAPI app: the page for each game, and the HTTP API under it.
+
+The API mirrors the engine protocol (``docs/protocol.md``): ``POST
+/api/<cmd>`` takes the protocol request's fields as a JSON body (without
+``cmd`` and ``id``) and answers with the protocol's ``result`` object, or
+with ``{"error": {"code", "message"}}`` and a 4xx status carrying the same
+error codes. Every request goes through
+:meth:`solver.engine.protocol.EngineServer.handle`, the engine behind
+``shanghai engine`` too. Nothing here reads or writes server files: pages
+and scripts are package data, puzzles and records travel in requests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import html
+import json
+import secrets
+import typing
+from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import cache
+from importlib import resources
+from typing import Any, Literal
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from solver import __version__
+from solver.engine import GAME_NAMES
+from web.engine import EngineError, Limits, WebEngine
+
+__all__ = ["create_app", "STATUS", "CSP"]
+
+GameName = Literal["manipulation", "contract", "zsy"]
+
+STATUS: dict[str, int] = {
+    "parse_error": 400,
+    "invalid_request": 400,
+    "missing_field": 400,
+    "bad_value": 400,
+    "bad_input": 422,
+    "illegal_action": 422,
+    "unknown_command": 404,
+    "unknown_game": 404,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "game_over": 409,
+    "too_large": 413,
+    "busy": 503,
+    "timeout": 504,
+    "internal_error": 500,
+}
+"""HTTP status of each error code (the protocol's codes, and the few the web adds)."""
+
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+"""The Content-Security-Policy of every response: same-origin scripts and styles only."""
+
+_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+
+def error(code: str, message: str) -> JSONResponse:
+    """An error response: the protocol's error object with the code's HTTP status."""
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=STATUS.get(code, 400))
+
+
+# --- request models ------------------------------------------------------------------------
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class SolveRequest(_Body):
+    """``solve``: a puzzle position given inline."""
+
+    puzzle: dict[str, Any] = Field(
+        description="The tables of a puzzle file: game, rules, position (and optionally title, answer).",
+        examples=[
+            {
+                "game": "manipulation",
+                "rules": {"preset": "norwegian"},
+                "position": {"table": ["3H 4H 5H 6H", "3C 4C 5C 6C"], "hand": "6S KD"},
+            }
+        ],
+    )
+    time_limit: float | None = Field(None, description="Seconds per solver stage (capped by the server).")
+    objective: Literal["cards", "value"] = "cards"
+    all: bool = Field(False, description="Manipulation: list every distinct best set of hand cards.")
+
+
+class HintRequest(_Body):
+    """``hint``: the best action in a game (``game_id``) or in a puzzle position (``puzzle``)."""
+
+    game_id: str | None = None
+    puzzle: dict[str, Any] | None = None
+    time_limit: float | None = None
+
+
+class NewGameRequest(_Body):
+    """``new_game``: a seeded game (a random seed when none is given)."""
+
+    game: GameName
+    rules: dict[str, Any] = Field(default_factory=dict, description="A preset and rule options.")
+    players: int = Field(4, ge=2, le=8)
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="Engine options: max_hands, max_rounds, turn_limit, time_limit."
+    )
+
+
+class GameRequest(_Body):
+    """A command about one game."""
+
+    game_id: str = Field(max_length=64)
+
+
+class PlayerRequest(GameRequest):
+    """``legal`` / ``observe``: optionally for one player."""
+
+    player: int | None = Field(None, ge=0, le=16)
+
+
+class ApplyRequest(GameRequest):
+    """``apply``: an action in its text form (``play set:7S 7H``, ``discard 7H``, ``draw``...)."""
+
+    action: str = Field(max_length=4000)
+    player: int | None = Field(None, ge=0, le=16)
+
+
+class AiMoveRequest(GameRequest):
+    """``ai_move``: what an AI player would do (and do it when ``apply``)."""
+
+    ai: Literal["random", "greedy", "solver"] = "solver"
+    time_limit: float | None = None
+    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    apply: bool = False
+
+
+class RecordRequest(_Body):
+    """``load_record``: a game record as ``record`` returns it (what ``shanghai hint`` reads)."""
+
+    record: dict[str, Any]
+
+
+class RulesRequest(_Body):
+    """A rule set: the game and its preset and options."""
+
+    game: GameName
+    rules: dict[str, Any] = Field(default_factory=dict)
+
+
+class PuzzleRequest(_Body):
+    """A puzzle position to check or write as TOML."""
+
+    puzzle: dict[str, Any]
+
+
+class TomlRequest(_Body):
+    """The text of a puzzle file."""
+
+    toml: str = Field(max_length=60000)
+
+
+def _fields(model: BaseModel) -> dict[str, Any]:
+    return {k: v for k, v in model.model_dump(exclude_unset=True).items() if v is not None}
+
+
+# --- middleware ---------------------------------------------------------------------------------
+
+
+class Guard:
+    """ASGI middleware: security headers on every response, a cap on request bodies."""
+
+    def __init__(self, app: ASGIApp, max_body: int) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers += [(k.lower().encode(), v.encode()) for k, v in _HEADERS.items()]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        body = b""
+        more = True
+        too_large = False
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_large = int(value) > self.max_body
+                except ValueError:
+                    too_large = True
+        while more and not too_large:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            too_large = len(body) > self.max_body
+        if too_large:
+            response = error("too_large", f"the request body is over {self.max_body} bytes")
+            await response(scope, receive, send_headers)
+            return
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send_headers)
+
+
+# --- pages --------------------------------------------------------------------------------------
+
+
+def _static(name: str) -> str:
+    return resources.files("web").joinpath("static", name).read_text(encoding="utf-8")
+
+
+@cache
+def _page(game: str) -> str:
+    from solver.svg import deck_sprite
+
+    return (
+        _static("index.html")
+        .replace("{{game}}", html.escape(game))
+        .replace("{{version}}", html.escape(__version__))
+        .replace("{{sprite}}", deck_sprite())
+    )
+
+
+_TYPES = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
+
+
+@cache
+def rules_metadata() -> dict[str, Any]:
+    """Every game's presets and rule options (name, kind, values, range, default, description)."""
+    from solver.rules import GAMES
+
+    out: dict[str, Any] = {}
+    for game, cls in GAMES.items():
+        hints = typing.get_type_hints(cls)
+        default = cls()
+        options = []
+        for f in dataclasses.fields(cls):
+            hint = hints[f.name]
+            args = [a for a in typing.get_args(hint) if a is not type(None)]
+            entry: dict[str, Any] = {"name": f.name, "doc": f.metadata.get("doc", "")}
+            value = default.to_dict()[f.name]
+            if typing.get_origin(hint) is Literal:
+                entry.update(kind="choice", values=list(typing.get_args(hint)))
+            elif hint is bool:
+                entry["kind"] = "bool"
+            elif hint is int or (args and args[0] is int):
+                entry.update(kind="int", lo=f.metadata.get("lo"), hi=f.metadata.get("hi"), optional=hint is not int)
+            else:
+                entry["kind"] = "text"
+            entry["default"] = value
+            options.append(entry)
+        out[game] = {
+            "default_preset": cls.DEFAULT_PRESET,
+            "presets": {name: dict(values) for name, values in cls.PRESETS.items()},
+            "options": options,
+        }
+    return out
+
+
+def _api_docs(schema: dict[str, Any]) -> str:
+    """The API reference as one static HTML page, rendered from the OpenAPI schema."""
+    parts = [
+        "<!doctype html><html lang=en><meta charset=utf-8><meta name=viewport content='width=device-width'>",
+        "<title>shanghai API</title><link rel=stylesheet href='/static/app.css'>",
+        "<body class=docs><main><h1>shanghai HTTP API</h1>",
+        "<p>The engine protocol over HTTP (<a href='/openapi.json'>OpenAPI schema</a>). Each command is "
+        "<code>POST /api/&lt;cmd&gt;</code> with the protocol request's fields as a JSON object; the answer is "
+        'the protocol\'s <code>result</code>, or <code>{"error": {"code", "message"}}</code> with a 4xx status.</p>',
+    ]
+    comps = schema.get("components", {}).get("schemas", {})
+    for path, ops in schema.get("paths", {}).items():
+        for method, op in ops.items():
+            parts.append(f"<section><h2><code>{method.upper()} {html.escape(path)}</code></h2>")
+            parts.append(f"<p>{html.escape(op.get('description') or op.get('summary', ''))}</p>")
+            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
+            ref = body.get("$ref", "").rsplit("/", 1)[-1]
+            if ref in comps:
+                rows = []
+                required = set(comps[ref].get("required", []))
+                for name, prop in comps[ref].get("properties", {}).items():
+                    kind = prop.get("type") or " | ".join(
+                        str(x.get("type", x.get("$ref", "").rsplit("/", 1)[-1])) for x in prop.get("anyOf", [])
+                    )
+                    if "enum" in prop:
+                        kind = " | ".join(map(json.dumps, prop["enum"]))
+                    rows.append(
+                        f"<tr><td><code>{html.escape(name)}</code>{' (required)' if name in required else ''}</td>"
+                        f"<td>{html.escape(str(kind))}</td><td>{html.escape(prop.get('description', ''))}</td></tr>"
+                    )
+                parts.append("<table><tr><th>field</th><th>type</th><th>meaning</th></tr>" + "".join(rows) + "</table>")
+            parts.append("</section>")
+    parts.append("</main></body></html>")
+    return "".join(parts)
+
+
+# --- the app --------------------------------------------------------------------------------------
+
+
+def create_app(limits: Limits | None = None) -> FastAPI:
+    """The web app: pages, static files and the API, with its own :class:`WebEngine`."""
+    limits = limits or Limits()
+    engine = WebEngine(limits)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.get_running_loop().run_in_executor(None, engine.start)
+
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(60)
+                engine.expire()
+
+        task = asyncio.create_task(sweep())
+        try:
+            yield
+        finally:
+            task.cancel()
+            engine.stop()
+
+    app = FastAPI(
+        title="shanghai",
+        version=__version__,
+        description="Solve and play the Shanghai card games: the engine protocol over HTTP.",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.engine = engine
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = exc.errors()
+        first = problems[0] if problems else {"type": "", "loc": (), "msg": "invalid request"}
+        loc = [str(x) for x in first.get("loc", ()) if x != "body"]
+        where = ".".join(loc)
+        kind = first.get("type", "")
+        if kind == "json_invalid":
+            return error("parse_error", f"not valid JSON: {first.get('msg', '')}")
+        if kind == "missing":
+            return error("missing_field", f"missing field {where!r}" if where else "missing request body")
+        if kind == "extra_forbidden":
+            return error("bad_value", f"unknown field {where!r}")
+        if not where:
+            return error("invalid_request", "a request is a JSON object")
+        return error("bad_value", f"field {where!r}: {first.get('msg', 'invalid')}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.status_code, "invalid_request")
+        return error(code, str(exc.detail))
+
+    @app.exception_handler(EngineError)
+    async def engine_error(request: Request, exc: EngineError) -> JSONResponse:
+        return error(exc.code, exc.message)
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception) -> JSONResponse:
+        return error("internal_error", f"{type(exc).__name__}: {exc}")
+
+    # --- the protocol's commands ---
+
+    @app.post("/api/solve", tags=["protocol"])
+    async def solve(body: SolveRequest) -> dict[str, Any]:
+        """Solve a position: what ``shanghai solve --json`` prints for it."""
+        return await engine.stateless({"cmd": "solve", **_fields(body)})
+
+    @app.post("/api/hint", tags=["protocol"])
+    async def hint(body: HintRequest) -> dict[str, Any]:
+        """The best action and why, for the player to move in a game or in a puzzle position."""
+        if (body.game_id is None) == (body.puzzle is None):
+            raise EngineError("missing_field", "give exactly one of 'game_id' and 'puzzle'")
+        if body.game_id is not None:
+            return await engine.game(body.game_id, {"cmd": "hint"})
+        return await engine.stateless({"cmd": "hint", **_fields(body)})
+
+    @app.post("/api/new_game", tags=["protocol"])
+    async def new_game(body: NewGameRequest) -> dict[str, Any]:
+        """Start a game; the answer's ``game_id`` names it in the other commands."""
+        fields = _fields(body)
+        fields.setdefault("seed", secrets.randbelow(2**31))
+        return await engine.new_game({"cmd": "new_game", **fields})
+
+    def game_command(cmd: str, model: type[GameRequest], doc: str) -> None:
+        async def endpoint(body: Any) -> dict[str, Any]:
+            fields = _fields(body)
+            return await engine.game(fields.pop("game_id"), {"cmd": cmd, **fields})
+
+        endpoint.__annotations__ = {"body": model, "return": dict[str, Any]}
+        endpoint.__doc__ = doc
+        endpoint.__name__ = cmd
+        app.post(f"/api/{cmd}", tags=["protocol"], name=cmd)(endpoint)
+
+    game_command("legal", PlayerRequest, "The legal actions (text forms) of the player to move.")
+    game_command("apply", ApplyRequest, "Apply an action for the player to move.")
+    game_command("observe", PlayerRequest, "What one player sees (hidden cards stay hidden), and the status.")
+    game_command("ai_move", AiMoveRequest, "The action an AI player would take (applied when 'apply' is true).")
+    game_command("record", GameRequest, "The game record (replays exactly; what 'shanghai hint' reads).")
+
+    @app.post("/api/close", tags=["protocol"])
+    async def close(body: GameRequest) -> dict[str, Any]:
+        """Forget a game (a finished or kept game leaves its record for a day)."""
+        return await engine.close(body.game_id)
+
+    # --- web additions ---
+
+    @app.post("/api/keep", tags=["games"])
+    async def keep(body: GameRequest) -> dict[str, Any]:
+        """Keep this game's record after the game expires."""
+        return await engine.keep(body.game_id)
+
+    @app.post("/api/load_record", tags=["games"])
+    async def load_record(body: RecordRequest) -> dict[str, Any]:
+        """Replay a game record into a new game, to go on playing or ask for a hint."""
+        return await engine.load_record(body.record)
+
+    @app.get("/api/rules", tags=["puzzles"])
+    async def rules() -> dict[str, Any]:
+        """Every game's presets and rule options, as ``shanghai rules`` lists them."""
+        return rules_metadata()
+
+    @app.post("/api/deck", tags=["puzzles"])
+    async def deck(body: RulesRequest) -> dict[str, Any]:
+        """A rule set in full, and its deck: how many copies of each card there are."""
+        from solver.errors import ShanghaiError
+        from solver.rules import rules_for
+
+        try:
+            ruleset = rules_for(body.game, body.rules)
+        except ShanghaiError as exc:
+            raise EngineError("bad_input", str(exc)) from None
+        cards = {c.code: n for c, n in ruleset.deck.items()} if hasattr(ruleset, "deck") else {}
+        extra: dict[str, Any] = {}
+        if body.game == "contract":
+            extra["contracts"] = [" + ".join(map(str, ruleset.contract(r))) for r in range(1, ruleset.rounds + 1)]  # type: ignore[union-attr]
+        return {"game": body.game, "rules": ruleset.to_dict(), "deck": cards, **extra}
+
+    @app.post("/api/check", tags=["puzzles"])
+    async def check(body: PuzzleRequest) -> dict[str, Any]:
+        """Parse a position with the puzzle parser: the position in canonical notation, or the error."""
+        from solver.errors import ShanghaiError
+        from solver.puzzles import from_data, position_dict
+
+        try:
+            puzzle = from_data(body.puzzle, "puzzle")
+        except ShanghaiError as exc:
+            raise EngineError("bad_input", str(exc)) from None
+        return {"game": puzzle.game, "rules": puzzle.rules.changed(), "position": position_dict(puzzle.position)}
+
+    @app.post("/api/toml", tags=["puzzles"])
+    async def to_toml(body: PuzzleRequest) -> dict[str, Any]:
+        """A puzzle as the text of a puzzle file (to download)."""
+        from solver.errors import ShanghaiError
+        from solver.puzzles import dumps, from_data
+
+        try:
+            return {"toml": dumps(from_data(body.puzzle, "puzzle"))}
+        except ShanghaiError as exc:
+            raise EngineError("bad_input", str(exc)) from None
+
+    @app.post("/api/from_toml", tags=["puzzles"])
+    async def from_toml(body: TomlRequest) -> dict[str, Any]:
+        """The tables of a puzzle file's text (an uploaded file), checked."""
+        import tomllib
+
+        from solver.errors import ShanghaiError
+        from solver.puzzles import loads
+
+        try:
+            data = tomllib.loads(body.toml)
+            loads(body.toml, "upload")
+        except tomllib.TOMLDecodeError as exc:
+            raise EngineError("bad_input", f"not valid TOML: {exc}") from None
+        except ShanghaiError as exc:
+            raise EngineError("bad_input", str(exc)) from None
+        return {"puzzle": data}
+
+    @app.get("/api/health", tags=["games"])
+    async def health() -> dict[str, Any]:
+        """Liveness, and how many games are running."""
+        return {"ok": True, "version": __version__, "games": len(engine.sessions)}
+
+    # --- pages ---
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> Response:
+        return RedirectResponse("/manipulation")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return HTMLResponse(_api_docs(app.openapi()))
+
+    for game in GAME_NAMES:
+
+        def page(game: str = game) -> Callable[[], Awaitable[HTMLResponse]]:
+            async def endpoint() -> HTMLResponse:
+                return HTMLResponse(_page(game))
+
+            return endpoint
+
+        app.get(f"/{game}", include_in_schema=False)(page())
+
+    @app.get("/static/{name}", include_in_schema=False)
+    async def static(name: str) -> Response:
+        if name not in _TYPES:
+            raise EngineError("not_found", f"no file {name!r}")
+        return Response(_static(name), media_type=_TYPES[name], headers={"Cache-Control": "no-cache"})
+
+    app.add_middleware(Guard, max_body=limits.max_body)
+    return app
