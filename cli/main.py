@@ -257,6 +257,10 @@ from cli import generate_cmds  # noqa: E402
 
 app.command("generate")(generate_cmds.generate_cmd)
 
+from cli import render_cmds  # noqa: E402
+
+app.command("render")(render_cmds.render_cmd)
+
 
 @app.command()
 def engine() -> None:
@@ -268,7 +272,9 @@ def engine() -> None:
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every network; a warning is printed).")] = "127.0.0.1",
+    host: Annotated[
+        str, typer.Option(help="Address to listen on (0.0.0.0: every network; a warning is printed).")
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
     workers: Annotated[int, typer.Option(min=0, max=64, help="Solver worker processes (0: threads).")] = 2,

@@ -38,6 +38,8 @@ __all__ = [
     "card_svg",
     "deck_sprite",
     "rows_svg",
+    "Group",
+    "sections_svg",
 ]
 
 CARD_W = 60
@@ -219,4 +221,77 @@ def rows_svg(
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" '
         f'width="{width:g}" height="{height:g}">{"".join(parts)}</svg>'
+    )
+
+
+Group = Sequence[Card | str | tuple[Card | str, str | None, int | None]]
+"""Cards drawn side by side (a meld): plain cards, or ``(card, mark, badge)`` with a frame and a number."""
+
+
+def _badge(number: int) -> str:
+    return (
+        f'<circle cx="12" cy="{CARD_H - 12}" r="9" fill="#2a2a33"/>'
+        f'<text x="12" y="{CARD_H - 7.5}" font-family="Arial,Helvetica,sans-serif" font-size="12" '
+        f'font-weight="700" text-anchor="middle" fill="#fff">{number}</text>'
+    )
+
+
+def sections_svg(
+    sections: Sequence[tuple[str, Sequence[Group]]],
+    *,
+    title: str = "",
+    notes: Sequence[str] = (),
+    max_width: float = 900,
+    overlap: float = 0.45,
+) -> str:
+    """A picture to post: labelled sections of card groups (melds), wrapped to ``max_width``.
+
+    Each section is a label (``table``, ``hand``, ``new table``) and its
+    groups; groups sit side by side, ``24`` units apart, and wrap onto a new
+    line when the next would pass ``max_width``. A card may carry a mark
+    (a coloured frame, :data:`MARKS`) and a badge (a small number: the step
+    that moves it). ``title`` is written above, ``notes`` as lines below.
+    All text is escaped.
+
+    >>> svg = sections_svg([("hand", [[("6S", "played", 1), "KD"]])], title="A <puzzle>", notes=["1. play 6S"])
+    >>> svg.count('class="mark-played"'), "A &lt;puzzle&gt;" in svg, svg.count("<circle")
+    (1, True, 1)
+    """
+    step = CARD_W * (1 - overlap)
+    label_w, gap, line_h = 90.0, 24.0, CARD_H + 12
+    font = 'font-family="Arial,Helvetica,sans-serif"'
+    parts: list[str] = []
+    y = 8.0
+    if title:
+        parts.append(
+            f'<text x="8" y="{y + 20:g}" {font} font-size="20" font-weight="700" fill="#222">{escape(title)}</text>'
+        )
+        y += 34
+    right = label_w
+    for label, groups in sections:
+        parts.append(f'<text x="8" y="{y + CARD_H / 2 + 5:g}" {font} font-size="14" fill="#555">{escape(label)}</text>')
+        x = label_w
+        if not groups:
+            parts.append(f'<text x="{x:g}" y="{y + CARD_H / 2 + 5:g}" {font} font-size="14" fill="#999">(none)</text>')
+        for group in groups:
+            width = CARD_W + step * (len(group) - 1)
+            if x > label_w and x + width > max_width:
+                x, y = label_w, y + line_h
+            for j, item in enumerate(group):
+                card, mark, badge = item if isinstance(item, tuple) else (item, None, None)
+                c = _card(card)
+                extra = (_frame(mark) if mark else "") + (_badge(badge) if badge is not None else "")
+                parts.append(
+                    f'<g transform="translate({x + j * step:g} {y:g})" data-card="{c.code}">{card_body(c)}{extra}</g>'
+                )
+            x += width + gap
+            right = max(right, x)
+        y += line_h + 6
+    for line in notes:
+        parts.append(f'<text x="8" y="{y + 14:g}" {font} font-size="14" fill="#222">{escape(line)}</text>')
+        y += 20
+    width, height = right + 8, y + 8
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" width="{width:g}" '
+        f'height="{height:g}"><rect width="100%" height="100%" fill="#f4f1ea"/>{"".join(parts)}</svg>'
     )
