@@ -285,7 +285,7 @@ def _loop(game: Any, ai: list[Any], you: int, recorder: _Recorder) -> None:
             break
         game.apply(action)
         recorder.write(game)
-        say(out if p == you else err, (f"{'you' if p == you else f'player {p}'}:", "dim"), f" {action}")
+        say(out, (f"{'you' if p == you else f'player {p}'}:", "dim"), f" {action}")
         if game.is_terminal() or _hand_marker(game) != marker:
             _hand_over(game)
 

@@ -168,9 +168,7 @@ def _parse_rule_overrides(preset: str | None, rules: list[str]) -> dict[str, Any
         bad_input(str(exc))
 
 
-def _puzzles(
-    paths: list[Path] | None, inline: Inline, preset: Any, rule: list[str] | None
-) -> tuple[list[Puzzle], int]:
+def _puzzles(paths: list[Path] | None, inline: Inline, preset: Any, rule: list[str] | None) -> tuple[list[Puzzle], int]:
     """The puzzles to solve and the number of unreadable files (bad inline input exits 2)."""
     if inline.given():
         if paths:

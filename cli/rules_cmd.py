@@ -45,7 +45,8 @@ def markdown(game: str) -> str:
     data = rules_data(game)
     lines = [f"### {game}", "", "| option | values | default | meaning |", "|---|---|---|---|"]
     for o in data["options"]:
-        lines.append(f"| `{o['name']}` | {o['values']} | `{_shown(o['default'])}` | {o['meaning']} |")
+        values = o["values"].replace("|", "\\|")
+        lines.append(f"| `{o['name']}` | {values} | `{_shown(o['default'])}` | {o['meaning']} |")
     lines += ["", "| preset | changes from the defaults |", "|---|---|"]
     for name, changes in data["presets"].items():
         text = ", ".join(f"`{k} = {_shown(v)}`" for k, v in changes.items()) or "(the defaults)"

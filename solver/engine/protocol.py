@@ -154,12 +154,16 @@ class EngineServer:
         except ProtocolError:
             return None  # answered at once, with the error
 
-    def serve(self, stdin: IO[str], stdout: IO[str], workers: int = 2) -> None:
+    def serve(
+        self, stdin: IO[str], stdout: IO[str], workers: int = 2, target: Callable[[dict[str, Any]], str] | None = None
+    ) -> None:
         """Answer lines until ``quit`` or the end of input.
 
         ``solve`` and ``hint`` on a puzzle run in worker processes (:mod:`solver.engine.workers`):
         their replies come when ready, possibly after replies to later lines (the ``id`` matches
         them up), and each is stopped at its hard limit. Every other request is answered in order.
+        ``workers=0`` answers everything in order in this process; ``target`` replaces the handler
+        the workers run (a module-level function; tests give a slow one).
         """
         from solver.engine.workers import SolvePool
 
@@ -170,7 +174,9 @@ class EngineServer:
                 stdout.write(reply + "\n")
                 stdout.flush()
 
-        pool = SolvePool(write, workers) if workers > 0 else None
+        pool = None
+        if workers > 0:
+            pool = SolvePool(write, workers) if target is None else SolvePool(write, workers, target)
         try:
             for line in stdin:
                 if not line.strip():
