@@ -8,6 +8,7 @@ or a failed ``--check``, 2 bad input.
 from __future__ import annotations
 
 import importlib
+import os
 import time
 from enum import Enum, StrEnum
 from pathlib import Path
@@ -338,4 +339,9 @@ def main(args: list[str] | None = None) -> None:
     except ShanghaiError as exc:
         error(str(exc))
         raise SystemExit(EXIT_BAD_INPUT) from None
+    except Exception as exc:  # a bug: one line, not a traceback (SHANGHAI_DEBUG=1 shows it)
+        if os.environ.get("SHANGHAI_DEBUG"):
+            raise
+        error(f"{type(exc).__name__}: {exc} (a bug; SHANGHAI_DEBUG=1 shows the traceback)", label="internal error")
+        raise SystemExit(EXIT_FAIL) from None
     raise SystemExit(code if isinstance(code, int) else 0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -69,6 +70,12 @@ def test_engine_options_checked_at_new_game(game: str, options: dict[str, Any], 
 def test_every_game_has_an_option_schema() -> None:
     assert set(ENGINE_OPTIONS) == {"manipulation", "contract", "zsy"}
     assert check_options("contract", {"turn_limit": 50, "time_limit": 1}) == {"turn_limit": 50, "time_limit": 1.0}
+
+
+def test_protocol_doc_lists_every_engine_option() -> None:
+    doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `(manipulation|contract|zsy)` \| `(\w+)` \|", doc, flags=re.M))
+    assert rows == {(game, name) for game, schema in ENGINE_OPTIONS.items() for name in schema}
 
 
 def test_accepted_options_go_into_the_record_and_replay() -> None:
