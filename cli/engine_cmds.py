@@ -24,22 +24,23 @@ from cli.common import (
     say,
     seconds_option,
 )
+from cli.inline import PresetName
 from solver.cards import Cards
 from solver.errors import IllegalActionError, ShanghaiError
 
 __all__ = ["hint", "play", "selfplay_cmd", "SHOWN_ACTIONS"]
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine output: one JSON object on stdout.")]
-PresetOpt = Annotated[Optional[str], typer.Option(help="Rule preset (see shanghai rules).")]  # noqa: UP045
+PresetOpt = Annotated[Optional[PresetName], typer.Option(help="Rule preset (see shanghai rules).")]  # noqa: UP045
 RuleOpt = Annotated[
     Optional[list[str]],  # noqa: UP045
-    typer.Option("--rule", help="Rule option KEY=VALUE (repeatable; see shanghai rules)."),
+    typer.Option("--rule", metavar="KEY=VALUE", help="Rule option KEY=VALUE (repeatable; see shanghai rules)."),
 ]
 SHOWN_ACTIONS = 8
 """How many legal actions ``play`` lists each turn (``?`` lists them all)."""
 
 
-def _rules_arg(preset: str | None, rule: list[str] | None) -> dict[str, Any]:
+def _rules_arg(preset: Any, rule: list[str] | None) -> dict[str, Any]:
     from cli.main import _parse_rule_overrides
 
     return _parse_rule_overrides(preset, rule or [])

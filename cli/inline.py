@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +18,13 @@ from solver.errors import PuzzleError, ShanghaiError
 from solver.puzzles import Puzzle, from_data, iter_puzzle_paths, load, loads
 from solver.rules import GAMES
 
-__all__ = ["Inline", "Loaded", "load_paths", "parse_rule_overrides", "PRESET_NAMES", "check_applies"]
+__all__ = ["PresetName", "Inline", "Loaded", "load_paths", "parse_rule_overrides", "PRESET_NAMES", "check_applies"]
 
 PRESET_NAMES: tuple[str, ...] = tuple(sorted({name for rules in GAMES.values() for name in rules.PRESETS}))
 """Every preset of every game (``--preset`` offers these; the game's rule set checks the pair)."""
+
+PresetName: Any = Enum("PresetName", {n: n for n in PRESET_NAMES}, type=str)  # type: ignore[misc]
+"""``--preset`` choices (``--help`` lists them)."""
 
 STDIN = Path("-")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import os
 import time
-from enum import Enum, StrEnum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -32,7 +32,7 @@ from cli.common import (
     say,
     seconds_option,
 )
-from cli.inline import PRESET_NAMES, Inline, check_applies, load_paths, parse_rule_overrides
+from cli.inline import Inline, PresetName, check_applies, load_paths, parse_rule_overrides
 from solver import __version__
 from solver.errors import ShanghaiError
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, position_json
@@ -65,15 +65,13 @@ class GameName(StrEnum):
     zsy = "zsy"
 
 
-PresetName: Any = Enum("PresetName", {n: n for n in PRESET_NAMES}, type=str)  # type: ignore[misc]  # every preset
-
 PresetOpt = Annotated[
     Optional[PresetName],  # noqa: UP045 - typer needs Optional here
     typer.Option(help="Rule preset (see shanghai rules)."),
 ]
 RuleOpt = Annotated[
     Optional[list[str]],  # noqa: UP045
-    typer.Option("--rule", help="Rule option KEY=VALUE (repeatable; see shanghai rules)."),
+    typer.Option("--rule", metavar="KEY=VALUE", help="Rule option KEY=VALUE (repeatable; see shanghai rules)."),
 ]
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from solver.cards import clip
 from solver.engine.base import Game, GameRecord, Player, play_game
-from solver.errors import IllegalActionError, PuzzleError, ShanghaiError
+from solver.errors import IllegalActionError, PuzzleError
 from solver.rules import rules_for
 
 __all__ = [
@@ -50,8 +50,12 @@ __all__ = [
 GAME_NAMES = ("manipulation", "contract", "zsy")
 
 
-class SetupError(ShanghaiError):
-    """A game cannot be set up as asked: an unknown engine option, a bad option value, a player count out of range."""
+class SetupError(IllegalActionError):
+    """A game cannot be set up as asked: an unknown engine option, a bad option value, a player count out of range.
+
+    An :class:`IllegalActionError` (what a bad set-up raised before there was a registry of options),
+    which the protocol reports as ``bad_value``.
+    """
 
 
 @dataclass(frozen=True, slots=True)
