@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -9,16 +11,36 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from cli.common import EXIT_FAIL, bad_input, cards_markup, emit_json, err, out
+from cli.common import (
+    EXIT_FAIL,
+    bad_input,
+    cards_parts,
+    emit_json,
+    err,
+    error,
+    meld_parts,
+    out,
+    plural,
+    say,
+    seconds_option,
+)
+from cli.inline import PresetName
 from solver.cards import Cards
 from solver.errors import IllegalActionError, ShanghaiError
 
-__all__ = ["hint", "play", "selfplay_cmd"]
+__all__ = ["hint", "play", "selfplay_cmd", "SHOWN_ACTIONS"]
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine output: one JSON object on stdout.")]
+PresetOpt = Annotated[Optional[PresetName], typer.Option(help="Rule preset (see shanghai rules).")]  # noqa: UP045
+RuleOpt = Annotated[
+    Optional[list[str]],  # noqa: UP045
+    typer.Option("--rule", metavar="KEY=VALUE", help="Rule option KEY=VALUE (repeatable; see shanghai rules)."),
+]
+SHOWN_ACTIONS = 8
+"""How many legal actions ``play`` lists each turn (``?`` lists them all)."""
 
 
-def _rules_arg(preset: str | None, rule: list[str] | None) -> dict[str, Any]:
+def _rules_arg(preset: Any, rule: list[str] | None) -> dict[str, Any]:
     from cli.main import _parse_rule_overrides
 
     return _parse_rule_overrides(preset, rule or [])
@@ -27,15 +49,15 @@ def _rules_arg(preset: str | None, rule: list[str] | None) -> dict[str, Any]:
 def hint(
     file: Annotated[Path, typer.Argument(help="A game record (.json) or a puzzle file (.toml).")],
     json: JsonOpt = False,
-    time_limit: Annotated[float, typer.Option("--time-limit", min=0.01, help="Seconds per solver question.")] = 10.0,
+    time_limit: Annotated[float, seconds_option("Seconds per solver question.")] = 10.0,
 ) -> None:
     """The best action for the player to move, and why.
 
     A game record is replayed and the solver player's choice shown; a puzzle
-    file's position is answered directly.
+    file's position is answered directly. The action is printed in the form
+    play and the engine accept.
     """
-    from solver.engine import replay
-    from solver.engine.base import GameRecord
+    from solver.engine import load_record, replay
     from solver.engine.hints import hint_for_game, hint_for_puzzle
     from solver.puzzles import load
 
@@ -43,14 +65,22 @@ def hint(
         if file.suffix == ".json":
             try:
                 text = file.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                bad_input(f"{file}: cannot read: not UTF-8 text")
             except OSError as exc:
-                bad_input(f"{file}: cannot read: {exc.strerror}")
-            game = replay(GameRecord.from_json(text, str(file)))
+                bad_input(f"{file}: cannot read: {exc.strerror or 'not a readable file'}")
+            game = replay(load_record(text, str(file)))
             if game.is_terminal():
                 bad_input(f"{file}: the game is over; there is nothing to hint")
+            if hasattr(game, "time_limit"):
+                game.time_limit = time_limit
             decision = hint_for_game(game)
-            player = game.current_player()
-            data = {"file": str(file), "game": game.GAME, "player": player, "action": str(decision.action)}
+            data = {
+                "file": str(file),
+                "game": game.GAME,
+                "player": game.current_player(),
+                "action": str(decision.action),
+            }
         else:
             puzzle = load(file)
             decision = hint_for_puzzle(puzzle, time_limit)
@@ -62,116 +92,222 @@ def hint(
     if json:
         emit_json(data)
     else:
-        out.print(f"[bold]player {data['player']}:[/] {data['action']}")
-        out.print(f"  [dim]why:[/] {decision.reason}")
+        say(out, (f"player {data['player']}:", "bold"), " ", str(data["action"]))
+        say(out, "  ", ("why:", "dim"), " ", decision.reason)
 
 
 def _show(game: Any, player: int) -> None:
     obs = game.observation(player)
-    head = f"[bold]{game.GAME}[/]  scores {obs['scores']}"
+    head: list[Any] = [(game.GAME, "bold"), f"  scores {obs['scores']}"]
     if "round" in obs:
-        head += f"  round {obs['round']} ({obs['contract']})"
-    out.print(head)
+        head.append(f"  round {obs['round']} ({obs['contract']})")
+    say(out, *head)
     for i, meld in enumerate(obs.get("table", [])):
         text = meld["cards"] if isinstance(meld, dict) else meld
-        owner = f" [dim]p{meld['owner']}[/]" if isinstance(meld, dict) else ""
-        out.print(f"  \\[{i}]{owner} {_meld_text(text)}")
+        owner = [(f" p{meld['owner']}", "dim")] if isinstance(meld, dict) else []
+        say(out, f"  [{i}]", owner, " ", _meld(text))
     if obs.get("trick"):
-        out.print(f"  trick: {obs['trick']} [dim](player {obs['trick_player']})[/]")
+        say(out, f"  trick: {obs['trick']} ", (f"(player {obs['trick_player']})", "dim"))
     if obs.get("discard"):
-        out.print(f"  discard: {cards_markup(Cards.parse(obs['discard']))}")
+        say(out, "  discard: ", cards_parts(Cards.parse(obs["discard"])))
     sizes = ", ".join(f"p{q}: {n}" for q, n in enumerate(obs["hand_sizes"]))
-    out.print(f"  cards in hand: {sizes}")
-    out.print(f"  your hand: {cards_markup(Cards.parse(obs['hand']))}")
+    say(out, f"  cards in hand: {sizes}")
+    say(out, "  your hand: ", cards_parts(Cards.parse(obs["hand"])))
 
 
-def _meld_text(text: str) -> str:
-    from cli.common import meld_markup
+def _meld(text: str) -> Any:
     from solver.melds import Meld
 
-    return meld_markup(Meld.parse(text))
+    return meld_parts(Meld.parse(text))
+
+
+def _list_actions(legal: Sequence[Any], every: bool = False) -> None:
+    """The legal actions, grouped by kind; the first few (``every``: all), numbered."""
+    groups: dict[str, int] = {}
+    for a in legal:
+        word = str(a).split(" ", 1)[0].split(":", 1)[0]
+        groups[word] = groups.get(word, 0) + 1
+    summary = ", ".join(f"{word} {n}" for word, n in groups.items())
+    say(out, "  ", (plural(len(legal), "legal action"), "bold"), f": {summary}")
+    shown = legal if every else legal[:SHOWN_ACTIONS]
+    for i, a in enumerate(shown):
+        say(out, f"  {i:>3}  ", str(a))
+    if len(shown) < len(legal):
+        say(out, ("  ... " + plural(len(legal) - len(shown), "more") + ": type ? to list them all", "dim"))
+
+
+def _hand_marker(game: Any) -> tuple[Any, ...]:
+    """Changes when a hand (a round) ends."""
+    return (getattr(game, "hand_number", None), len(getattr(game, "round_scores", [])), tuple(game.scores()))
+
+
+def _hand_over(game: Any) -> None:
+    """Who finished the hand that just ended, and the scores."""
+    places = getattr(game, "last_places", None)
+    if places:
+        finished = "finished in order: " + ", ".join(f"p{q}" for q in places)
+    else:
+        left = (getattr(game, "round_scores", None) or [None])[-1] or getattr(game, "last_hand", None) or []
+        out_players = [q for q, pts in enumerate(left) if pts == 0]
+        finished = "went out: " + (", ".join(f"p{q}" for q in out_players) if out_players else "nobody")
+    say(out, ("hand over", "bold"), f": {finished}; scores {game.scores()}")
+
+
+class _Recorder:
+    """Writes the game record after every action, so a crash never loses a game (``--save``)."""
+
+    def __init__(self, path: Path | None, kinds: list[str]) -> None:
+        self.path = path
+        self.kinds = kinds
+        if path is None:
+            return
+        if path.is_dir():
+            bad_input(f"--save {path}: is a folder; give a file name")
+        if not path.parent.is_dir():
+            bad_input(f"--save {path}: the folder {path.parent} does not exist")
+
+    def write(self, game: Any) -> None:
+        if self.path is None:
+            return
+        from solver.engine import record_of
+
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            tmp.write_text(record_of(game, self.kinds).to_json(), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            bad_input(f"--save {self.path}: cannot write: {exc.strerror or 'error'}")
+
+
+def _players_for(game_name: str, rules: dict[str, Any], players: int | None) -> int:
+    """The player count: as given, else what the rules need (teams6: 6), else 4."""
+    if players is not None:
+        return players
+    from solver.rules import rules_for
+
+    try:
+        rule_set: Any = rules_for(game_name, rules)
+    except ShanghaiError:
+        return 4  # new_game reports the bad rules
+    if getattr(rule_set, "teams", None) == "teams6":
+        return 6
+    return int(min(max(4, rule_set.min_players), rule_set.max_players))
+
+
+def _human_turn(game: Any, you: int) -> Any:
+    """Ask for the human's action until it is legal; ``None`` to stop."""
+    from solver.engine.hints import hint_for_game
+
+    _show(game, you)
+    legal = game.legal_actions()
+    _list_actions(legal)
+    while True:
+        try:
+            text = input("your move> ").strip()
+        except EOFError:
+            return None
+        if text in ("quit", "q", "exit"):
+            return None
+        if text in ("help", "?", ""):
+            _list_actions(legal, every=text != "")
+            continue
+        if text == "hint":
+            d = hint_for_game(game)
+            say(out, ("hint:", "green"), f" {d.action}  ", (f"({d.reason})", "dim"))
+            continue
+        try:
+            action = legal[int(text)] if text.isdigit() else game.parse_action(text)
+            game.verify(action)
+            return action
+        except IndexError:
+            error(f"no action number {text[:40]} (0-{len(legal) - 1})", label="illegal")
+        except (IllegalActionError, ValueError) as exc:
+            error(str(exc), label="illegal")
 
 
 def play(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="manipulation, contract or zsy.")],
-    players: Annotated[int, typer.Option("--players", "-n", help="Number of players (you are player 0).")] = 4,
+    players: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(
+            "--players", "-n", help="Number of players, you are player 0 (default: 4, or what the rules need)."
+        ),
+    ] = None,
     opponents: Annotated[str, typer.Option(help="AI kind of the other seats: random, greedy or solver.")] = "solver",
     seed: Annotated[int, typer.Option(help="Deal seed.")] = 0,
-    preset: Annotated[Optional[str], typer.Option(help="Rule preset.")] = None,  # noqa: UP045
-    rule: Annotated[Optional[list[str]], typer.Option("--rule", help="Rule option KEY=VALUE (repeatable).")] = None,  # noqa: UP045
-    save: Annotated[Optional[Path], typer.Option(help="Write the game record (JSON) here when you stop.")] = None,  # noqa: UP045
+    preset: PresetOpt = None,
+    rule: RuleOpt = None,
+    save: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option(help="Write the game record (JSON) here, after every action."),
+    ] = None,
 ) -> None:
     """Play in the terminal against AI players.
 
-    At the prompt type an action's number or its text, ``hint`` for the
-    solver's advice, ``help`` for the list, or ``quit``.
+    At the prompt type an action's number or its text, hint for the
+    solver's advice, ? for every legal action, or quit.
     """
-    from solver.engine import new_game
-    from solver.engine.hints import hint_for_game
-    from solver.engine.players import make_player
+    from solver.engine import GAME_NAMES, new_game
+    from solver.engine.players import PLAYER_KINDS, make_player
 
+    if game_name not in GAME_NAMES:
+        bad_input(f"unknown game {game_name[:40]!r} (known: {', '.join(GAME_NAMES)})")
+    if opponents not in PLAYER_KINDS:
+        bad_input(f"unknown player {opponents[:40]!r} (known: {', '.join(PLAYER_KINDS)})")
+    rules = _rules_arg(preset, rule)
+    n = _players_for(game_name, rules, players)
     try:
-        game = new_game(game_name, _rules_arg(preset, rule), players, seed)
-        ai = [make_player(opponents, seed * 1000 + i) for i in range(players)]
+        game = new_game(game_name, rules, n, seed)
+        ai = [make_player(opponents, seed * 1000 + i) for i in range(n)]
     except ShanghaiError as exc:
         bad_input(str(exc))
     you = 0
+    recorder = _Recorder(save, [("you" if q == you else opponents) for q in range(n)])
+    recorder.write(game)
     try:
-        while not game.is_terminal():
-            p = game.current_player()
-            if p != you:
-                action = ai[p].choose(game)
-                game.apply(action)
-                err.print(f"[dim]player {p}:[/] {action}")
-                continue
-            _show(game, you)
-            legal = game.legal_actions()
-            for i, a in enumerate(legal):
-                out.print(f"  {i:>3}  {a}")
-            while True:
-                try:
-                    text = input("your move> ").strip()
-                except EOFError:
-                    text = "quit"
-                if text in ("quit", "q", "exit"):
-                    raise KeyboardInterrupt
-                if text in ("help", "?", ""):
-                    for i, a in enumerate(legal):
-                        out.print(f"  {i:>3}  {a}")
-                    continue
-                if text == "hint":
-                    d = hint_for_game(game)
-                    out.print(f"[green]hint:[/] {d.action}  [dim]({d.reason})[/]")
-                    continue
-                try:
-                    action = legal[int(text)] if text.isdigit() else game.parse_action(text)
-                    game.apply(action)
-                    break
-                except IndexError:
-                    err.print(f"[red]no action number {text}[/] (0-{len(legal) - 1})")
-                except IllegalActionError as exc:
-                    err.print(f"[red]illegal:[/] {exc}")
-    except KeyboardInterrupt:
-        err.print("stopped")
-    finally:
-        if save is not None:
-            save.write_text(game.record([("you" if q == you else opponents) for q in range(players)]).to_json())
-            err.print(f"game record written to {save}")
+        _loop(game, ai, you, recorder)
+    except Exception as exc:  # a bug in a game or a player: say so in one line; the record is saved
+        error(f"the game stopped at action {len(game.history) + 1}: {type(exc).__name__}: {exc}")
+        raise typer.Exit(EXIT_FAIL) from None
+    if save is not None:
+        say(err, f"game record written to {save}")
     if game.is_terminal():
-        out.print(f"game over: scores {game.scores()}, winners {game.winners()}")
+        say(out, f"game over: scores {game.scores()}, winners {game.winners()}")
+
+
+def _loop(game: Any, ai: list[Any], you: int, recorder: _Recorder) -> None:
+    """Turns until the game ends or the human stops."""
+    while not game.is_terminal():
+        p = game.current_player()
+        marker = _hand_marker(game)
+        action = ai[p].choose(game) if p != you else _human_turn(game, you)
+        if action is None:
+            error("stopped", label="quit")
+            break
+        game.apply(action)
+        recorder.write(game)
+        say(out, (f"{'you' if p == you else f'player {p}'}:", "dim"), f" {action}")
+        if game.is_terminal() or _hand_marker(game) != marker:
+            _hand_over(game)
 
 
 def selfplay_cmd(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="manipulation, contract or zsy.")],
     games: Annotated[int, typer.Option("--games", min=1, help="Number of games.")] = 100,
     players: Annotated[
-        str, typer.Option(help="Comma-separated player kinds, one per seat.")
-    ] = "solver,greedy,greedy,greedy",
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            help="Comma-separated player kinds, one per seat [default: solver then greedy, 4 seats or what the rules need]."
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the first game (then +1 per game).")] = 0,
     workers: Annotated[int, typer.Option(min=1, help="Worker processes.")] = 1,
-    preset: Annotated[Optional[str], typer.Option(help="Rule preset.")] = None,  # noqa: UP045
-    rule: Annotated[Optional[list[str]], typer.Option("--rule", help="Rule option KEY=VALUE (repeatable).")] = None,  # noqa: UP045
-    hands: Annotated[int | None, typer.Option(help="Hands (zsy, manipulation) or rounds (contract) per game.")] = None,
+    preset: PresetOpt = None,
+    rule: RuleOpt = None,
+    hands: Annotated[
+        Optional[int],  # noqa: UP045
+        typer.Option(min=1, help="Hands (zsy, manipulation) or rounds (contract) per game."),
+    ] = None,
     check: Annotated[bool, typer.Option(help="Verify that no card is created or lost after every action.")] = False,
     json: JsonOpt = False,
 ) -> None:
@@ -181,15 +317,17 @@ def selfplay_cmd(
     from solver.engine.selfplay import selfplay
 
     if game_name not in GAME_NAMES:
-        bad_input(f"unknown game {game_name!r} (known: {', '.join(GAME_NAMES)})")
+        bad_input(f"unknown game {game_name[:40]!r} (known: {', '.join(GAME_NAMES)})")
+    rules = _rules_arg(preset, rule)
+    if players is None:
+        players = ",".join(["solver"] + ["greedy"] * (_players_for(game_name, rules, None) - 1))
     kinds = [k.strip() for k in players.split(",") if k.strip()]
     for k in kinds:
         if k not in PLAYER_KINDS:
-            bad_input(f"unknown player {k!r} (known: {', '.join(PLAYER_KINDS)})")
+            bad_input(f"unknown player {k[:40]!r} (known: {', '.join(PLAYER_KINDS)})")
     options: dict[str, Any] = {}
     if hands is not None:
         options["max_rounds" if game_name == "contract" else "max_hands"] = hands
-    rules = _rules_arg(preset, rule)
     try:
         from solver.engine import new_game
 
@@ -229,11 +367,12 @@ def selfplay_cmd(
                 kind, str(row["seats"]), f"{row['win_rate']:.1%}", f"{lo:.1%}-{hi:.1%}", str(row["mean_score"])
             )
         out.print(table)
-        out.print(
+        say(
+            out,
             f"mean length {summary['mean_actions']} actions; {summary['games_per_second']} games/s "
-            f"({workers} worker(s), {summary['seconds']} s)"
+            f"({plural(workers, 'worker')}, {summary['seconds']} s)",
         )
     for e in stats.errors[:5]:
-        err.print(f"[red]error:[/] {e}")
+        error(str(e) or "a game failed (no message)")
     if stats.errors:
         raise typer.Exit(EXIT_FAIL)

@@ -8,7 +8,9 @@ or a failed ``--check``, 2 bad input.
 from __future__ import annotations
 
 import importlib
+import os
 import time
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -20,23 +22,20 @@ from cli.common import (
     Outcome,
     SolveOptions,
     bad_input,
-    cards_markup,
+    cards_parts,
+    click,
     emit_json,
-    err,
-    meld_markup,
+    error,
+    meld_parts,
     out,
+    plural,
+    say,
+    seconds_option,
 )
+from cli.inline import Inline, PresetName, check_applies, load_paths, parse_rule_overrides
 from solver import __version__
 from solver.errors import ShanghaiError
-from solver.puzzles import (
-    ContractPosition,
-    ManipulationPosition,
-    Puzzle,
-    ZsyPosition,
-    iter_puzzle_paths,
-    load,
-    position_dict,
-)
+from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, position_json
 
 app = typer.Typer(
     name="shanghai",
@@ -44,10 +43,36 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine output: one JSON object per line on stdout.")]
+
+
+class Objective(StrEnum):
+    """What ``--objective`` maximises."""
+
+    cards = "cards"
+    value = "value"
+
+
+class GameName(StrEnum):
+    """The three games."""
+
+    manipulation = "manipulation"
+    contract = "contract"
+    zsy = "zsy"
+
+
+PresetOpt = Annotated[
+    Optional[PresetName],  # noqa: UP045 - typer needs Optional here
+    typer.Option(help="Rule preset (see shanghai rules)."),
+]
+RuleOpt = Annotated[
+    Optional[list[str]],  # noqa: UP045
+    typer.Option("--rule", metavar="KEY=VALUE", help="Rule option KEY=VALUE (repeatable; see shanghai rules)."),
+]
 
 
 def _version(value: bool) -> None:
@@ -66,61 +91,45 @@ def _root(
     """Solve and play the Shanghai card games."""
 
 
-def _load_all(paths: list[Path]) -> tuple[list[Puzzle], int]:
-    """Load every puzzle under ``paths``; a bad one is reported in one line and skipped."""
-    puzzles: list[Puzzle] = []
-    bad = 0
-    for path in paths:
-        files = iter_puzzle_paths(path)
-        if not files:
-            err.print(f"[red]error:[/] {path}: no puzzle files (*.toml) here")
-            bad += 1
-        for file in files:
-            try:
-                puzzles.append(load(file))
-            except ShanghaiError as exc:
-                err.print(f"[red]error:[/] {exc}", markup=True)
-                bad += 1
-    return puzzles, bad
-
-
 def render_position(puzzle: Puzzle) -> None:
-    """Print a puzzle's position with pretty suits."""
-    head = f"[bold]{puzzle.name}[/]  [dim]{puzzle.game}[/]"
+    """Print a puzzle's position with pretty suits (user text is printed as text, never as markup)."""
+    head: list[Any] = [(puzzle.name, "bold"), "  ", (puzzle.game, "dim")]
     if puzzle.title and puzzle.title != puzzle.name:
-        head += f"  {puzzle.title}"
-    out.print(head)
+        head += ["  ", puzzle.title]
+    say(out, *head)
     pos = puzzle.position
     if isinstance(pos, ManipulationPosition):
         for meld in pos.table:
-            out.print(f"  table  {meld_markup(meld)}")
-        out.print(f"  hand   {cards_markup(pos.hand)}")
+            say(out, "  table  ", meld_parts(meld))
+        say(out, "  hand   ", cards_parts(pos.hand))
     elif isinstance(pos, ContractPosition):
-        out.print(f"  round  {pos.round}: {' + '.join(map(str, puzzle.rules.contract(pos.round)))}")  # type: ignore[union-attr]
+        contract = " + ".join(map(str, puzzle.rules.contract(pos.round)))  # type: ignore[union-attr]
+        say(out, f"  round  {pos.round}: {contract}")
         for t in pos.table:
-            out.print(f"  table  [dim]p{t.owner}[/] {meld_markup(t.meld)}")
-        out.print(f"  hand   {cards_markup(pos.hand)}{'  [dim](laid down)[/]' if pos.laid_down else ''}")
+            say(out, "  table  ", (f"p{t.owner}", "dim"), " ", meld_parts(t.meld))
+        say(out, "  hand   ", cards_parts(pos.hand), ("  (laid down)", "dim") if pos.laid_down else "")
         if pos.discard is not None:
-            out.print(f"  discard {cards_markup([pos.discard])}")
+            say(out, "  discard ", cards_parts([pos.discard]))
     elif isinstance(pos, ZsyPosition):
-        out.print(f"  hand   {cards_markup(pos.hand)}")
+        say(out, "  hand   ", cards_parts(pos.hand))
         if pos.to_beat is not None:
-            kind = f" [dim]({pos.to_beat_kind})[/]" if pos.to_beat_kind else ""
-            out.print(f"  beat   {cards_markup(pos.to_beat)}{kind}")
+            kind = ("", "") if not pos.to_beat_kind else (f" ({pos.to_beat_kind})", "dim")
+            say(out, "  beat   ", cards_parts(pos.to_beat), kind)
 
 
 @app.command()
 def check(
-    paths: Annotated[list[Path], typer.Argument(help="Puzzle files or folders of them.")],
+    paths: Annotated[list[Path], typer.Argument(help="Puzzle files or folders of them ('-' reads stdin).")],
     json: JsonOpt = False,
 ) -> None:
     """Validate puzzle files and print each position with pretty suits.
 
     Exit 0 when every file is valid, 2 when any is not (each bad file is
-    named in one line on stderr; the others are still checked).
+    named in one line on stderr, and with --json also as an object with
+    "valid": false on stdout; the others are still checked).
     """
-    puzzles, bad = _load_all(paths)
-    for puzzle in puzzles:
+    loaded = load_paths(paths)
+    for puzzle in loaded.puzzles:
         if json:
             emit_json(
                 {
@@ -128,14 +137,17 @@ def check(
                     "game": puzzle.game,
                     "title": puzzle.title,
                     "rules": puzzle.rules.changed(),
-                    "position": position_dict(puzzle.position),
+                    "position": position_json(puzzle.position),
                     "answer": puzzle.answer,
                     "valid": True,
                 }
             )
         else:
             render_position(puzzle)
-    if bad:
+    if json:
+        for name, message in loaded.bad:
+            emit_json({"puzzle": name, "valid": False, "error": message})
+    if loaded.bad:
         raise typer.Exit(EXIT_BAD_INPUT)
 
 
@@ -148,110 +160,147 @@ def _solve_one(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
 
 
 def _parse_rule_overrides(preset: str | None, rules: list[str]) -> dict[str, Any]:
-    data: dict[str, Any] = {}
-    if preset:
-        data["preset"] = preset
-    for item in rules:
-        key, eq, raw = item.partition("=")
-        if not eq:
-            bad_input(f"--rule takes KEY=VALUE, not {item!r}")
-        value: Any = raw
-        if raw.lower() in ("true", "false"):
-            value = raw.lower() == "true"
-        elif raw.lstrip("-").isdigit():
-            value = int(raw)
-        data[key.strip()] = value
-    return data
+    """``--preset``/``--rule`` as a ``[rules]`` table; bad input exits 2."""
+    try:
+        return parse_rule_overrides(preset, rules)
+    except ShanghaiError as exc:
+        bad_input(str(exc))
+
+
+def _puzzles(paths: list[Path] | None, inline: Inline, preset: Any, rule: list[str] | None) -> tuple[list[Puzzle], int]:
+    """The puzzles to solve and the number of unreadable files (bad inline input exits 2)."""
+    if inline.given():
+        if paths:
+            bad_input("give puzzle paths or an inline position (--hand, --table ...), not both")
+        try:
+            return [inline.puzzle(_parse_rule_overrides(preset, rule or []))], 0
+        except ShanghaiError as exc:
+            bad_input(str(exc))
+    if not paths:
+        bad_input("give puzzle files or folders ('-' reads stdin), or an inline position with --hand")
+    for flag, given in (("--preset", preset is not None), ("--rule", bool(rule)), ("--game", inline.game != "")):
+        if given:
+            bad_input(f"{flag} applies to an inline position (--hand); a puzzle file sets its own game and [rules]")
+    loaded = load_paths(paths)
+    return loaded.puzzles, len(loaded.bad)
 
 
 @app.command()
 def solve(
-    paths: Annotated[Optional[list[Path]], typer.Argument(help="Puzzle files or folders of them.")] = None,  # noqa: UP045
+    paths: Annotated[
+        Optional[list[Path]],  # noqa: UP045
+        typer.Argument(help="Puzzle files or folders of them ('-' reads one puzzle from stdin)."),
+    ] = None,
     json: JsonOpt = False,
-    objective: Annotated[str, typer.Option(help="Manipulation: maximise 'cards' played or their 'value'.")] = "cards",
-    time_limit: Annotated[float, typer.Option("--time-limit", min=0.01, help="Seconds per puzzle.")] = 10.0,
+    objective: Annotated[
+        Optional[Objective],  # noqa: UP045
+        typer.Option(help="Manipulation and Contract: maximise the cards played or their value. [default: cards]"),
+    ] = None,
+    time_limit: Annotated[float, seconds_option("Seconds per puzzle.")] = 10.0,
     all_plays: Annotated[
         bool, typer.Option("--all", help="Manipulation: every distinct best set of hand cards.")
     ] = False,
     check_answers: Annotated[
-        bool, typer.Option("--check", help="Compare with each file's [answer]; exit 1 on a mismatch.")
+        bool,
+        typer.Option("--check", help="Compare with each file's [answer]; exit 1 on a mismatch or a missing [answer]."),
     ] = False,
     table: Annotated[Optional[str], typer.Option(help="Inline table: melds separated by '|'.")] = None,  # noqa: UP045
     hand: Annotated[Optional[str], typer.Option(help="Inline hand, e.g. '8H 9C KD'.")] = None,  # noqa: UP045
-    game: Annotated[str, typer.Option(help="Game of an inline position.")] = "manipulation",
-    preset: Annotated[Optional[str], typer.Option(help="Rule preset of an inline position.")] = None,  # noqa: UP045
-    rule: Annotated[
-        Optional[list[str]], typer.Option("--rule", help="Rule option KEY=VALUE for an inline position (repeatable).")  # noqa: UP045
+    game: Annotated[
+        Optional[GameName],  # noqa: UP045
+        typer.Option(help="Game of an inline position. [default: manipulation]"),
+    ] = None,
+    preset: PresetOpt = None,
+    rule: RuleOpt = None,
+    round_: Annotated[Optional[int], typer.Option("--round", help="Contract: the round (default 1).")] = None,  # noqa: UP045
+    laid_down: Annotated[bool, typer.Option("--laid-down", help="Contract: the player has laid down.")] = False,
+    discard: Annotated[Optional[str], typer.Option(help="Contract: the card on the discard pile.")] = None,  # noqa: UP045
+    to_beat: Annotated[
+        Optional[str], typer.Option("--to-beat", help="Zheng Shang You: the combination to beat, e.g. '7S 7H'.")  # noqa: UP045
     ] = None,
 ) -> None:
-    """Solve puzzle files, folders of them, or an inline position (--table/--hand).
+    """Solve puzzle files, folders of them, stdin (-), or an inline position (--hand ...).
 
     Manipulation: the play with the most hand cards, least table change,
     and the moves. Contract: contract check, distance, best lay-off.
     Zheng Shang You: legal moves and the fewest-plays split.
     """
-    if objective not in ("cards", "value"):
-        bad_input(f"--objective must be 'cards' or 'value', not {objective!r}")
-    opts = SolveOptions(objective=objective, time_limit=time_limit, all_plays=all_plays)
-    bad = 0
-    puzzles: list[Puzzle] = []
-    if hand is not None or table is not None:
-        if paths:
-            bad_input("give puzzle paths or an inline position (--table/--hand), not both")
-        from solver.puzzles import loads
+    inline = Inline(
+        game.value if game is not None else "",
+        hand=hand,
+        table=table,
+        round=round_,
+        laid_down=laid_down,
+        discard=discard,
+        to_beat=to_beat,
+    )
+    if inline.given() and not inline.game:
+        inline = Inline("manipulation", hand, table, round_, laid_down, discard, to_beat)
+    puzzles, bad = _puzzles(paths, inline, preset, rule)
+    games = {p.game for p in puzzles}
+    for flag, given in (("--objective", objective is not None), ("--all", all_plays)):
+        problem = check_applies(flag, games) if given else None
+        if problem:
+            bad_input(problem)
+    if check_answers and inline.given():
+        bad_input("--check compares with a puzzle file's [answer]; an inline position has none")
+    opts = SolveOptions(objective=(objective or Objective.cards).value, time_limit=time_limit, all_plays=all_plays)
+    counts = _solve_all(puzzles, opts, json, check_answers)
+    bad += counts["bad"]
+    if check_answers and not json:
+        checked, mismatches = counts["checked"], counts["mismatches"]
+        say_err(f"checked {plural(checked, 'answer')}: {checked - mismatches} ok, {mismatches} mismatched")
+    if bad:
+        raise typer.Exit(EXIT_BAD_INPUT)
+    if counts["mismatches"] or counts["failures"] or counts["unchecked"]:
+        raise typer.Exit(EXIT_FAIL)
 
-        position: dict[str, Any] = {}
-        if hand is not None:
-            position["hand"] = hand
-        if table is not None:
-            position["table"] = [m for m in table.split("|") if m.strip()]
-        inline = {"game": game, "rules": _parse_rule_overrides(preset, rule or []), "position": position}
-        try:
-            import tomli_w
 
-            puzzles.append(loads(tomli_w.dumps(inline), "<inline>"))
-        except ShanghaiError as exc:
-            bad_input(str(exc))
-    elif not paths:
-        bad_input("give puzzle files or folders, or an inline position with --table/--hand")
-    else:
-        puzzles, bad = _load_all(paths)
-    mismatches = 0
-    failures = 0
+def say_err(message: str) -> None:
+    """A plain message line on stderr."""
+    from cli.common import err
+
+    say(err, message)
+
+
+def _solve_all(puzzles: list[Puzzle], opts: SolveOptions, json: bool, check_answers: bool) -> dict[str, int]:
+    """Solve and print each puzzle; counts of bad, mismatched, failed, checked and unchecked puzzles."""
+    counts = dict.fromkeys(("bad", "mismatches", "failures", "checked", "unchecked"), 0)
     for puzzle in puzzles:
         start = time.perf_counter()
         try:
             outcome = _solve_one(puzzle, opts)
         except ShanghaiError as exc:
-            err.print(f"[red]error:[/] {puzzle.name}: {exc}")
-            bad += 1
+            error(f"{puzzle.name}: {exc}")
+            counts["bad"] += 1
             continue
         outcome.data.setdefault("seconds", round(time.perf_counter() - start, 6))
         if check_answers and puzzle.answer:
             outcome.data["check"] = "mismatch" if outcome.mismatch else "ok"
+            counts["checked"] += 1
+        elif check_answers:
+            outcome.data["check"] = "no_answer"
         if json:
             emit_json({"puzzle": puzzle.name, "game": puzzle.game, **outcome.data})
         else:
             outcome.render(out)
+        if check_answers and not puzzle.answer:
+            error(f"{puzzle.name}: no [answer] to check against", label="unchecked")
+            counts["unchecked"] += 1
         if check_answers and outcome.mismatch:
-            err.print(f"[red]mismatch:[/] {puzzle.name}: {outcome.mismatch}")
-            mismatches += 1
+            error(f"{puzzle.name}: {outcome.mismatch}", label="mismatch")
+            counts["mismatches"] += 1
         if outcome.data.get("status") == "error":
-            failures += 1
-    if check_answers and not json:
-        checked = sum(1 for p in puzzles if p.answer)
-        err.print(f"checked {checked} answers: {checked - mismatches} ok, {mismatches} mismatched")
-    if bad:
-        raise typer.Exit(EXIT_BAD_INPUT)
-    if mismatches or failures:
-        raise typer.Exit(EXIT_FAIL)
+            counts["failures"] += 1
+    return counts
 
 
-from cli import engine_cmds  # noqa: E402
+from cli import engine_cmds, rules_cmd  # noqa: E402
 
 app.command()(engine_cmds.hint)
 app.command()(engine_cmds.play)
 app.command("selfplay")(engine_cmds.selfplay_cmd)
+app.command("rules")(rules_cmd.rules)
 
 from cli import generate_cmds  # noqa: E402
 
@@ -284,16 +333,41 @@ def serve(
         import fastapi  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        bad_input("shanghai serve needs the web extra: pip install -e '.\\[web]'")  # rich markup escape
+        bad_input("shanghai serve needs the web extra: pip install -e '.[web]'")
     from web.serve import serve as run
 
     run(host, port, open_browser=open_browser, workers=workers)
 
 
-def main() -> None:
-    """Entry point of the ``shanghai`` console script."""
+def main(args: list[str] | None = None) -> None:
+    """Entry point of the ``shanghai`` console script: exit 0 ok, 1 no solution or failed check, 2 bad input.
+
+    Usage errors (an unknown option, a bad choice) are one line on stderr too, like every other bad input.
+    """
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
+    command = typer.main.get_command(app)
     try:
-        app()
-    except ShanghaiError as exc:
-        err.print(f"[red]error:[/] {exc}")
+        code = command.main(args, prog_name="shanghai", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        out.print(exc.ctx.get_help() if exc.ctx else exc.format_message(), markup=False)
         raise SystemExit(EXIT_BAD_INPUT) from None
+    except click.ClickException as exc:
+        error(exc.format_message())
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    except (typer.Abort, KeyboardInterrupt, EOFError):
+        error("interrupted")
+        raise SystemExit(EXIT_FAIL) from None
+    except ShanghaiError as exc:
+        error(str(exc))
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    except Exception as exc:  # a bug: one line, not a traceback (SHANGHAI_DEBUG=1 shows it)
+        if os.environ.get("SHANGHAI_DEBUG"):
+            raise
+        error(f"{type(exc).__name__}: {exc} (a bug; SHANGHAI_DEBUG=1 shows the traceback)", label="internal error")
+        raise SystemExit(EXIT_FAIL) from None
+    raise SystemExit(code if isinstance(code, int) else 0)

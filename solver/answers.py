@@ -19,7 +19,7 @@ from solver.melds import TableMeld
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 from solver.rules import ContractRules, ManipulationRules, ZsyRules
 
-__all__ = ["Answer", "SolveOptions", "solve_puzzle", "zsy_codes"]
+__all__ = ["Answer", "SolveOptions", "solve_puzzle", "zsy_codes", "codes", "meld_codes", "move_json"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +56,32 @@ def solve_puzzle(puzzle: Puzzle, opts: SolveOptions | None = None) -> Answer:
     return _zsy(puzzle, opts)
 
 
+# --- the JSON shape (docs/json.md) ---------------------------------------------------------
+
+
+def codes(cards: Any) -> list[str]:
+    """Cards as a list of card codes: the one shape every answer uses for a group of cards."""
+    return [c.code for c in cards]
+
+
+def meld_codes(meld: Any) -> list[str]:
+    """A meld as a list of card codes; a wild that stands for a card keeps it (``2S=8H``)."""
+    return str(meld).split()
+
+
+def move_json(move: Any) -> dict[str, Any]:
+    """A Manipulation move as data: the cards, where they come from (an old meld's index and cards,
+    or ``null`` for the hand) and where they go (a new meld's index and cards)."""
+    return {
+        "cards": codes(move.cards),
+        "from": move.source,
+        "from_meld": meld_codes(move.source_meld) if move.source_meld is not None else None,
+        "to": move.target,
+        "to_meld": meld_codes(move.target_meld),
+        "text": move.text,
+    }
+
+
 # --- Manipulation Shanghai ---------------------------------------------------------------
 
 
@@ -73,9 +99,9 @@ def _manipulation(puzzle: Puzzle, opts: SolveOptions) -> Answer:
         "played": [c.code for c in play.played],
         "cards": len(play.played),
         "value": play.value,
-        "table": [str(m).split() for m in play.table],
+        "table": [meld_codes(m) for m in play.table],
         "hand": [c.code for c in play.hand],
-        "moves": [m.text for m in play.moves],
+        "moves": [move_json(m) for m in play.moves],
         "kept_melds": play.kept_melds,
         "moved_cards": play.moved_cards,
         "least_change": play.least_change,
@@ -173,21 +199,21 @@ def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     layoff_data = None
     if layoff is not None:
         layoff_data = {
-            "played": str(layoff.played),
+            "played": codes(layoff.played),
             "cards": len(layoff.played),
             "points": layoff.points,
-            "hand": str(layoff.hand),
-            "table": [{"cards": str(t.meld), "owner": t.owner} for t in layoff.table],
+            "hand": codes(layoff.hand),
+            "table": [{"cards": meld_codes(t.meld), "owner": t.owner} for t in layoff.table],
         }
     data: dict[str, Any] = {
         "round": pos.round,
         "contract": " + ".join(map(str, rules.contract(pos.round))),
         "can_lay_down": None if pos.laid_down else down is not None,
-        "lay_down": [str(m) for m in down.melds] if down else None,
+        "lay_down": [meld_codes(m) for m in down.melds] if down else None,
         "points_left": down.points_left if down else None,
         "distance": None
         if dist is None
-        else {"missing": dist.missing, "options": str(dist.options), "completion": str(dist.completion)},
+        else {"missing": dist.missing, "options": codes(dist.options), "completion": codes(dist.completion)},
         "missing": dist.missing if dist is not None else None,
         "layoff": layoff_data,
         "swaps": [{"card": str(s.card), "meld": s.meld, "wild": str(s.wild), "to": s.to} for s in layoff.swaps]
@@ -244,7 +270,7 @@ def _zsy(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     ranked = [(moves[i], left[i]) for i in order]
     status = "optimal" if split.status == "optimal" and ranked_status == "optimal" else "feasible"
     data: dict[str, Any] = {
-        "moves": [{"cards": zsy_codes(m.cards), "kind": m.kind} for m, _ in ranked],
+        "moves": [{"cards": zsy_codes(m.cards), "kind": m.kind, "plays_left": n} for m, n in ranked],
         "fewest_plays": split.count,
         "split": [zsy_codes(p.cards) for p in split.plays],
         "status": status,

@@ -28,6 +28,7 @@ from typing import Final
 from solver.errors import CardError, TooManyCopiesError
 
 __all__ = [
+    "clip",
     "Suit",
     "Rank",
     "Joker",
@@ -107,7 +108,7 @@ class Rank(IntEnum):
         try:
             return _RANK_OF[text.strip().upper()]
         except KeyError:
-            raise CardError(f"unknown rank {text!r}") from None
+            raise CardError(f"unknown rank {clip(text)}") from None
 
 
 _RANK_SYMBOL: Final = {r: {1: "A", 11: "J", 12: "Q", 13: "K"}.get(r.value, str(r.value)) for r in Rank}
@@ -165,7 +166,7 @@ class Card:
         try:
             return _parse_card(text.strip().upper())
         except CardError:
-            raise CardError(f"malformed card {text.strip()!r}") from None
+            raise CardError(f"malformed card {clip(text.strip())}") from None
 
     @property
     def is_joker(self) -> bool:
@@ -344,7 +345,32 @@ class Cards:
         for card, n in self.items():
             have = deck.count(card)
             if n > have:
-                raise TooManyCopiesError(f"{what} hold {n} copies of {card}, but the decks contain {have}")
+                hint = _joker_hint(card, deck) if have == 0 else ""
+                raise TooManyCopiesError(
+                    f"{what} hold {n} {'copy' if n == 1 else 'copies'} of {card}, but the decks contain {have}{hint}"
+                )
+
+
+def clip(text: str, width: int = 40) -> str:
+    """``text`` quoted for an error message, cut to about ``width`` characters.
+
+    >>> clip("8H")
+    "'8H'"
+    >>> len(clip("x" * 1000)) <= 45
+    True
+    """
+    text = text if len(text) <= width else text[: width - 1] + "…"
+    return repr(text)
+
+
+def _joker_hint(card: Card, deck: Cards) -> str:
+    """Why a joker is not in the deck: jokers are off, or this game names its jokers differently."""
+    if not card.is_joker:
+        return ""
+    jokers = sorted({c.code for c in deck if c.is_joker})
+    if not jokers:
+        return " (jokers are off: set the rule option jokers)"
+    return f" (this game's jokers are {' '.join(jokers)})"
 
 
 def make_deck(decks: int = 1, jokers: Mapping[Joker, int] | None = None) -> Cards:

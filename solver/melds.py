@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from solver.cards import Card, Cards, Rank, Suit
+from solver.cards import Card, Cards, Rank, Suit, clip
 from solver.errors import CardError, MeldError
 from solver.rules.base import MeldSpec
 
@@ -82,7 +82,7 @@ class Meld:
                 try:
                     roles.append(Card.parse(role))
                 except CardError:
-                    raise CardError(f"malformed wild role {token!r}") from None
+                    raise CardError(f"malformed wild role {clip(token)}") from None
             else:
                 roles.append(None)
         return Meld(tuple(cards), tuple(roles))

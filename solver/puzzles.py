@@ -58,6 +58,7 @@ __all__ = [
     "iter_puzzle_paths",
     "ANSWER_KEYS",
     "position_dict",
+    "position_json",
 ]
 
 T = TypeVar("T")
@@ -123,6 +124,15 @@ class Puzzle:
         return self.path or self.title or "<inline>"
 
 
+_TYPE_WORDS: dict[type, str] = {int: "an integer", str: "a string", bool: "true or false"}
+
+
+def _shown(value: Any) -> str:
+    from solver.rules.base import shown
+
+    return shown(value)
+
+
 class _Ctx:
     """Prefixes errors with the file and key being read."""
 
@@ -144,14 +154,17 @@ class _Ctx:
     def typed(self, data: Mapping[str, Any], key: str, kind: type[T], where: str) -> T:
         value = data[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise self.fail(f"{where}.{key}", f"expected {kind.__name__}, got {value!r}")
+            raise self.fail(f"{where}.{key}", f"expected {_TYPE_WORDS.get(kind, kind.__name__)}, got {_shown(value)}")
         return value
 
 
 def _check_keys(ctx: _Ctx, data: Mapping[str, Any], allowed: set[str] | frozenset[str], where: str) -> None:
     for key in data:
         if key not in allowed:
-            raise ctx.fail(f"{where}.{key}" if where else key, "unknown key")
+            raise ctx.fail(
+                f"{where}.{str(key)[:40]}" if where else str(key)[:40],
+                f"unknown key (known: {', '.join(sorted(allowed))})",
+            )
 
 
 def _cards(ctx: _Ctx, data: Mapping[str, Any], key: str, where: str) -> Cards:
@@ -240,7 +253,7 @@ def _parse_zsy(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ZsyPosition:
     if "to_beat_kind" in pos:
         kind = ctx.typed(pos, "to_beat_kind", str, "position")
         if kind not in ZSY_KINDS:
-            raise ctx.fail("position.to_beat_kind", f"must be one of {', '.join(ZSY_KINDS)}, not {kind!r}")
+            raise ctx.fail("position.to_beat_kind", f"must be one of {', '.join(ZSY_KINDS)}, not {_shown(kind)}")
         if to_beat is None:
             raise ctx.fail("position.to_beat_kind", "given without to_beat")
     with ctx.at("position"):
@@ -294,7 +307,7 @@ def from_data(data: Mapping[str, Any], source: str = "<string>") -> Puzzle:
         raise ctx.fail("game", "missing")
     game = ctx.typed(data, "game", str, "puzzle")
     if game not in _PARSERS:
-        raise ctx.fail("game", f"unknown game {game!r} (known: {', '.join(_PARSERS)})")
+        raise ctx.fail("game", f"unknown game {_shown(game)} (known: {', '.join(_PARSERS)})")
     title = ctx.typed(data, "title", str, "puzzle") if "title" in data else ""
     rules_raw = data.get("rules", {})
     if not isinstance(rules_raw, dict):
@@ -320,9 +333,10 @@ def load(path: str | Path) -> Puzzle:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
-        raise PuzzleError(f"{p}: cannot read: {reason}") from None
+    except UnicodeDecodeError:
+        raise PuzzleError(f"{p}: cannot read: not UTF-8 text") from None
+    except OSError as exc:
+        raise PuzzleError(f"{p}: cannot read: {exc.strerror or 'not a readable file'}") from None
     return loads(text, str(p))
 
 
@@ -353,6 +367,19 @@ def position_dict(position: Position) -> dict[str, Any]:
     if position.to_beat_kind is not None:
         out["to_beat_kind"] = position.to_beat_kind
     return out
+
+
+def position_json(position: Position) -> dict[str, Any]:
+    """The position as JSON data (docs/json.md): every group of cards a list of card codes."""
+    data = position_dict(position)
+    for key in ("hand", "dead", "to_beat"):
+        if key in data:
+            data[key] = data[key].split()
+    if isinstance(position, ManipulationPosition):
+        data["table"] = [str(m).split() for m in position.table]
+    elif isinstance(position, ContractPosition):
+        data["table"] = [{"cards": str(t.meld).split(), "owner": t.owner} for t in position.table]
+    return data
 
 
 def dumps(puzzle: Puzzle) -> str:

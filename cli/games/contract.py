@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from cli.common import Outcome, SolveOptions, cards_markup, meld_markup
+from cli.common import Outcome, SolveOptions, cards_parts, meld_parts, plural, say
 from solver.answers import solve_puzzle
 from solver.contract import Distance, LayDown, Layoff
 from solver.puzzles import ContractPosition, Puzzle
@@ -36,31 +36,36 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
     hand, table, can_go_out, status = pos.hand, pos.table, data["can_go_out"], data["status"]
 
     def render(console: Console) -> None:
-        console.print(f"[bold]{puzzle.name}[/]  [dim]contract, round {pos.round}: {data['contract']}[/]")
+        say(console, (puzzle.name, "bold"), "  ", (f"contract, round {pos.round}: {data['contract']}", "dim"))
         for i, t in enumerate(table):
-            console.print(f"  table {i}  [dim]p{t.owner}[/] {meld_markup(t.meld)}")
-        console.print(f"  hand     {cards_markup(hand)}{'  [dim](laid down)[/]' if pos.laid_down else ''}")
+            say(console, f"  table {i}  ", (f"p{t.owner}", "dim"), " ", meld_parts(t.meld))
+        say(console, "  hand     ", cards_parts(hand), ("  (laid down)", "dim") if pos.laid_down else "")
         if not pos.laid_down:
             what = "the whole hand goes down" if whole else "can lay down"
             if down is None:
-                console.print(f"  [red]cannot lay down[/]{' the whole hand' if whole else ''}")
+                say(console, "  ", ("cannot lay down" + (" the whole hand" if whole else ""), "red"))
             else:
-                console.print(f"  [green]{what}[/]:")
+                say(console, "  ", (what, "green"), ":")
                 for m in down.melds:
-                    console.print(f"    {meld_markup(m)}")
-                console.print(f"  left     {cards_markup(down.hand)}  [dim]({down.points_left} points)[/]")
+                    say(console, "    ", meld_parts(m))
+                say(console, "  left     ", cards_parts(down.hand), (f"  ({plural(down.points_left, 'point')})", "dim"))
             if dist is not None:
-                console.print(f"  missing  {dist.missing} card(s)")
+                say(console, f"  missing  {plural(dist.missing, 'card')}")
                 if dist.missing and dist.options:
-                    console.print(f"  outs     {cards_markup(dist.options.distinct())}")
+                    say(console, "  outs     ", cards_parts(dist.options.distinct()))
         if layoff is not None:
-            console.print(f"  lay off  {cards_markup(layoff.played)}  [dim]({layoff.points} points)[/]")
+            say(console, "  lay off  ", cards_parts(layoff.played), (f"  ({plural(layoff.points, 'point')})", "dim"))
             for s in layoff.swaps:
-                console.print(
-                    f"  swap     {cards_markup([s.card])} for {cards_markup([s.wild])} in meld {s.meld}, wild to meld {s.to}"
+                say(
+                    console,
+                    "  swap     ",
+                    cards_parts([s.card]),
+                    " for ",
+                    cards_parts([s.wild]),
+                    f" in meld {s.meld}, wild to meld {s.to}",
                 )
             for i, t in enumerate(layoff.table):
-                console.print(f"    {i} [dim]p{t.owner}[/] {meld_markup(t.meld)}")
-        console.print(f"  go out   {'[green]yes[/]' if can_go_out else 'no'}  [dim]{status}[/]")
+                say(console, f"    {i} ", (f"p{t.owner}", "dim"), " ", meld_parts(t.meld))
+        say(console, "  go out   ", ("yes", "green") if can_go_out else "no", "  ", (status, "dim"))
 
     return Outcome(data, render, answer.mismatch)

@@ -1,7 +1,7 @@
 """``shanghai solve`` for Zheng Shang You: legal moves, best first, and the fewest-plays split.
 
-JSON keys: ``moves`` (each ``{"cards": [codes], "kind": kind}``, best first:
-fewest plays left after the move), ``fewest_plays`` (int), ``split`` (a list
+JSON keys: ``moves`` (each ``{"cards": [codes], "kind": kind, "plays_left": n}``,
+best first: fewest plays left after the move), ``fewest_plays`` (int), ``split`` (a list
 of plays, each a list of card codes), ``status``, ``leads`` (the number of
 legal leads from the hand: given for a lead, and for a reply only when the
 puzzle's answer asks for it) and ``seconds`` (added by the command).
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from cli.common import Outcome, SolveOptions, cards_markup
+from cli.common import Outcome, Part, SolveOptions, cards_parts, plural, say, unicode_ok
 from solver.answers import solve_puzzle
 from solver.cards import Card
 from solver.puzzles import Puzzle
@@ -22,9 +22,9 @@ from solver.zsy import Combo, zsy_value
 __all__ = ["solve"]
 
 
-def _markup(combo: Combo) -> str:
+def _parts(combo: Combo) -> list[Part]:
     cards: list[Card] = sorted(combo.cards, key=lambda c: (zsy_value(c), c.index))
-    return f"{cards_markup(cards)}  [dim]{combo.describe()}[/]"
+    return [*cards_parts(cards), ("  " + combo.describe(), "dim")]
 
 
 def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
@@ -41,19 +41,20 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
         from cli.main import render_position  # lazy: cli.main imports this module lazily too
 
         render_position(puzzle)
+        arrow = "→" if unicode_ok() else "->"
         if to_beat is not None:
-            console.print(f"         [dim]{to_beat.describe()}[/]")
-        what = "replies" if to_beat is not None else "leads"
-        from_hand = f" ({leads} leads from this hand)" if to_beat is not None and leads is not None else ""
-        console.print(f"  [bold]{len(moves)} legal {what}[/]{from_hand}, best first:")
+            say(console, "         ", (to_beat.describe(), "dim"))
+        what = ("legal reply", "legal replies") if to_beat is not None else ("legal lead", "legal leads")
+        from_hand = f" ({plural(leads, 'lead')} from this hand)" if to_beat is not None and leads is not None else ""
+        say(console, "  ", (plural(len(moves), *what), "bold"), f"{from_hand}, best first:")
         for combo, n in ranked[: opts.limit]:
-            console.print(f"    {_markup(combo)}  [green]→ {n} plays left[/]")
+            say(console, "    ", _parts(combo), "  ", (f"{arrow} {plural(n, 'play')} left", "green"))
         if len(ranked) > opts.limit:
-            console.print(f"    [dim]… {len(ranked) - opts.limit} more (--json lists all)[/]")
+            say(console, "    ", (f"... {len(ranked) - opts.limit} more (--json lists all)", "dim"))
         if not moves:
-            console.print("    [dim]none: pass[/]")
-        console.print(f"  [bold]fewest plays: {split.count}[/] [dim]({status})[/]")
+            say(console, "    ", ("none: pass", "dim"))
+        say(console, (f"  fewest plays: {split.count}", "bold"), " ", (f"({status})", "dim"))
         for play in split.plays:
-            console.print(f"    {_markup(play)}")
+            say(console, "    ", _parts(play))
 
     return Outcome(answer.data, render, answer.mismatch)

@@ -7,12 +7,13 @@ position's question directly with the solver.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from solver.cards import Cards
 from solver.engine.base import Game
 from solver.engine.players import Decision, SolverPlayer
-from solver.melds import format_table
+from solver.melds import TableMeld, format_table
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 
 __all__ = ["hint_for_game", "hint_for_puzzle"]
@@ -42,8 +43,8 @@ def _manipulation(puzzle: Puzzle, pos: ManipulationPosition, time_limit: float) 
         return Decision("draw", "no card from the hand can be played: draw", {"played": 0})
     return Decision(
         f"play {format_table(play.table)}",
-        f"plays {len(play.played)} card(s): {play.played} ({play.status}); "
-        f"keeps {play.kept_melds} meld(s), moves {play.moved_cards} table card(s)",
+        f"plays {_n(len(play.played), 'card')}: {play.played} ({play.status}); "
+        f"keeps {_n(play.kept_melds, 'meld')}, moves {_n(play.moved_cards, 'table card')}",
         {
             "played": [str(c) for c in play.played],
             "moves": [str(m) for m in play.moves],
@@ -64,9 +65,36 @@ def _zsy(puzzle: Puzzle, time_limit: float) -> Decision:
     best, after = ranked[0]
     return Decision(
         f"play {best}",
-        f"leaves {after} play(s) to go out (the hand now needs {now})",
+        f"leaves {_n(after, 'play')} to go out (the hand now needs {now})",
         {"fewest_plays": now, "after": after},
     )
+
+
+def _n(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _layoff_actions(table: tuple[TableMeld, ...], plan: Any) -> list[str]:
+    """A lay-off plan as engine actions: the swaps first, then one ``layoff N CARDS`` per meld."""
+    actions = [f"swap {s.meld} {s.card} {s.to}" for s in plan.swaps]
+    placed: dict[int, Counter[Any]] = {}
+    for s in plan.swaps:  # a swap puts the natural card in one meld and the freed wild on another
+        placed.setdefault(s.meld, Counter())[s.card] += 1
+        placed.setdefault(s.to, Counter())[s.wild] += 1
+    for i, (old, new) in enumerate(zip(table, plan.table)):
+        added = Counter(new.meld.cards)
+        added.subtract(old.meld.cards)
+        added.subtract(placed.get(i, Counter()))
+        tokens: list[str] = []
+        for card, role in zip(new.meld.cards, new.meld.roles):
+            if added[card] > 0:
+                added[card] -= 1
+                tokens.append(f"{card}={role}" if role is not None else str(card))
+        if not tokens:
+            continue
+        actions.append(f"layoff {i} {' '.join(tokens)}")
+    return actions or [f"layoff 0 {plan.played}"]
 
 
 def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decision:
@@ -79,18 +107,20 @@ def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decis
     if pos.laid_down:
         plan = best_layoff(pos.hand, pos.table, rules, player=0, time_limit=time_limit)
         if plan.played:
+            actions = _layoff_actions(pos.table, plan)
             return Decision(
-                f"lay off {plan.played}",
-                f"lays off {len(plan.played)} card(s) worth {plan.points} points"
-                + ("; goes out" if plan.can_go_out else ""),
-                {"can_go_out": plan.can_go_out},
+                actions[0],
+                f"lays off {_n(len(plan.played), 'card')} worth {_n(plan.points, 'point')}"
+                + ("; goes out" if plan.can_go_out else "")
+                + (f" ({len(actions)} actions: {'; '.join(actions)})" if len(actions) > 1 else ""),
+                {"can_go_out": plan.can_go_out, "actions": actions},
             )
         worst = max(pos.hand, key=rules.points)
         return Decision(f"discard {worst}", "nothing can be laid off: discard the card worth most", {})
     lay = best_lay_down(pos.hand, rules, pos.round, time_limit=time_limit)
     if lay is not None:
         return Decision(
-            f"lay down {format_table(lay.melds)}",
+            f"laydown {format_table(lay.melds)}",
             f"the contract can be made, leaving {lay.points_left} points in hand",
             {"points_left": lay.points_left},
         )
@@ -101,14 +131,14 @@ def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decis
         taken = best_discards(hand, rules, pos.round, seen=without_top, time_limit=time_limit)
         if taken and taken[0][1] < now.missing:
             return Decision(
-                f"take {pos.discard}",
-                f"with {pos.discard} (then discarding {taken[0][0]}) the contract is {taken[0][1]} card(s) away"
-                f" (now {now.missing})",
+                "take",
+                f"take {pos.discard}: with it (then discarding {taken[0][0]}) the contract is"
+                f" {_n(taken[0][1], 'card')} away (now {now.missing})",
                 {"distance": now.missing, "distance_with_discard": taken[0][1]},
             )
     card, after = best_discards(pos.hand, rules, pos.round, seen=seen, time_limit=time_limit)[0]
     return Decision(
         f"discard {card}",
-        f"the contract is {now.missing} card(s) away; without {card} it is {after} away",
+        f"the contract is {_n(now.missing, 'card')} away; without {card} it is {after} away",
         {"distance": now.missing, "outs": str(now.options)},
     )

@@ -16,16 +16,52 @@ stops the engine: every line gets an answer and the next line is read.
 from __future__ import annotations
 
 import json
+import math
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
-from solver.engine import GAME_NAMES, new_game
+from solver.cards import clip
+from solver.engine import GAME_NAMES, SetupError, new_game, record_of
 from solver.engine.base import Game
 from solver.errors import IllegalActionError, ShanghaiError
 
-__all__ = ["EngineServer", "ProtocolError", "COMMANDS", "serve"]
+__all__ = ["EngineServer", "ProtocolError", "COMMANDS", "POOLED", "serve"]
+
+POOLED = ("solve", "hint")
+"""Commands that ``serve`` answers in worker processes when they need no game (``hint`` on a puzzle)."""
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    """Strict JSON on one line: never NaN or Infinity."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False)
+
+
+def _request(req: Any) -> dict[str, Any]:
+    """``req`` if it is a request object with a usable id (``ProtocolError`` otherwise)."""
+    if not isinstance(req, dict):
+        raise ProtocolError("invalid_request", "a request is a JSON object")
+    rid = req.get("id")
+    if isinstance(rid, (dict, list)) or (isinstance(rid, float) and not math.isfinite(rid)):
+        req.pop("id")
+        raise ProtocolError("invalid_request", "id must be a string, a finite number or null")
+    return req
+
+
+def _no_constant(name: str) -> Any:
+    raise ProtocolError("parse_error", f"not valid JSON: {name} is not a JSON number")
+
+
+def _seconds(req: Mapping[str, Any], name: str, default: float | None) -> float | None:
+    """A time limit field: a positive, finite number of seconds (``bad_value`` otherwise)."""
+    value = _field(req, name, (int, float), default)
+    if value is None:
+        return None
+    if not math.isfinite(value) or value <= 0:
+        raise ProtocolError("bad_value", f"field {name!r} must be a positive number of seconds, not {value}")
+    return min(float(value), 3600.0)
 
 
 class ProtocolError(Exception):
@@ -76,50 +112,114 @@ class EngineServer:
         """The response line for one request line (None for a blank line)."""
         if not line.strip():
             return None
-        try:
-            req = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            error = {"code": "parse_error", "message": f"not valid JSON: {exc}"}
-            return json.dumps({"id": None, "error": error}, ensure_ascii=False)
-        return json.dumps(self.handle(req), ensure_ascii=False)
-
-    def handle(self, req: Any) -> dict[str, Any]:
-        """The response object for one decoded request (dict in, dict out; never raises).
-
-        The HTTP API (``web``) calls this too, so both front ends share one engine.
-        """
         rid: Any = None
         try:
-            if not isinstance(req, dict):
-                raise ProtocolError("invalid_request", "a request is a JSON object")
+            req = self.parse_line(line)
             rid = req.get("id")
-            if isinstance(rid, (dict, list)):
-                rid = None
-                raise ProtocolError("invalid_request", "id must be a string, a number or null")
+            return self.answer(req)
+        except ProtocolError as exc:
+            return _dumps({"id": rid, "error": {"code": exc.code, "message": exc.message}})
+
+    @staticmethod
+    def parse_line(line: str) -> dict[str, Any]:
+        """The request object of a line (``ProtocolError`` for a line that is not one)."""
+        try:
+            req = json.loads(line, parse_constant=_no_constant)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise ProtocolError("parse_error", f"not valid JSON: {exc}") from None
+        return _request(req)
+
+    def handle(self, req: Any) -> dict[str, Any]:
+        """The reply object to a decoded request (dict in, dict out; never raises).
+
+        The HTTP API (``web``) calls this, so both front ends share one engine.
+        """
+        try:
+            return self.respond(_request(req))
+        except ProtocolError as exc:
+            rid = req.get("id") if isinstance(req, dict) and "id" in req else None
+            return {
+                "id": rid if isinstance(rid, (str, int)) else None,
+                "error": {"code": exc.code, "message": exc.message},
+            }
+
+    def answer(self, req: Mapping[str, Any]) -> str:
+        """The response line to a parsed request (every error becomes an error reply)."""
+        return _dumps(self.respond(req))
+
+    def respond(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """The reply object to a parsed request: ``{"id", "result"}`` or ``{"id", "error"}``."""
+        rid = req.get("id")
+        try:
             cmd = _field(req, "cmd", str)
             if cmd not in self.handlers:
-                raise ProtocolError("unknown_command", f"unknown command {cmd!r}")
-            result = self.handlers[cmd](req)
-            return {"id": rid, "result": result}
+                raise ProtocolError("unknown_command", f"unknown command {clip(cmd)}")
+            return {"id": rid, "result": self.handlers[cmd](req)}
         except ProtocolError as exc:
-            return {"id": rid, "error": {"code": exc.code, "message": exc.message}}
+            code, message = exc.code, exc.message
+        except SetupError as exc:
+            code, message = "bad_value", str(exc)
         except IllegalActionError as exc:
-            return {"id": rid, "error": {"code": "illegal_action", "message": str(exc)}}
+            code, message = "illegal_action", str(exc)
         except ShanghaiError as exc:
-            return {"id": rid, "error": {"code": "bad_input", "message": str(exc)}}
+            code, message = "bad_input", str(exc)
         except Exception as exc:
-            message = f"{type(exc).__name__}: {exc}"
-            return {"id": rid, "error": {"code": "internal_error", "message": message}}
+            code, message = "internal_error", f"{type(exc).__name__}: {exc}"
+        return {"id": rid, "error": {"code": code, "message": message}}
 
-    def serve(self, stdin: IO[str], stdout: IO[str]) -> None:
-        """Answer lines until ``quit`` or the end of input."""
-        for line in stdin:
-            reply = self.handle_line(line)
-            if reply is not None:
+    def pooled(self, req: Mapping[str, Any]) -> float | None:
+        """The time limit of a request ``serve`` runs in a worker (None for one it answers itself)."""
+        if req.get("cmd") not in POOLED or "game_id" in req:
+            return None
+        try:
+            return _seconds(req, "time_limit", 10.0)
+        except ProtocolError:
+            return None  # answered at once, with the error
+
+    def serve(
+        self, stdin: IO[str], stdout: IO[str], workers: int = 2, target: Callable[[dict[str, Any]], str] | None = None
+    ) -> None:
+        """Answer lines until ``quit`` or the end of input.
+
+        ``solve`` and ``hint`` on a puzzle run in worker processes (:mod:`solver.engine.workers`):
+        their replies come when ready, possibly after replies to later lines (the ``id`` matches
+        them up), and each is stopped at its hard limit. Every other request is answered in order.
+        ``workers=0`` answers everything in order in this process; ``target`` replaces the handler
+        the workers run (a module-level function; tests give a slow one).
+        """
+        from solver.engine.workers import SolvePool
+
+        lock = threading.Lock()
+
+        def write(reply: str) -> None:
+            with lock:
                 stdout.write(reply + "\n")
                 stdout.flush()
-            if self.done:
-                return
+
+        pool = None
+        if workers > 0:
+            pool = SolvePool(write, workers) if target is None else SolvePool(write, workers, target)
+        try:
+            for line in stdin:
+                if not line.strip():
+                    continue
+                try:
+                    req = self.parse_line(line)
+                except ProtocolError as exc:
+                    write(_dumps({"id": None, "error": {"code": exc.code, "message": exc.message}}))
+                    continue
+                limit = self.pooled(req) if pool is not None else None
+                if pool is not None and limit is not None:
+                    pool.submit(req.get("id"), req, limit)
+                    continue
+                if req.get("cmd") == "quit" and pool is not None:
+                    pool.close()  # answer every pending solve before saying bye
+                write(self.answer(req))
+                if self.done:
+                    return
+        finally:
+            if pool is not None:
+                pool.close()
 
     # --- commands --------------------------------------------------------------------
 
@@ -144,7 +244,7 @@ class EngineServer:
             raise ProtocolError("bad_value", "objective must be 'cards' or 'value'")
         opts = SolveOptions(
             objective=objective,
-            time_limit=float(_field(req, "time_limit", (int, float), 10.0)),
+            time_limit=_seconds(req, "time_limit", 10.0) or 10.0,
             all_plays=bool(_field(req, "all", bool, False)),
         )
         start = time.perf_counter()
@@ -167,7 +267,7 @@ class EngineServer:
             d = hint_for_game(game)
             player = game.current_player()
         else:
-            d = hint_for_puzzle(self._puzzle(req), float(_field(req, "time_limit", (int, float), 10.0)))
+            d = hint_for_puzzle(self._puzzle(req), _seconds(req, "time_limit", 10.0) or 10.0)
             player = 0
         return {"player": player, "action": str(d.action), "reason": d.reason, "facts": d.facts}
 
@@ -175,19 +275,12 @@ class EngineServer:
         """Start a seeded game; returns its id."""
         game_name = _field(req, "game", str)
         if game_name not in GAME_NAMES:
-            raise ProtocolError("bad_value", f"unknown game {game_name!r} (known: {', '.join(GAME_NAMES)})")
+            raise ProtocolError("bad_value", f"unknown game {clip(game_name)} (known: {', '.join(GAME_NAMES)})")
         rules = _field(req, "rules", dict, {})
         players = _field(req, "players", int, 4)
         seed = _field(req, "seed", int, 0)
         options = _field(req, "options", dict, {})
-        allowed = {"max_hands", "max_rounds", "turn_limit", "time_limit"}
-        for key in options:
-            if key not in allowed:
-                raise ProtocolError("bad_value", f"unknown engine option {key!r} (known: {', '.join(sorted(allowed))})")
-        try:
-            game = new_game(game_name, rules, players, seed, **options)
-        except TypeError as exc:
-            raise ProtocolError("bad_value", f"bad engine option: {exc}") from None
+        game = new_game(game_name, rules, players, seed, options=options)
         self.counter += 1
         gid = f"g{self.counter}"
         self.games[gid] = game
@@ -197,6 +290,8 @@ class EngineServer:
         """The legal actions of the player to move (as text)."""
         _, game = self._game(req)
         player = _field(req, "player", int, game.current_player())
+        if player != game.current_player() and not 0 <= player < game.num_players:
+            raise ProtocolError("bad_value", f"player must be 0-{game.num_players - 1}, not {player}")
         if player != game.current_player():
             return {"player": player, "to_move": game.current_player(), "actions": []}
         return {"player": player, "to_move": player, "actions": [str(a) for a in game.legal_actions()]}
@@ -241,7 +336,7 @@ class EngineServer:
         if kind not in PLAYER_KINDS:
             raise ProtocolError("bad_value", f"unknown AI {kind!r} (known: {', '.join(PLAYER_KINDS)})")
         seed = _field(req, "seed", int, len(game.history))
-        limit = _field(req, "time_limit", (int, float), None)
+        limit = _seconds(req, "time_limit", None)
         old = getattr(game, "time_limit", None)
         if limit is not None and old is not None:
             game.time_limit = float(limit)  # type: ignore[attr-defined]
@@ -263,7 +358,7 @@ class EngineServer:
     def cmd_record(self, req: Mapping[str, Any]) -> dict[str, Any]:
         """The game record (replays exactly)."""
         _, game = self._game(req)
-        data: dict[str, Any] = json.loads(game.record().to_json())
+        data: dict[str, Any] = json.loads(record_of(game).to_json())
         return data
 
     def cmd_close(self, req: Mapping[str, Any]) -> dict[str, Any]:
@@ -281,6 +376,6 @@ class EngineServer:
 COMMANDS = tuple(EngineServer().handlers)
 
 
-def serve() -> None:
-    """Run the engine on stdin/stdout."""
-    EngineServer().serve(sys.stdin, sys.stdout)
+def serve(workers: int = 2) -> None:
+    """Run the engine on stdin/stdout (``workers`` solver processes for ``solve`` and puzzle hints)."""
+    EngineServer().serve(sys.stdin, sys.stdout, workers)

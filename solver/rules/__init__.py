@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from solver.cards import clip
 from solver.errors import RulesError
 from solver.rules.base import MeldSpec, RuleSet
 from solver.rules.contract import ContractRules, Requirement
@@ -29,5 +30,5 @@ GAMES: dict[str, type[ManipulationRules] | type[ContractRules] | type[ZsyRules]]
 def rules_for(game: str, data: Mapping[str, Any] | None = None) -> Rules:
     """The rule set of ``game`` built from ``data`` (a preset name and overrides)."""
     if game not in GAMES:
-        raise RulesError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
+        raise RulesError(f"unknown game {clip(str(game))} (known: {', '.join(GAMES)})")
     return GAMES[game].from_dict(data or {})

@@ -89,7 +89,11 @@ class ContractRules(RuleSet):
         "last_round_normal": {"last_round_all_at_once": False},
     }
 
-    contracts: tuple[Contract, ...] = option(CONTRACT_LISTS["finnish"], doc="the contract of each round")
+    contracts: tuple[Contract, ...] = option(
+        CONTRACT_LISTS["finnish"],
+        doc="the contract of each round",
+        values="finnish | us | a list of rounds like 'set run:5'",
+    )
     decks: int = option(2, 1, 4, "number of 52-card decks")
     jokers: int = option(0, 0, 8, "jokers (JK) in the deck")
     wild_cards: Literal["black_twos", "jokers", "jokers_and_twos"] = option("black_twos", doc="which cards are wild")

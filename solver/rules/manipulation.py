@@ -3,7 +3,7 @@
 The dataclass defaults are the default preset, ``german``. The rule book
 marks ``must_play = one`` as the option's default but gives the default
 preset ``more_than_one``; a rule set with no preset named is the default
-preset, so ``ManipulationRules()`` has ``more_than_one`` (docs/rules.md).
+preset, so ``ManipulationRules()`` has ``more_than_one`` (docs/decisions.md).
 
 >>> ManipulationRules.preset("norwegian").ace
 'both'

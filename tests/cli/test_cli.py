@@ -44,7 +44,7 @@ def test_check_json(tmp_path: Path) -> None:
     result = runner.invoke(app, ["check", "--json", str(tmp_path)])
     assert result.exit_code == 0
     data = json.loads(result.stdout.strip())
-    assert data["valid"] and data["position"]["hand"] == "6S KD"
+    assert data["valid"] and data["position"]["hand"] == ["6S", "KD"]
 
 
 @pytest.mark.parametrize(
@@ -73,7 +73,8 @@ def test_check_folder_with_one_bad_file_checks_the_rest(tmp_path: Path) -> None:
     (tmp_path / "b.toml").write_text("game = 'manipulation'\n[position]\nhand = '1Z'\n")
     result = run("check", "--json", str(tmp_path))
     assert result.returncode == 2
-    assert len(result.stdout.strip().splitlines()) == 1
+    good, bad = [json.loads(line) for line in result.stdout.strip().splitlines()]
+    assert good["valid"] and not bad["valid"] and "b.toml" in bad["puzzle"] and "1Z" in bad["error"]
     assert "b.toml" in result.stderr and "Traceback" not in result.stderr
 
 

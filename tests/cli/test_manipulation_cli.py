@@ -47,7 +47,14 @@ def test_json_keys(tmp_path: Path) -> None:
         assert key in data
     assert data["status"] == "optimal" and data["played"] == ["6S"] and data["hand"] == ["KD"]
     assert data["table"] == [["3H", "4H", "5H"], ["3C", "4C", "5C"], ["6S", "6H", "6C"]]
-    assert data["moves"][0] == "move 6H from [3H 4H 5H 6H] to [6S 6H 6C]"
+    assert data["moves"][0] == {
+        "cards": ["6H"],
+        "from": 0,
+        "from_meld": ["3H", "4H", "5H", "6H"],
+        "to": 2,
+        "to_meld": ["6S", "6H", "6C"],
+        "text": "move 6H from [3H 4H 5H 6H] to [6S 6H 6C]",
+    }
     assert (data["kept_melds"], data["moved_cards"]) == (0, 2)
 
 

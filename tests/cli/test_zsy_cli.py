@@ -64,7 +64,7 @@ def test_json_keys() -> None:
     data = json.loads(result.stdout)
     assert {"moves", "fewest_plays", "split", "status", "seconds"} <= set(data)
     assert data["status"] == "optimal" and data["fewest_plays"] == 2
-    assert all(set(m) == {"cards", "kind"} and m["kind"] == "straight" for m in data["moves"])
+    assert all(set(m) == {"cards", "kind", "plays_left"} and m["kind"] == "straight" for m in data["moves"])
     assert len(data["moves"]) == 12
     assert sorted(c for play in data["split"] for c in play) == sorted(
         ["6H", "8H", "RJ", "9C", "10C", "6D", "7D", "8D"]
@@ -75,7 +75,7 @@ def test_moves_best_first() -> None:
     result = run("solve", "--json", "puzzles/zsy/rulebook-sets.toml")
     data = json.loads(result.stdout)
     # 7-7-7 leaves 8-8-2-RJ and 4C: two plays; a set of eights leaves more
-    assert data["moves"][0] == {"cards": ["7S", "7H", "7D"], "kind": "set"}
+    assert data["moves"][0] == {"cards": ["7S", "7H", "7D"], "kind": "set", "plays_left": 2}
 
 
 BAD = [

@@ -36,7 +36,7 @@ def test_solve_is_the_engine_answer(client: TestClient) -> None:
     engine = EngineServer().handle({"cmd": "solve", "puzzle": SIX})["result"]
     drop = {"seconds"}
     assert {k: v for k, v in got.items() if k not in drop} == {k: v for k, v in engine.items() if k not in drop}
-    assert got["played"] == ["6S"] and got["moves"][-1] == "play 6S to [6S 6H 6C]"
+    assert got["played"] == ["6S"] and got["moves"][-1]["text"] == "play 6S to [6S 6H 6C]"
 
 
 @pytest.mark.parametrize(

@@ -70,12 +70,12 @@ def test_tap_cards_and_solve_manipulation(page: Any) -> None:
     assert shown[-1] == cli["hand"]
     assert _cards(page.locator("#new-table .card.played")) == cli["played"]
     assert sorted(_cards(page.locator("#new-table .card.moved"))) == ["6C", "6H"]
-    assert page.locator("#steps li").all_inner_texts() == cli["moves"]
+    assert page.locator("#steps li").all_inner_texts() == [m["text"] for m in cli["moves"]]
     # The steps one by one, from the old table.
     for _ in cli["moves"]:
         page.click("#step-btn")
     page.wait_for_timeout(500)
-    assert page.locator("#steps li.current").inner_text() == cli["moves"][-1]
+    assert page.locator("#steps li.current").inner_text() == cli["moves"][-1]["text"]
     # The position lives in the URL: reloading it gives the same position.
     url = page.url
     assert "preset=norwegian" in url and "hand=6S+KD" in url
@@ -110,7 +110,7 @@ def test_readme_positions_typed_in(page: Any, args: list[str]) -> None:
     shown = [_cards(rows.nth(i).locator(".card")) for i in range(rows.count())]
     assert shown[: len(cli["table"])] == cli["table"]
     assert _cards(page.locator("#new-table .card.played")) == cli["played"]
-    assert page.locator("#steps li").all_inner_texts() == cli["moves"]
+    assert page.locator("#steps li").all_inner_texts() == [m["text"] for m in cli["moves"]]
 
 
 def test_bad_notation_shows_inline_error(page: Any) -> None:
@@ -149,7 +149,7 @@ def test_contract_puzzle_upload_matches_cli(page: Any) -> None:
     if cli["lay_down"]:
         rows = page.locator("#lay-down .meld-row")
         assert [_cards(rows.nth(i).locator(".card")) for i in range(rows.count())] == [
-            [t.split("=")[0] for t in m.split()] for m in cli["lay_down"]
+            [t.split("=")[0] for t in m] for m in cli["lay_down"]
         ]
 
 

@@ -38,7 +38,8 @@ function svgUse(id, viewBox) {
 }
 
 function baseCode(token) { return token.split("=")[0].toUpperCase(); }
-function tokens(text) { return (text || "").trim().split(/\s+/).filter(Boolean); }
+// Card codes from the API (a list) or from notation typed in (a string).
+function tokens(text) { return Array.isArray(text) ? text : (text || "").trim().split(/\s+/).filter(Boolean); }
 function isRed(code) { return /[HD]$/.test(code) || code === "RJ"; }
 
 // One card drawn from the sprite; a token may carry a wild's role ("2S=8H").
@@ -539,10 +540,9 @@ function statusEl(status) {
   return el("span", { class: "status-" + status, text: status === "optimal" ? "proven optimal" : status === "feasible" ? "best found in the time allowed" : status });
 }
 
-function parseMove(text) {
-  const m = /^(move|play) (.+?)(?: from \[(.*?)\])? to \[(.*?)\]$/.exec(text);
-  if (!m) return null;
-  return { kind: m[1], cards: tokens(m[2]), src: m[3] === undefined ? null : tokens(m[3]), dst: tokens(m[4]) };
+// A move of the solve answer: {cards, from, from_meld, to, to_meld, text} (docs/json.md).
+function parseMove(m) {
+  return { kind: m.from_meld === null ? "play" : "move", cards: m.cards, src: m.from_meld, dst: m.to_meld };
 }
 
 function renderManipulation(root, p, r) {
@@ -565,7 +565,7 @@ function renderManipulation(root, p, r) {
     el("span", {}, el("span", { class: "swatch moved" }), "moved on the table")));
   const board = el("div", { id: "new-table", class: "board" });
   root.append(el("h3", { text: "New table" }), board);
-  const stepsList = el("ol", { class: "steps", id: "steps" }, r.moves.map((m) => el("li", { text: m })));
+  const stepsList = el("ol", { class: "steps", id: "steps" }, r.moves.map((m) => el("li", { text: m.text })));
   const drawFinal = () => {
     board.replaceChildren(...r.table.map((m, i) => el("div", { class: "meld-row" }, cardsEl(m, { marks: marks[i] }))));
     if (r.hand.length) board.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "hand" }), cardsEl(r.hand)));

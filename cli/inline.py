@@ -1,0 +1,153 @@
+"""Where ``shanghai solve`` gets its puzzles: files, folders, stdin (``-``) or an inline position.
+
+Every option that shapes a position says which games it applies to; giving
+one where it does not apply is bad input (exit 2), never silently ignored.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from cli.common import error
+from solver.errors import PuzzleError, ShanghaiError
+from solver.puzzles import Puzzle, from_data, iter_puzzle_paths, load, loads
+from solver.rules import GAMES
+
+__all__ = ["PresetName", "Inline", "Loaded", "load_paths", "parse_rule_overrides", "PRESET_NAMES", "check_applies"]
+
+PRESET_NAMES: tuple[str, ...] = tuple(sorted({name for rules in GAMES.values() for name in rules.PRESETS}))
+"""Every preset of every game (``--preset`` offers these; the game's rule set checks the pair)."""
+
+PresetName: Any = Enum("PresetName", {n: n for n in PRESET_NAMES}, type=str)  # type: ignore[misc]
+"""``--preset`` choices (``--help`` lists them)."""
+
+STDIN = Path("-")
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """Puzzles read from paths, and the files that could not be read (path, one-line reason)."""
+
+    puzzles: list[Puzzle]
+    bad: list[tuple[str, str]]
+
+
+def load_paths(paths: Sequence[Path], *, report: bool = True) -> Loaded:
+    """Load every puzzle under ``paths`` (``-`` is stdin); a bad one is reported in one line and skipped."""
+    puzzles: list[Puzzle] = []
+    bad: list[tuple[str, str]] = []
+
+    def fail(name: str, message: str) -> None:
+        bad.append((name, message))
+        if report:
+            error(message)
+
+    for path in paths:
+        if path == STDIN:
+            try:
+                text = sys.stdin.read()
+            except (OSError, UnicodeDecodeError):
+                fail("<stdin>", "<stdin>: cannot read: not UTF-8 text")
+                continue
+            try:
+                puzzles.append(loads(text, "<stdin>"))
+            except ShanghaiError as exc:
+                fail("<stdin>", str(exc))
+            continue
+        files = iter_puzzle_paths(path)
+        if not files:
+            fail(str(path), f"{path}: no puzzle files (*.toml) here")
+        for file in files:
+            try:
+                puzzles.append(load(file))
+            except ShanghaiError as exc:
+                fail(str(file), str(exc))
+    return Loaded(puzzles, bad)
+
+
+def parse_rule_overrides(preset: str | None, rules: Sequence[str]) -> dict[str, Any]:
+    """``--preset`` and ``--rule KEY=VALUE`` options as a ``[rules]`` table (values: true/false, integers, text)."""
+    data: dict[str, Any] = {}
+    if preset:
+        data["preset"] = str(getattr(preset, "value", preset))
+    for item in rules:
+        key, eq, raw = item.partition("=")
+        if not eq or not key.strip():
+            raise PuzzleError(f"--rule takes KEY=VALUE, not {_clip(item)}")
+        value: Any = raw.strip()
+        if value.lower() in ("true", "false"):
+            value = value.lower() == "true"
+        elif value.lstrip("-").isdigit() and value.lstrip("-").isascii():
+            value = int(value)
+        data[key.strip()] = value
+    return data
+
+
+def _clip(text: str) -> str:
+    from solver.cards import clip
+
+    return clip(text)
+
+
+@dataclass(frozen=True, slots=True)
+class Inline:
+    """An inline position from the command line (``--table``, ``--hand``, ``--round`` ...)."""
+
+    game: str
+    hand: str | None = None
+    table: str | None = None
+    round: int | None = None
+    laid_down: bool = False
+    discard: str | None = None
+    to_beat: str | None = None
+
+    def given(self) -> bool:
+        """True if any part of an inline position was given."""
+        return any(v is not None for v in (self.hand, self.table, self.round, self.discard, self.to_beat)) or (
+            self.laid_down
+        )
+
+    def puzzle(self, rules: dict[str, Any]) -> Puzzle:
+        """The position as a puzzle (``PuzzleError`` naming the first problem)."""
+        only = {
+            "--table": (self.table is not None, ("manipulation", "contract")),
+            "--round": (self.round is not None, ("contract",)),
+            "--laid-down": (self.laid_down, ("contract",)),
+            "--discard": (self.discard is not None, ("contract",)),
+            "--to-beat": (self.to_beat is not None, ("zsy",)),
+        }
+        for flag, (present, games) in only.items():
+            if present and self.game not in games:
+                raise PuzzleError(f"{flag} does not apply to {self.game} (only {' and '.join(games)})")
+        if self.hand is None:
+            raise PuzzleError("an inline position needs --hand")
+        position: dict[str, Any] = {"hand": self.hand}
+        if self.table is not None:
+            position["table"] = [m.strip() for m in self.table.split("|") if m.strip()]
+        if self.game == "contract":
+            position["round"] = self.round if self.round is not None else 1
+            position["laid_down"] = self.laid_down
+            if self.discard is not None:
+                position["discard"] = self.discard
+        if self.to_beat is not None:
+            position["to_beat"] = self.to_beat
+        return from_data({"game": self.game, "rules": rules, "position": position}, "<inline>")
+
+
+APPLIES: dict[str, tuple[str, ...]] = {
+    "--objective": ("manipulation", "contract"),
+    "--all": ("manipulation",),
+}
+
+
+def check_applies(flag: str, games: set[str]) -> str | None:
+    """The complaint when ``flag`` applies to none of the puzzles' ``games`` (None when it applies)."""
+    ok = APPLIES[flag]
+    if games and not games & set(ok):
+        return f"{flag} does not apply to {', '.join(sorted(games))} (only {' and '.join(ok)})"
+    return None

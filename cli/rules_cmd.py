@@ -1,0 +1,91 @@
+"""``shanghai rules [GAME]``: every rule option with its values, default and meaning, and the presets.
+
+Everything printed comes from the rule sets' own metadata (:meth:`solver.rules.base.RuleSet.options_info`
+and ``PRESETS``), so it cannot drift from what the solver accepts. ``--markdown`` prints the
+tables of ``docs/rules.md`` (a test checks that the file holds them).
+"""
+
+from __future__ import annotations
+
+import json as jsonlib
+from typing import Annotated, Any, Optional
+
+import typer
+
+from cli.common import bad_input, emit_json, out, say
+from solver.rules import GAMES
+
+__all__ = ["rules", "rules_data", "markdown"]
+
+
+def _shown(value: Any) -> str:
+    """A default or preset value as it is written in a puzzle file's ``[rules]``."""
+    if value is None:
+        return "unlimited"
+    if isinstance(value, str):
+        return value
+    return jsonlib.dumps(value)
+
+
+def rules_data(game: str) -> dict[str, Any]:
+    """One game's options and presets as plain data (``shanghai rules --json``)."""
+    cls = GAMES[game]
+    return {
+        "game": game,
+        "default_preset": cls.DEFAULT_PRESET,
+        "options": [
+            {"name": o.name, "values": o.values, "default": o.default, "meaning": o.doc} for o in cls.options_info()
+        ],
+        "presets": {name: dict(changes) for name, changes in cls.PRESETS.items()},
+    }
+
+
+def markdown(game: str) -> str:
+    """The option and preset tables of one game, as in ``docs/rules.md``."""
+    data = rules_data(game)
+    lines = [f"### {game}", "", "| option | values | default | meaning |", "|---|---|---|---|"]
+    for o in data["options"]:
+        values = o["values"].replace("|", "\\|")
+        lines.append(f"| `{o['name']}` | {values} | `{_shown(o['default'])}` | {o['meaning']} |")
+    lines += ["", "| preset | changes from the defaults |", "|---|---|"]
+    for name, changes in data["presets"].items():
+        text = ", ".join(f"`{k} = {_shown(v)}`" for k, v in changes.items()) or "(the defaults)"
+        lines.append(f"| `{name}` | {text} |")
+    return "\n".join(lines) + "\n"
+
+
+def _print(game: str) -> None:
+    data = rules_data(game)
+    say(out, (game, "bold"), ("  default preset: " + data["default_preset"], "dim"))
+    width = max(len(o["name"]) for o in data["options"])
+    for o in data["options"]:
+        say(out, "  ", (o["name"].ljust(width), "bold"), f"  {o['values']}  ", (f"[{_shown(o['default'])}]", "green"))
+        say(out, "  ", " " * width, "  ", (o["meaning"], "dim"))
+    say(out, "  presets:")
+    for name, changes in data["presets"].items():
+        text = ", ".join(f"{k}={_shown(v)}" for k, v in changes.items()) or "(the defaults)"
+        say(out, "    ", (name, "bold"), "  ", text)
+
+
+def rules(
+    game: Annotated[
+        Optional[str],  # noqa: UP045 - typer needs Optional here
+        typer.Argument(metavar="[GAME]", help="manipulation, contract or zsy (default: all three)."),
+    ] = None,
+    json: Annotated[bool, typer.Option("--json", help="Machine output: one JSON object per game.")] = False,
+    md: Annotated[bool, typer.Option("--markdown", help="The tables of docs/rules.md.")] = False,
+) -> None:
+    """Every rule option with its values, default and meaning, and the presets.
+
+    Use them in a puzzle file's [rules] table, or as --preset NAME and
+    --rule KEY=VALUE on solve, play and selfplay.
+    """
+    if game is not None and game not in GAMES:
+        bad_input(f"unknown game {game[:40]!r} (known: {', '.join(GAMES)})")
+    for name in [game] if game else list(GAMES):
+        if json:
+            emit_json(rules_data(name))
+        elif md:
+            out.file.write(markdown(name) + ("\n" if not game else ""))
+        else:
+            _print(name)

@@ -1,0 +1,150 @@
+"""Stateless engine requests (``solve``, ``hint`` on a puzzle) in worker processes.
+
+A long solve must not hold up the other games of a session, and must not run
+past its time limit. :class:`SolvePool` runs each such request in a worker
+process (kept warm between requests, at most ``workers`` at once) and writes
+the reply, with the request's ``id``, as soon as it is ready, while the
+engine goes on answering other lines. A request that overruns its hard limit
+(``hard_limit(time_limit)``: twice the time limit plus a grace for starting a
+worker) gets a ``timeout`` error and its worker is killed; a worker that dies
+(out of memory, a crash) gives an ``internal_error``. See docs/protocol.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing
+import threading
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+__all__ = ["SolvePool", "hard_limit", "GRACE_SECONDS"]
+
+GRACE_SECONDS = 10.0
+"""Added to twice a request's time limit for its hard limit (starting a worker imports the solver)."""
+
+
+def hard_limit(time_limit: float) -> float:
+    """Seconds after which a pooled request is abandoned and its worker killed."""
+    return 2.0 * time_limit + GRACE_SECONDS
+
+
+def _answer(request: dict[str, Any]) -> str:
+    """The reply line to one stateless request (run inside a worker)."""
+    from solver.engine.protocol import EngineServer
+
+    return EngineServer().handle_line(json.dumps(request)) or ""
+
+
+def _worker_main(conn: Connection, target: Callable[[dict[str, Any]], str]) -> None:
+    """A worker's loop: a request in, its reply line out, until the pipe closes or ``None`` arrives."""
+    while True:
+        try:
+            request = conn.recv()
+        except (EOFError, OSError):
+            return
+        if request is None:
+            return
+        conn.send(target(request))
+
+
+class _Worker:
+    """One worker process and the parent's end of its pipe."""
+
+    def __init__(self, context: Any, target: Callable[[dict[str, Any]], str]) -> None:
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_worker_main, args=(child, target), daemon=True)
+        self.process.start()
+        child.close()
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.join(timeout=5)
+        self.conn.close()
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.conn.send(None)
+        self.process.join(timeout=5)
+        if self.process.is_alive():
+            self.kill()
+
+
+class SolvePool:
+    """Runs stateless requests in worker processes; ``write`` receives each reply line when it is ready.
+
+    ``target`` answers one request inside a worker (the engine's own handler by default; tests give
+    a slow one). It must be a module-level function: workers are started with ``spawn``.
+    """
+
+    def __init__(
+        self,
+        write: Callable[[str], None],
+        workers: int = 2,
+        target: Callable[[dict[str, Any]], str] = _answer,
+        limit: Callable[[float], float] = hard_limit,
+    ) -> None:
+        self.write = write
+        self.target = target
+        self.limit = limit
+        self.context = multiprocessing.get_context("spawn")
+        self.slots = threading.Semaphore(max(1, workers))
+        self.lock = threading.Lock()
+        self.idle: list[_Worker] = []
+        self.threads: list[threading.Thread] = []
+
+    def submit(self, rid: Any, request: dict[str, Any], time_limit: float) -> None:
+        """Answer ``request`` in a worker; its reply (or a ``timeout`` error) is written when ready."""
+        thread = threading.Thread(target=self._run, args=(rid, request, time_limit), daemon=True)
+        with self.lock:
+            self.threads = [t for t in self.threads if t.is_alive()]
+            self.threads.append(thread)
+        thread.start()
+
+    def pending(self) -> int:
+        """Requests not yet answered."""
+        with self.lock:
+            return sum(t.is_alive() for t in self.threads)
+
+    def _run(self, rid: Any, request: dict[str, Any], time_limit: float) -> None:
+        with self.slots:
+            with self.lock:
+                worker = self.idle.pop() if self.idle else None
+            if worker is None or not worker.process.is_alive():
+                worker = _Worker(self.context, self.target)
+            seconds = self.limit(time_limit)
+            try:
+                worker.conn.send(request)
+                if not worker.conn.poll(seconds):
+                    worker.kill()
+                    self.write(_error(rid, "timeout", f"no answer within the hard limit of {seconds:g} s; stopped"))
+                    return
+                reply = worker.conn.recv()
+            except (EOFError, OSError):
+                worker.kill()
+                code = worker.process.exitcode
+                self.write(_error(rid, "internal_error", f"the solver worker stopped (exit code {code})"))
+                return
+            with self.lock:
+                self.idle.append(worker)
+            self.write(reply)
+
+    def close(self) -> None:
+        """Wait for every pending request (each is bounded by its hard limit), then stop the workers."""
+        while True:
+            with self.lock:
+                alive = [t for t in self.threads if t.is_alive()]
+            if not alive:
+                break
+            for t in alive:
+                t.join()
+        with self.lock:
+            idle, self.idle = self.idle, []
+        for worker in idle:
+            worker.stop()
+
+
+def _error(rid: Any, code: str, message: str) -> str:
+    return json.dumps({"id": rid, "error": {"code": code, "message": message}}, ensure_ascii=False, allow_nan=False)

@@ -1,0 +1,133 @@
+"""Every command's ``--json`` output against the shapes documented in docs/json.md.
+
+The doc's ``schema`` blocks are a JSON Schema subset; the small validator here
+reads it strictly: an object may hold only the documented keys unless the
+schema says ``additionalProperties``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+SCHEMAS: dict[str, Any] = {
+    name: json.loads(body) for name, body in re.findall(r"```schema ([\w.]+)\n(.*?)```", DOC, flags=re.S)
+}
+DEFS: dict[str, Any] = SCHEMAS.pop("definitions")
+runner = CliRunner()
+
+_TYPES: dict[str, Any] = {
+    "string": str,
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
+    "null": type(None),
+    "array": list,
+    "object": dict,
+}
+
+
+def _is(value: Any, kind: str) -> bool:
+    if kind in ("integer", "number") and isinstance(value, bool):
+        return False
+    return isinstance(value, _TYPES[kind])
+
+
+def problems(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
+    """Why ``value`` does not fit ``schema`` (empty when it fits)."""
+    if "$ref" in schema:
+        return problems(value, DEFS[schema["$ref"]], where)
+    out: list[str] = []
+    if "enum" in schema and value not in schema["enum"]:
+        return [f"{where}: {value!r} not in {schema['enum']}"]
+    kinds = schema.get("type")
+    if kinds is not None:
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        if not any(_is(value, k) for k in kinds):
+            return [f"{where}: {value!r} is not {kinds}"]
+    if value is None:
+        return out
+    if "pattern" in schema and not re.search(schema["pattern"], value):
+        out.append(f"{where}: {value!r} does not match {schema['pattern']}")
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            out += problems(item, schema["items"], f"{where}[{i}]")
+    if isinstance(value, dict) and ("properties" in schema or "additionalProperties" in schema):
+        props = schema.get("properties", {})
+        out += [f"{where}: missing {k!r}" for k in schema.get("required", []) if k not in value]
+        extra = schema.get("additionalProperties", False)
+        for k, v in value.items():
+            if k in props:
+                out += problems(v, props[k], f"{where}.{k}")
+            elif extra is False:
+                out.append(f"{where}: undocumented key {k!r}")
+            elif isinstance(extra, dict):
+                out += problems(v, extra, f"{where}.{k}")
+    return out
+
+
+def lines_of(args: list[str], expect: tuple[int, ...] = (0,)) -> list[dict[str, Any]]:
+    result = runner.invoke(app, args)
+    assert result.exit_code in expect, (args, result.output)
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+def fits(data: dict[str, Any], name: str) -> None:
+    found = problems(data, SCHEMAS[name])
+    assert not found, (name, found[:5])
+
+
+def test_the_doc_has_a_schema_per_shape() -> None:
+    assert {"solve.manipulation", "solve.contract", "solve.zsy", "check.valid", "check.invalid", "hint"} <= set(SCHEMAS)
+
+
+def test_the_validator_can_fail() -> None:
+    good = lines_of(["solve", "--json", "--hand", "6S KD", "--table", "3H 4H 5H 6H | 3C 4C 5C 6C"])[0]
+    fits(good, "solve.manipulation")
+    assert problems({**good, "played": "6S"}, SCHEMAS["solve.manipulation"])  # cards as a string: refused
+    assert problems({**good, "surprise": 1}, SCHEMAS["solve.manipulation"])  # an undocumented key
+    assert problems({**good, "moves": ["move 6H"]}, SCHEMAS["solve.manipulation"])  # moves as prose
+
+
+@pytest.mark.parametrize("game", ["manipulation", "contract", "zsy"])
+def test_solve_every_bundled_puzzle(game: str) -> None:
+    rows = lines_of(["solve", "--json", "--check", "--time-limit", "5", str(ROOT / "puzzles" / game)])
+    assert len(rows) >= 10
+    for row in rows:
+        fits(row, f"solve.{game}")
+
+
+def test_solve_inline_positions_of_every_game() -> None:
+    fits(lines_of(["solve", "--json", "--all", "--hand", "8H 9C", "--table", "5H 6H 7H"])[0], "solve.manipulation")
+    contract = ["solve", "--json", "--game", "contract", "--hand", "5H 5D 5S 6S 7S 8S 9S KD", "--round", "1"]
+    fits(lines_of(contract)[0], "solve.contract")
+    fits(lines_of([*contract[:-2], "--laid-down", "--table", "6H 7H 8H 9H"])[0], "solve.contract")
+    fits(lines_of(["solve", "--json", "--game", "zsy", "--hand", "3H 4S 5D", "--to-beat", "3C"])[0], "solve.zsy")
+
+
+def test_check_valid_and_invalid(tmp_path: Path) -> None:
+    (tmp_path / "bad.toml").write_text("game = 'zsy'\n[position]\nhand = '3H [/]'\n")
+    rows = lines_of(["check", "--json", str(ROOT / "puzzles"), str(tmp_path)], expect=(2,))
+    invalid = [r for r in rows if not r["valid"]]
+    assert len(invalid) == 1 and "[/]" in invalid[0]["error"]
+    for row in rows:
+        fits(row, "check.valid" if row["valid"] else "check.invalid")
+
+
+def test_hint_selfplay_rules(tmp_path: Path) -> None:
+    for game in ("manipulation", "zsy"):
+        path = sorted((ROOT / "puzzles" / game).glob("*.toml"))[0]
+        fits(lines_of(["hint", "--json", str(path)])[0], "hint")
+    fits(lines_of(["hint", "--json", str(ROOT / "puzzles/contract/source-swap-ten-for-wild-two.toml")])[0], "hint")
+    fits(lines_of(["selfplay", "zsy", "--games", "2", "--hands", "1", "--json"])[0], "selfplay")
+    for row in lines_of(["rules", "--json"]):
+        fits(row, "rules")
