@@ -14,7 +14,7 @@ Random positions under the default (``finnish``) rules:
   (owners 0-3, so wild swaps are possible).
 
 Peers in the same run, whose answers must agree: the exhaustive searches of
-:mod:`solver.contract.referee` (on a subset: they are slow), the CP-SAT
+``tests/oracles/contract_brute.py`` (on a subset: they are slow), the CP-SAT
 distance model (``method="cp-sat"``, on a subset) and one distance call per
 card for the discards. Prints a rich table of medians and maxima in
 milliseconds.
@@ -34,11 +34,11 @@ from rich.table import Table
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.contract import best_discards, best_lay_down, best_layoff, distance_to_contract
-from solver.contract.referee import exhaustive_lay_down, exhaustive_layoff
 from solver.contract.search import contract_possible
 from solver.errors import MeldError
 from solver.melds import Meld, TableMeld, meld_kind
 from solver.rules import ContractRules
+from tests.oracles.contract_brute import exhaustive_lay_down, exhaustive_layoff
 
 
 def random_hand(rng: random.Random, rules: ContractRules, size: int = 13, max_wilds: int = 4) -> Cards:

@@ -7,13 +7,12 @@ position's question directly with the solver.
 
 from __future__ import annotations
 
-from typing import Any
-
 from solver.cards import Cards
 from solver.engine.base import Game
 from solver.engine.players import Decision, SolverPlayer
 from solver.melds import format_table
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
+from solver.rules import ContractRules
 
 __all__ = ["hint_for_game", "hint_for_puzzle"]
 
@@ -72,7 +71,8 @@ def _zsy(puzzle: Puzzle, time_limit: float) -> Decision:
 def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decision:
     from solver.contract import best_discards, best_lay_down, best_layoff, distance_to_contract
 
-    rules: Any = puzzle.rules
+    rules = puzzle.rules
+    assert isinstance(rules, ContractRules)  # a ContractPosition comes with Contract rules
     seen = pos.dead + Cards(c for t in pos.table for c in t.meld.cards)
     if pos.discard is not None:
         seen = seen + Cards([pos.discard])

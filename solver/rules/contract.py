@@ -23,7 +23,7 @@ from solver.cards import Card, Cards, Joker, Rank, Suit, make_deck
 from solver.errors import RulesError
 from solver.rules.base import Ace, MeldSpec, RuleSet, WildLimit, check_value, option
 
-__all__ = ["ContractRules", "Requirement", "CONTRACT_LISTS"]
+__all__ = ["ContractRules", "Requirement", "CONTRACT_LISTS", "min_length"]
 
 MeldKind = Literal["set", "run"]
 
@@ -190,3 +190,12 @@ class ContractRules(RuleSet):
         if card.rank >= Rank.JACK:
             return 10 if self.face_points == "ten" else int(card.rank)
         return int(card.rank)
+
+
+def min_length(req: Requirement, rules: ContractRules) -> int:
+    """The shortest meld that meets ``req`` under ``rules``: the larger of its own and the rules' minimum.
+
+    >>> min_length(Requirement("run", 4), ContractRules(run_min=5)), min_length(Requirement("set", 4), ContractRules())
+    (5, 4)
+    """
+    return max(req.min_len, rules.set_min if req.kind == "set" else rules.run_min)
