@@ -39,8 +39,8 @@ from solver.contract.api import LayDown, best_lay_down, distance_to_contract
 from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
 from solver.engine.base import PenaltyGame
-from solver.errors import IllegalActionError, MeldError, ShanghaiError
-from solver.melds import Meld, TableMeld, resolve_roles
+from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
+from solver.melds import Meld, TableMeld, meld_kind, resolve_roles
 from solver.ranks import ace_high
 from solver.rules import ContractRules
 
@@ -104,6 +104,7 @@ class ContractGame(PenaltyGame):
         self.phase: Phase = "first_discard"
         self.call_queue: list[int] = []
         self.reshuffled = False
+        self.exhausted = False
         self.no_discard: Card | None = None
         self.turns = 0
         self.round_scores: list[list[int]] = []
@@ -136,6 +137,7 @@ class ContractGame(PenaltyGame):
         self.to_move = first
         self.phase = "first_discard"
         self.reshuffled = False
+        self.exhausted = False
         self.no_discard = None
         self.turns = 0
         self.clear_caches()
@@ -146,11 +148,18 @@ class ContractGame(PenaltyGame):
         self._found.clear()
         self._fits.clear()
 
+    def _note_exhausted(self) -> None:
+        """Once the stock and the pile are both empty, nobody draws again this round (the rule book)."""
+        if not self.stock and not self.pile:
+            self.exhausted = True
+
     def _draw(self) -> Card | None:
-        """One card from the stock, reshuffling the discard pile when the stock is empty."""
+        """One card from the stock, reshuffling the discard pile when the stock is empty; None once the
+        stock and the pile have both been empty (then the pile is never shuffled again)."""
+        self._note_exhausted()
+        if self.exhausted:
+            return None
         if not self.stock:
-            if not self.pile:
-                return None
             self.stock = self.pile
             self.pile = []
             self.rng.shuffle(self.stock)
@@ -179,11 +188,18 @@ class ContractGame(PenaltyGame):
 
         In the last round (``last_round_all_at_once``) the lay-down must take
         the whole hand, or all of it but one card, which is then discarded.
+        A lay-down the solver cannot find within ``time_limit`` (a hand of
+        20-odd cards in the last round) counts as none: it is not listed, but
+        still legal when written out (the referee checks it, not the solver).
         """
         p = self.to_move if player is None else player
         hand = self.hands[p]
         if hand not in self._laydown_cache:
-            self._laydown_cache[hand] = best_lay_down(hand, self.rules, self.round, time_limit=self.time_limit)
+            try:
+                found = best_lay_down(hand, self.rules, self.round, time_limit=self.time_limit)
+            except SolverTimeout:
+                found = None
+            self._laydown_cache[hand] = found
         return self._laydown_cache[hand]
 
     def legal_actions(self) -> list[ContractAction]:
@@ -307,24 +323,29 @@ class ContractGame(PenaltyGame):
         return out
 
     def _replaceable(self, target: int, hand: Cards) -> list[tuple[Card, Card]]:
-        """The (wild, natural from ``hand``) pairs of a swap in meld ``target``: a wild whose role is written
-        and the card it stands for."""
+        """The (wild, natural from ``hand``) pairs a swap in meld ``target`` may make: in a set any
+        natural of the set's rank replaces any of its wilds (the source: any ten for the 2S in
+        10D 10H 2S), in a run the card a wild stands for. A wild never replaces a wild."""
+        meld = self.table[target].meld
         spec = self.rules.meld_spec
-        tm = self.table[target]
-        return [
-            (card, role)
-            for card, role in zip(tm.meld.cards, tm.meld.roles)
-            if spec.is_wild(card) and role is not None and hand.count(role) > 0
-        ]
+        naturals = [c for c in hand.distinct() if not spec.is_wild(c)]
+        wilds = [(c, r) for c, r in zip(meld.cards, meld.roles) if spec.is_wild(c)]
+        if meld_kind(meld, spec) == "set":
+            rank = next(c.rank for c in meld.cards if not spec.is_wild(c))
+            kinds = sorted({c for c, _ in wilds}, key=lambda c: c.index)
+            return [(w, card) for w in kinds for card in naturals if card.rank == rank]
+        return [(w, r) for w, r in wilds if r is not None and r in naturals]
 
     def _wild_index(self, target: int, swap: Swap) -> int | None:
         """Where in meld ``target`` the swap's wild stands, if ``swap.card`` may take its place."""
-        spec = self.rules.meld_spec
-        tm = self.table[target]
-        for k, (c, r) in enumerate(zip(tm.meld.cards, tm.meld.roles)):
-            if c == swap.wild and spec.is_wild(c) and r == swap.card:
+        if (swap.wild, swap.card) not in self._replaceable(target, Cards([swap.card])):
+            return None
+        meld = self.table[target].meld
+        kind = meld_kind(meld, self.rules.meld_spec)
+        for k, (c, r) in enumerate(zip(meld.cards, meld.roles)):
+            if c == swap.wild and (kind == "set" or r == swap.card):
                 return k
-        return None
+        return None  # pragma: no cover - _replaceable found it
 
     def _swap_result(self, action: CSwap) -> list[TableMeld] | None:
         """The table after a swap, or None if the swap is not possible."""
@@ -423,6 +444,11 @@ class ContractGame(PenaltyGame):
             raise IllegalActionError(f"swap {action} is not possible")
 
     def _apply(self, action: ContractAction) -> None:
+        self._note_exhausted()
+        self._carry_out(action)
+        self._note_exhausted()
+
+    def _carry_out(self, action: ContractAction) -> None:
         p = self.to_move
         if isinstance(action, CDiscard):
             self.hands[p] = self.hands[p] - Cards([action.card])

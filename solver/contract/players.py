@@ -19,6 +19,7 @@ from solver.contract.actions import (
 from solver.contract.api import Layoff, best_discards, best_lay_down, best_layoff, distance_to_contract
 from solver.contract.game import ContractGame
 from solver.engine.base import Decision
+from solver.errors import SolverTimeout
 from solver.melds import Meld
 
 __all__ = ["greedy_action", "solver_decision"]
@@ -75,7 +76,19 @@ def greedy_action(game: ContractGame, rng: random.Random) -> ContractAction:
 
 
 def solver_decision(game: ContractGame) -> Decision:
-    """Distance to contract for the discard and for taking or calling; best lay-down and lay-off."""
+    """Distance to contract for the discard and for taking or calling; best lay-down and lay-off.
+
+    When a solver question runs out of time without an answer (``game.time_limit``), the greedy rule
+    decides, and the reason says so.
+    """
+    try:
+        return _solver_decision(game)
+    except SolverTimeout as exc:
+        action = greedy_action(game, random.Random(game.seed))
+        return Decision(action, f"{action}: the greedy rule ({exc})")
+
+
+def _solver_decision(game: ContractGame) -> Decision:
     legal = game.legal_actions()
     kinds = {type(a) for a in legal}
     p = game.to_move
