@@ -14,7 +14,7 @@ Random positions under the default (``finnish``) rules:
   (owners 0-3, so wild swaps are possible).
 
 Peers in the same run, whose answers must agree: the exhaustive searches of
-:mod:`solver.contract.referee` (on a subset: they are slow), the CP-SAT
+``solver/contract/brute.py`` (on a subset: they are slow), the CP-SAT
 distance model (``method="cp-sat"``, on a subset) and one distance call per
 card for the discards. Prints a rich table of medians and maxima in
 milliseconds.
@@ -34,7 +34,7 @@ from rich.table import Table
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.contract import best_discards, best_lay_down, best_layoff, distance_to_contract
-from solver.contract.referee import exhaustive_lay_down, exhaustive_layoff
+from solver.contract.brute import exhaustive_lay_down, exhaustive_layoff
 from solver.contract.search import contract_possible
 from solver.errors import MeldError
 from solver.melds import Meld, TableMeld, meld_kind

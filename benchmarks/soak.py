@@ -3,6 +3,7 @@
     python -m benchmarks.soak --games 10000 --workers 2          # the full soak
     python -m benchmarks.soak --games 200 --only zsy             # one game
     python -m benchmarks.soak --only manipulation --preset german  # one preset
+    python -m benchmarks.soak --only contract --jokers 0-6 --games 20  # every Contract preset x 0-6 jokers
 
 Each game is played by ``random`` players; the engine verifies every action
 (an illegal one raises), and after every action the soak checks that no card
@@ -10,6 +11,9 @@ was created or lost (the cards in hands, stock, pile, table and tricks are
 exactly the deck). A game is one hand of Manipulation Shanghai, two hands of
 Zheng Shang You (the second begins with the tribute) and a full seven-round
 game of Contract Shanghai (``--contract-rounds``).
+``--jokers 0-6`` (Contract Shanghai) plays every preset once per joker
+count; a combination the rules reject (``poker_deck`` with no jokers: they
+are its only wilds) is listed as rejected, not played.
 Prints a table: games, errors, actions, seconds and games per second.
 """
 
@@ -17,12 +21,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from solver.engine.selfplay import selfplay
+from solver.errors import RulesError
 from solver.rules import GAMES
 
 PLAYERS = {"manipulation": 4, "contract": 4, "zsy": 4}
@@ -38,6 +44,7 @@ def main() -> None:
     parser.add_argument("--only", choices=sorted(GAMES), help="one game only")
     parser.add_argument("--preset", help="one preset only (of the game given by --only)")
     parser.add_argument("--contract-rounds", type=int, default=7, help="rounds per Contract Shanghai game")
+    parser.add_argument("--jokers", type=_span, help="Contract Shanghai: every preset with each joker count (0-6)")
     args = parser.parse_args()
     console = Console(stderr=True)
     table = Table(title=f"soak: {args.games} random games per row, every action and card checked")
@@ -47,8 +54,14 @@ def main() -> None:
     for game, cls in GAMES.items():
         if args.only and game != args.only:
             continue
-        for preset in cls.PRESETS:
-            if args.preset and preset != args.preset:
+        for preset, rules in _variants(game, cls, args.jokers):
+            if args.preset and preset.split()[0] != args.preset:
+                continue
+            try:
+                cls.from_dict(rules)
+            except RulesError as exc:
+                console.print(f"{game} {preset}: rejected by the rules ({exc})")
+                table.add_row(game, preset, "-", "0", "0", "rejected", "-", "-")
                 continue
             players = SEATS.get((game, preset), PLAYERS[game])
             options = {
@@ -72,7 +85,7 @@ def main() -> None:
                     ["random"] * players,
                     seed=args.seed,
                     workers=args.workers,
-                    rules={"preset": preset},
+                    rules=rules,
                     options=options,
                     check=True,
                     progress=lambda _r, task=task: bar.advance(task),  # type: ignore[misc]
@@ -98,6 +111,19 @@ def main() -> None:
             )
     Console().print(table)
     raise SystemExit(1 if failed else 0)
+
+
+def _span(text: str) -> range:
+    """``4`` or ``0-6`` as a range of joker counts."""
+    lo, _, hi = text.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
+
+
+def _variants(game: str, cls: Any, jokers: range | None) -> list[tuple[str, dict[str, Any]]]:
+    """The rule sets of one game: each preset, and for Contract with ``jokers`` each joker count too."""
+    if game != "contract" or jokers is None:
+        return [(preset, {"preset": preset}) for preset in cls.PRESETS]
+    return [(f"{preset} jokers={j}", {"preset": preset, "jokers": j}) for preset in cls.PRESETS for j in jokers]
 
 
 if __name__ == "__main__":

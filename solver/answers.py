@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from solver.cards import Cards
-from solver.errors import PuzzleError
+from solver.errors import PuzzleError, Status
 from solver.melds import TableMeld
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 from solver.rules import ContractRules, ManipulationRules, ZsyRules
@@ -175,7 +175,7 @@ def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     down: LayDown | None = None
     dist: Distance | None = None
     layoff: Layoff | None = None
-    statuses: list[str] = []
+    statuses: list[Status] = []
     if not pos.laid_down:
         down = best_lay_down(hand, rules, pos.round, time_limit=limit)
         dist = distance_to_contract(hand, rules, pos.round, seen=seen, time_limit=limit)
@@ -195,7 +195,9 @@ def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
         can_go_out = False
     else:
         can_go_out = len(down.hand) <= 1 or (layoff is not None and layoff.can_go_out)
-    status = "optimal" if all(s in ("optimal", "impossible") for s in statuses) else "feasible"
+    # a proven "there is none" (the contract cannot be made) is as exact as an optimum
+    exact = all(s in (Status.OPTIMAL, Status.INFEASIBLE) for s in statuses)
+    status = str(Status.OPTIMAL if exact else Status.FEASIBLE)
     layoff_data = None
     if layoff is not None:
         layoff_data = {

@@ -15,7 +15,8 @@ def test_defaults_follow_the_rule_book() -> None:
     assert (m.decks, m.ace, m.jokers, m.deal, m.initial_meld, m.target) == (2, "low", 0, 10, 0, 50)
     assert (m.must_play, m.draw_rule) == ("more_than_one", "until_playable")
     c = ContractRules()
-    assert (c.wild_limit, c.distinct_set_ranks, c.max_calls) == ("fewer", False, None)
+    assert (c.wild_limit, c.distinct_set_ranks, c.max_calls) == ("any", False, None)
+    assert ContractRules.preset("us").wild_limit == "fewer"
     assert (c.layoff_same_turn, c.wild_swap, c.wild_swap_own, c.last_round_all_at_once) == (True, True, False, True)
     assert (c.face_points, c.ace_points, c.wild_two_points) == ("ten", 15, 25)
     assert [str(r) for r in c.contract(4)] == ["set", "set", "run"]

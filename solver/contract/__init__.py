@@ -2,7 +2,11 @@
 
 The public API; :mod:`solver.contract.game` holds the engine's game state,
 :mod:`solver.contract.players` its AI players and :mod:`solver.contract.referee`
-the independent checks.
+the independent checks. Where each part lives: ``api`` (the questions),
+``shapes`` and ``search`` (the exact distance search), ``model`` (the CP-SAT
+lay-down and distance), ``layoff`` (the lay-off model), ``wilds`` (wild roles
+and swaps as graphs), ``referee``, ``game``, ``players``. A solve that runs
+out of time raises :class:`solver.errors.SolverTimeout`.
 """
 
 from __future__ import annotations
@@ -12,7 +16,6 @@ from solver.contract.api import (
     Distance,
     LayDown,
     Layoff,
-    SolverTimeout,
     Swap,
     best_discards,
     best_lay_down,
@@ -27,7 +30,6 @@ __all__ = [
     "Distance",
     "Swap",
     "Layoff",
-    "SolverTimeout",
     "UNREACHABLE",
     "best_lay_down",
     "can_go_down_whole",

@@ -21,7 +21,7 @@ the discards come from the exact branch and bound of
 >>> rules = ContractRules()
 >>> down = best_lay_down(Cards.parse("5H 5D 5S 6C 7C 8C 2S KD"), rules, 1)
 >>> [str(m) for m in down.melds], down.points_left, down.status
-(['5S 5H 5D', '6C 7C 8C 2S=9C'], 10, 'optimal')
+(['5S 5H 5D', '6C 7C 8C 2S=9C'], 10, <Status.OPTIMAL: 'optimal'>)
 >>> d = distance_to_contract(Cards.parse("5H 5D 5S 6C 7C 8C KD"), rules, 1)
 >>> d.missing, str(d.options)
 (1, '2S 2S 2C 2C 5C 5C 9C 9C')
@@ -47,9 +47,10 @@ from functools import cache
 from typing import Literal
 
 from solver.cards import Card, Cards, Joker, make_deck
-from solver.contract.model import SolverTimeout, solve_distance, solve_lay_down, solve_layoff
-from solver.contract.search import SearchTimeout, contract_possible, discard_distances, search_distance
-from solver.errors import MeldError
+from solver.contract.layoff import Swap, solve_layoff
+from solver.contract.model import solve_distance, solve_lay_down
+from solver.contract.search import contract_possible, discard_distances, search_distance
+from solver.errors import MeldError, SolverTimeout, Status
 from solver.melds import Meld, TableMeld, meld_kind
 from solver.rules.contract import ContractRules, Requirement
 
@@ -58,7 +59,6 @@ __all__ = [
     "Distance",
     "Swap",
     "Layoff",
-    "SolverTimeout",
     "UNREACHABLE",
     "best_lay_down",
     "can_go_down_whole",
@@ -79,7 +79,7 @@ class LayDown:
     melds: tuple[Meld, ...]
     points_left: int
     hand: Cards
-    status: str
+    status: Status
 
     @property
     def played(self) -> Cards:
@@ -103,20 +103,7 @@ class Distance:
     options: Cards
     completion: Cards
     melds: tuple[Meld, ...]
-    status: str
-
-
-@dataclass(frozen=True, slots=True)
-class Swap:
-    """A wild swap: ``card`` from hand replaces ``wild`` in table meld ``meld``; the wild goes to meld ``to``."""
-
-    card: Card
-    meld: int
-    wild: Card
-    to: int
-
-    def __str__(self) -> str:
-        return f"{self.card} for {self.wild} in meld {self.meld}, the {self.wild} to meld {self.to}"
+    status: Status
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +121,7 @@ class Layoff:
     hand: Cards
     points: int
     can_go_out: bool
-    status: str
+    status: Status
 
 
 NO_CARDS = Cards()
@@ -166,7 +153,7 @@ def validate_table(table: Sequence[TableMeld], rules: ContractRules) -> None:
             raise MeldError(f"table meld {i}: {exc}") from None
 
 
-def _lay_down(plan_melds: tuple[Meld, ...], used: Cards, hand: Cards, rules: ContractRules, status: str) -> LayDown:
+def _lay_down(plan_melds: tuple[Meld, ...], used: Cards, hand: Cards, rules: ContractRules, status: Status) -> LayDown:
     left = hand - used
     return LayDown(plan_melds, sum(rules.points(c) for c in left), left, status)
 
@@ -196,7 +183,7 @@ def best_lay_down(
     return _lay_down(plan.melds, plan.used, hand, rules, plan.status)
 
 
-def _runs_can_hold(hand: Cards, rules: ContractRules, contract: Sequence[Requirement], max_left: int) -> bool:
+def runs_can_hold(hand: Cards, rules: ContractRules, contract: Sequence[Requirement], max_left: int) -> bool:
     """A necessary condition for a whole-hand lay-down of a contract of runs only (sound, cheap).
 
     A run holds one suit and each rank at most once, so with ``k`` runs in a
@@ -241,7 +228,7 @@ def can_go_down_whole(
     max_left = 1 if discard else 0
     if len(hand) < sum(r.min_len for r in contract) or not contract_possible(hand, rules, contract):
         return None
-    if not _runs_can_hold(hand, rules, contract, max_left):
+    if not runs_can_hold(hand, rules, contract, max_left):
         return None
     plan = solve_lay_down(hand, rules, contract, max_left=max_left, time_limit=time_limit)
     if plan is None:
@@ -274,17 +261,14 @@ def distance_to_contract(
     if method == "cp-sat":
         found = solve_distance(hand, rules, contract, pool, outs=options, time_limit=time_limit)
         if found is None:
-            return Distance(UNREACHABLE, Cards(), Cards(), (), "impossible")
+            return Distance(UNREACHABLE, Cards(), Cards(), (), Status.INFEASIBLE)
         outs = found.outs if found.outs is not None else Cards()
         return Distance(found.missing, outs, found.plan.extras, found.plan.melds, found.status)
     if method != "search":
         raise ValueError(f"method must be 'search' or 'cp-sat', not {method!r}")
-    try:
-        res = search_distance(hand, pool, rules, contract, outs=options, time_limit=time_limit)
-    except SearchTimeout as exc:
-        raise SolverTimeout(str(exc)) from None
+    res = search_distance(hand, pool, rules, contract, outs=options, time_limit=time_limit)
     if res.missing is None:
-        return Distance(UNREACHABLE, Cards(), Cards(), (), "impossible")
+        return Distance(UNREACHABLE, Cards(), Cards(), (), Status.INFEASIBLE)
     return Distance(res.missing, res.outs if res.outs is not None else Cards(), res.completion, res.melds, res.status)
 
 
@@ -343,5 +327,4 @@ def best_layoff(
             len(hand) - len(solve_layoff(hand, flags, rules, objective="cards", time_limit=time_limit).played) <= 1
         )
     new_table = tuple(TableMeld(m, t.owner) for m, t in zip(plan.table, table))
-    swaps = tuple(Swap(card, src, wild, to) for card, src, wild, to in plan.swaps)
-    return Layoff(new_table, plan.played, swaps, left, plan.points, can_go_out, plan.status)
+    return Layoff(new_table, plan.played, plan.swaps, left, plan.points, can_go_out, plan.status)

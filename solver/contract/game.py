@@ -20,15 +20,28 @@ plain validator of :mod:`solver.melds` and :mod:`solver.contract.referee`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
-from solver.contract import best_lay_down, distance_to_contract
+from solver.contract.actions import (
+    CCall,
+    CDecline,
+    CDiscard,
+    CLayDown,
+    CLayOff,
+    CNoCall,
+    ContractAction,
+    CSwap,
+    CTake,
+    parse_action,
+)
+from solver.contract.api import LayDown, best_lay_down, distance_to_contract
+from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
-from solver.engine.base import PenaltyGame, SimpleAction
-from solver.errors import IllegalActionError, MeldError, ShanghaiError
-from solver.melds import Meld, TableMeld, format_table, parse_table, resolve_roles
+from solver.engine.base import PenaltyGame
+from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
+from solver.melds import Meld, TableMeld, meld_kind, resolve_roles
+from solver.ranks import ace_high
 from solver.rules import ContractRules
 
 __all__ = [
@@ -40,86 +53,9 @@ __all__ = [
     "CNoCall",
     "CSwap",
     "CTake",
+    "ContractAction",
     "ContractGame",
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class CDiscard:
-    """Discard a card (ends the turn; at a round's start, the first player's opening discard)."""
-
-    player: int
-    card: Card
-
-    def __str__(self) -> str:
-        return f"discard {self.card}"
-
-
-@dataclass(frozen=True, slots=True)
-class CTake(SimpleAction):
-    """Take the top discard (the player in turn)."""
-
-    WORD: ClassVar[str] = "take"
-
-
-@dataclass(frozen=True, slots=True)
-class CDecline(SimpleAction):
-    """Decline the top discard; the others may call for it, then the player draws from the stock."""
-
-    WORD: ClassVar[str] = "decline"
-
-
-@dataclass(frozen=True, slots=True)
-class CCall(SimpleAction):
-    """Call "Shanghai!": take the declined discard and a penalty card."""
-
-    WORD: ClassVar[str] = "call"
-
-
-@dataclass(frozen=True, slots=True)
-class CNoCall(SimpleAction):
-    """Let the declined discard go."""
-
-    WORD: ClassVar[str] = "nocall"
-
-
-@dataclass(frozen=True, slots=True)
-class CLayDown:
-    """Lay down the round's contract: exactly its melds, wild roles written or chosen."""
-
-    player: int
-    melds: tuple[Meld, ...]
-
-    def __str__(self) -> str:
-        return f"laydown {format_table(self.melds)}"
-
-
-@dataclass(frozen=True, slots=True)
-class CLayOff:
-    """Add cards from hand to table meld ``target`` (a wild may carry its role)."""
-
-    player: int
-    target: int
-    cards: Meld
-
-    def __str__(self) -> str:
-        return f"layoff {self.target} {self.cards}"
-
-
-@dataclass(frozen=True, slots=True)
-class CSwap:
-    """Put ``card`` from hand in place of the wild standing for it in meld ``target``;
-    the freed wild goes at once onto meld ``dest`` (with an optional role)."""
-
-    player: int
-    target: int
-    card: Card
-    dest: int
-    role: Card | None = None
-
-    def __str__(self) -> str:
-        role = f"={self.role}" if self.role is not None else ""
-        return f"swap {self.target} {self.card} {self.dest}{role}"
 
 
 Phase = Literal["first_discard", "offer", "call", "play", "over"]
@@ -168,10 +104,11 @@ class ContractGame(PenaltyGame):
         self.phase: Phase = "first_discard"
         self.call_queue: list[int] = []
         self.reshuffled = False
+        self.exhausted = False
         self.no_discard: Card | None = None
         self.turns = 0
         self.round_scores: list[list[int]] = []
-        self._laydown_cache: dict[Cards, Any] = {}
+        self._laydown_cache: dict[Cards, LayDown | None] = {}
         self._found: dict[Cards, tuple[Meld, ...] | None] = {}
         self._deck = Cards(rules.deck)
         self._fits: dict[tuple[Meld, Meld], Meld | None] = {}
@@ -200,17 +137,29 @@ class ContractGame(PenaltyGame):
         self.to_move = first
         self.phase = "first_discard"
         self.reshuffled = False
+        self.exhausted = False
         self.no_discard = None
         self.turns = 0
+        self.clear_caches()
+
+    def clear_caches(self) -> None:
+        """Forget the answers cached per hand and meld (after the state was edited by hand, as tests do)."""
         self._laydown_cache.clear()
         self._found.clear()
         self._fits.clear()
 
+    def _note_exhausted(self) -> None:
+        """Once the stock and the pile are both empty, nobody draws again this round (the rule book)."""
+        if not self.stock and not self.pile:
+            self.exhausted = True
+
     def _draw(self) -> Card | None:
-        """One card from the stock, reshuffling the discard pile when the stock is empty."""
+        """One card from the stock, reshuffling the discard pile when the stock is empty; None once the
+        stock and the pile have both been empty (then the pile is never shuffled again)."""
+        self._note_exhausted()
+        if self.exhausted:
+            return None
         if not self.stock:
-            if not self.pile:
-                return None
             self.stock = self.pile
             self.pile = []
             self.rng.shuffle(self.stock)
@@ -234,19 +183,30 @@ class ContractGame(PenaltyGame):
     def is_terminal(self) -> bool:
         return self.phase == "over"
 
-    def lay_down_option(self, player: int | None = None) -> Any:
+    def lay_down_option(self, player: int | None = None) -> LayDown | None:
         """The solver's best legal lay-down for the player's hand now, or None.
 
         In the last round (``last_round_all_at_once``) the lay-down must take
         the whole hand, or all of it but one card, which is then discarded.
+        A lay-down the solver cannot find within ``time_limit`` (a hand of
+        20-odd cards in the last round) counts as none: it is not listed, but
+        still legal when written out (the referee checks it, not the solver).
         """
         p = self.to_move if player is None else player
         hand = self.hands[p]
         if hand not in self._laydown_cache:
-            self._laydown_cache[hand] = best_lay_down(hand, self.rules, self.round, time_limit=self.time_limit)
+            try:
+                found = best_lay_down(hand, self.rules, self.round, time_limit=self.time_limit)
+            except SolverTimeout:
+                found = None
+            self._laydown_cache[hand] = found
         return self._laydown_cache[hand]
 
-    def _legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[ContractAction]:
+        """The actions the player to move may take (see the module docstring)."""
+        return super().legal_actions()
+
+    def _legal_actions(self) -> list[ContractAction]:
         p = self.to_move
         if self.phase == "over":
             return []
@@ -257,7 +217,7 @@ class ContractGame(PenaltyGame):
         if self.phase == "call":
             return [CCall(p), CNoCall(p)]
         hand = self.hands[p]
-        actions: list[Any] = []
+        actions: list[ContractAction] = []
         if not self.laid_down[p]:
             melds = self._some_lay_down()
             if melds is not None:
@@ -317,7 +277,7 @@ class ContractGame(PenaltyGame):
             else "set"
         )
         if kind == "run":
-            high = any(r.rank == 13 for r in resolved) and self.rules.ace != "low"
+            high = ace_high(self.rules.ace, [int(r.rank) for r in resolved if r.rank is not None])
 
             def pos(pair: tuple[Card, Card | None]) -> int:
                 card = pair[1] or pair[0]
@@ -327,8 +287,8 @@ class ContractGame(PenaltyGame):
             pairs.sort(key=pos)
         return Meld(tuple(c for c, _ in pairs), tuple(r for _, r in pairs))
 
-    def _layoffs(self, p: int) -> list[Any]:
-        out: list[Any] = []
+    def _layoffs(self, p: int) -> list[ContractAction]:
+        out: list[ContractAction] = []
         spec = self.rules.meld_spec
         for i, tm in enumerate(self.table):
             stands = [r if r is not None else c for c, r in zip(tm.meld.cards, tm.meld.roles)]
@@ -350,36 +310,56 @@ class ContractGame(PenaltyGame):
         owner = self.table[target].owner
         return self.rules.wild_swap and (owner != p or self.rules.wild_swap_own)
 
-    def _swaps(self, p: int) -> list[Any]:
-        out: list[Any] = []
-        spec = self.rules.meld_spec
-        for i, tm in enumerate(self.table):
+    def _swaps(self, p: int) -> list[ContractAction]:
+        out: list[ContractAction] = []
+        for i in range(len(self.table)):
             if not self._swappable(p, i):
                 continue
-            for card, role in zip(tm.meld.cards, tm.meld.roles):
-                if spec.is_wild(card) and role is not None and self.hands[p].count(role) > 0:
-                    for dest in range(len(self.table)):
-                        action = CSwap(p, i, role, dest)
-                        if self._swap_result(action) is not None:
-                            out.append(action)
+            for wild, card in self._replaceable(i, self.hands[p]):
+                for dest in range(len(self.table)):
+                    action = CSwap(p, Swap(card, i, wild, dest))
+                    if self._swap_result(action) is not None:
+                        out.append(action)
         return out
+
+    def _replaceable(self, target: int, hand: Cards) -> list[tuple[Card, Card]]:
+        """The (wild, natural from ``hand``) pairs a swap in meld ``target`` may make: in a set any
+        natural of the set's rank replaces any of its wilds (the source: any ten for the 2S in
+        10D 10H 2S), in a run the card a wild stands for. A wild never replaces a wild."""
+        meld = self.table[target].meld
+        spec = self.rules.meld_spec
+        naturals = [c for c in hand.distinct() if not spec.is_wild(c)]
+        wilds = [(c, r) for c, r in zip(meld.cards, meld.roles) if spec.is_wild(c)]
+        if meld_kind(meld, spec) == "set":
+            rank = next(c.rank for c in meld.cards if not spec.is_wild(c))
+            kinds = sorted({c for c, _ in wilds}, key=lambda c: c.index)
+            return [(w, card) for w in kinds for card in naturals if card.rank == rank]
+        return [(w, r) for w, r in wilds if r is not None and r in naturals]
+
+    def _wild_index(self, target: int, swap: Swap) -> int | None:
+        """Where in meld ``target`` the swap's wild stands, if ``swap.card`` may take its place."""
+        if (swap.wild, swap.card) not in self._replaceable(target, Cards([swap.card])):
+            return None
+        meld = self.table[target].meld
+        kind = meld_kind(meld, self.rules.meld_spec)
+        for k, (c, r) in enumerate(zip(meld.cards, meld.roles)):
+            if c == swap.wild and (kind == "set" or r == swap.card):
+                return k
+        return None  # pragma: no cover - _replaceable found it
 
     def _swap_result(self, action: CSwap) -> list[TableMeld] | None:
         """The table after a swap, or None if the swap is not possible."""
         spec = self.rules.meld_spec
-        if not 0 <= action.target < len(self.table) or not 0 <= action.dest < len(self.table):
+        swap = action.swap
+        if not 0 <= swap.meld < len(self.table) or not 0 <= swap.to < len(self.table):
             return None
-        tm = self.table[action.target]
-        try:
-            index = next(
-                k for k, (c, r) in enumerate(zip(tm.meld.cards, tm.meld.roles)) if spec.is_wild(c) and r == action.card
-            )
-        except StopIteration:
+        index = self._wild_index(swap.meld, swap)
+        if index is None:
             return None
-        wild = tm.meld.cards[index]
+        tm = self.table[swap.meld]
         cards = list(tm.meld.cards)
         roles = list(tm.meld.roles)
-        cards[index] = action.card
+        cards[index] = swap.card
         roles[index] = None
         table = list(self.table)
         swapped = Meld(tuple(cards), tuple(roles))
@@ -387,17 +367,19 @@ class ContractGame(PenaltyGame):
             resolved = resolve_roles(swapped, spec)[1]
         except MeldError:
             return None
-        table[action.target] = TableMeld(self._with_roles(swapped, resolved), tm.owner)
-        dest = table[action.dest].meld
-        placed = Meld((*dest.cards, wild), (*dest.roles, action.role))
+        table[swap.meld] = TableMeld(self._with_roles(swapped, resolved), tm.owner)
+        dest = table[swap.to].meld
+        placed = Meld((*dest.cards, swap.wild), (*dest.roles, action.role))
         try:
             resolved = resolve_roles(placed, spec)[1]
         except MeldError:
             return None
-        table[action.dest] = TableMeld(self._with_roles(placed, resolved), table[action.dest].owner)
+        table[swap.to] = TableMeld(self._with_roles(placed, resolved), table[swap.to].owner)
         return table
 
     def verify(self, action: Any) -> None:
+        """Raise :class:`IllegalActionError` unless ``action`` is legal now (it reads no cache of
+        :meth:`legal_actions`: each rule is checked here)."""
         p = self.to_move
         phase = self.phase
         expected = {
@@ -408,14 +390,8 @@ class ContractGame(PenaltyGame):
         }.get(phase, ())
         if not isinstance(action, expected):
             raise IllegalActionError(f"{action} is not possible now (phase: {phase})")
-        hand = self.hands[p]
         if isinstance(action, CDiscard):
-            if action.card not in hand:
-                raise IllegalActionError(f"player {p} holds no {action.card}")
-            if phase == "play" and action.card not in self._discardable(p):
-                raise IllegalActionError(f"{action.card} was drawn from the stock this turn after a reshuffle")
-            if phase == "play" and self.all_at_once() and self.laid_down[p] and len(hand) > 1:
-                raise IllegalActionError("in the last round a player who laid down must go out this turn")
+            self._verify_discard(p, action)
         elif isinstance(action, CCall):
             if self.rules.max_calls is not None and self.calls[p] >= self.rules.max_calls:
                 raise IllegalActionError(f"player {p} has used all {self.rules.max_calls} calls this round")
@@ -424,32 +400,55 @@ class ContractGame(PenaltyGame):
                 raise IllegalActionError("the contract is already laid down")
             max_left = 1 if self.all_at_once() else None
             try:
-                check_lay_down(hand, action.melds, self.rules, self.round, max_left=max_left)
+                check_lay_down(self.hands[p], action.melds, self.rules, self.round, max_left=max_left)
             except ShanghaiError as exc:
                 raise IllegalActionError(f"illegal lay-down: {exc}") from None
-        elif isinstance(action, (CLayOff, CSwap)):
-            if not self.laid_down[p]:
-                raise IllegalActionError("lay down the contract before laying off or swapping")
-            if self.laid_this_turn and not self.rules.layoff_same_turn:
-                raise IllegalActionError("laying off is not allowed in the turn of laying down (layoff_same_turn off)")
-            if isinstance(action, CLayOff):
-                if not 0 <= action.target < len(self.table):
-                    raise IllegalActionError(f"no meld {action.target} on the table")
-                if not action.cards.multiset <= hand:
-                    raise IllegalActionError(f"player {p} does not hold {action.cards.multiset}")
-                if self.grown(action.target, action.cards) is None:
-                    raise IllegalActionError(
-                        f"{action.cards} does not fit meld {action.target} ({self.table[action.target].meld})"
-                    )
-            else:
-                if action.card not in hand:
-                    raise IllegalActionError(f"player {p} holds no {action.card}")
-                if not 0 <= action.target < len(self.table) or not self._swappable(p, action.target):
-                    raise IllegalActionError(f"wilds in meld {action.target} cannot be swapped by player {p}")
-                if self._swap_result(action) is None:
-                    raise IllegalActionError(f"swap {action} is not possible")
+        elif isinstance(action, CLayOff):
+            self._verify_layoff(p, action)
+        elif isinstance(action, CSwap):
+            self._verify_swap(p, action)
 
-    def _apply(self, action: Any) -> None:
+    def _verify_discard(self, p: int, action: CDiscard) -> None:
+        hand = self.hands[p]
+        if action.card not in hand:
+            raise IllegalActionError(f"player {p} holds no {action.card}")
+        if self.phase == "play" and action.card not in self._discardable(p):
+            raise IllegalActionError(f"{action.card} was drawn from the stock this turn after a reshuffle")
+        if self.phase == "play" and self.all_at_once() and self.laid_down[p] and len(hand) > 1:
+            raise IllegalActionError("in the last round a player who laid down must go out this turn")
+
+    def _verify_may_meld(self, p: int) -> None:
+        if not self.laid_down[p]:
+            raise IllegalActionError("lay down the contract before laying off or swapping")
+        if self.laid_this_turn and not self.rules.layoff_same_turn:
+            raise IllegalActionError("laying off is not allowed in the turn of laying down (layoff_same_turn off)")
+
+    def _verify_layoff(self, p: int, action: CLayOff) -> None:
+        self._verify_may_meld(p)
+        if not 0 <= action.target < len(self.table):
+            raise IllegalActionError(f"no meld {action.target} on the table")
+        if not action.cards.multiset <= self.hands[p]:
+            raise IllegalActionError(f"player {p} does not hold {action.cards.multiset}")
+        if self.grown(action.target, action.cards) is None:
+            raise IllegalActionError(
+                f"{action.cards} does not fit meld {action.target} ({self.table[action.target].meld})"
+            )
+
+    def _verify_swap(self, p: int, action: CSwap) -> None:
+        self._verify_may_meld(p)
+        if action.card not in self.hands[p]:
+            raise IllegalActionError(f"player {p} holds no {action.card}")
+        if not 0 <= action.target < len(self.table) or not self._swappable(p, action.target):
+            raise IllegalActionError(f"wilds in meld {action.target} cannot be swapped by player {p}")
+        if self._swap_result(action) is None:
+            raise IllegalActionError(f"swap {action} is not possible")
+
+    def _apply(self, action: ContractAction) -> None:
+        self._note_exhausted()
+        self._carry_out(action)
+        self._note_exhausted()
+
+    def _carry_out(self, action: ContractAction) -> None:
         p = self.to_move
         if isinstance(action, CDiscard):
             self.hands[p] = self.hands[p] - Cards([action.card])
@@ -564,30 +563,16 @@ class ContractGame(PenaltyGame):
             "scores": self.scores(),
         }
 
-    def parse_action(self, text: str) -> Any:
-        p = self.to_move
-        word, _, rest = text.strip().partition(" ")
-        word = word.lower()
-        simple = {"take": CTake, "decline": CDecline, "call": CCall, "nocall": CNoCall}
-        try:
-            if word in simple:
-                return simple[word](p)
-            if word == "discard":
-                return CDiscard(p, Card.parse(rest))
-            if word == "laydown":
-                return CLayDown(p, parse_table(rest))
-            if word == "layoff":
-                target, _, cards = rest.strip().partition(" ")
-                return CLayOff(p, int(target), Meld.parse(cards))
-            if word == "swap":
-                target, card, dest = rest.split()
-                dest_i, _, role = dest.partition("=")
-                return CSwap(p, int(target), Card.parse(card), int(dest_i), Card.parse(role) if role else None)
-        except (ShanghaiError, ValueError) as exc:
-            raise IllegalActionError(f"bad action {text!r}: {exc}") from None
-        raise IllegalActionError(
-            f"unknown action {text!r} (take, decline, call, nocall, discard CARD, laydown MELDS, layoff N CARDS, swap N CARD M)"
-        )
+    def parse_action(self, text: str) -> ContractAction:
+        """The player to move's action written as ``text`` (see :mod:`solver.contract.actions`)."""
+        return parse_action(text, self.to_move, self._find_wild)
+
+    def _find_wild(self, target: int, card: Card) -> Card | None:
+        """The first wild of meld ``target`` that ``card`` may replace (a swap written without its wild)."""
+        if not 0 <= target < len(self.table):
+            return None
+        found = self._replaceable(target, Cards([card]))
+        return found[0][0] if found else None
 
     def seen_cards(self, player: int) -> Cards:
         """Cards ``player`` has seen outside their hand: the table and the discard pile."""

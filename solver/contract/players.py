@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from solver.cards import Card, Cards
-from solver.contract.api import best_lay_down
-from solver.contract.game import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, ContractGame, CSwap, CTake
+from solver.contract.actions import (
+    CCall,
+    CDecline,
+    CDiscard,
+    CLayDown,
+    CLayOff,
+    CNoCall,
+    ContractAction,
+    CSwap,
+    CTake,
+)
+from solver.contract.api import Layoff, best_discards, best_lay_down, best_layoff, distance_to_contract
+from solver.contract.game import ContractGame
 from solver.engine.base import Decision
+from solver.errors import SolverTimeout
 from solver.melds import Meld
 
 __all__ = ["greedy_action", "solver_decision"]
@@ -35,7 +46,7 @@ def _contract_useful(hand: Cards, card: Card, game: ContractGame) -> bool:
     return hand.count(card) > 0
 
 
-def _contract_discard_greedy(game: ContractGame, legal: list[Any]) -> Any:
+def _contract_discard_greedy(game: ContractGame, legal: list[ContractAction]) -> CDiscard:
     discards = [a for a in legal if isinstance(a, CDiscard)]
     hand = game.hands[game.to_move]
     return max(
@@ -44,7 +55,7 @@ def _contract_discard_greedy(game: ContractGame, legal: list[Any]) -> Any:
     )
 
 
-def greedy_action(game: ContractGame, rng: random.Random) -> Any:
+def greedy_action(game: ContractGame, rng: random.Random) -> ContractAction:
     """Take useful discards, never call, lay down and off when possible, shed the least useful card."""
     legal = game.legal_actions()
     kinds = {type(a) for a in legal}
@@ -65,9 +76,19 @@ def greedy_action(game: ContractGame, rng: random.Random) -> Any:
 
 
 def solver_decision(game: ContractGame) -> Decision:
-    """Distance to contract for the discard and for taking or calling; best lay-down and lay-off."""
-    from solver.contract import best_discards, best_layoff, distance_to_contract
+    """Distance to contract for the discard and for taking or calling; best lay-down and lay-off.
 
+    When a solver question runs out of time without an answer (``game.time_limit``), the greedy rule
+    decides, and the reason says so.
+    """
+    try:
+        return _solver_decision(game)
+    except SolverTimeout as exc:
+        action = greedy_action(game, random.Random(game.seed))
+        return Decision(action, f"{action}: the greedy rule ({exc})")
+
+
+def _solver_decision(game: ContractGame) -> Decision:
     legal = game.legal_actions()
     kinds = {type(a) for a in legal}
     p = game.to_move
@@ -75,32 +96,12 @@ def solver_decision(game: ContractGame) -> Decision:
     seen = game.seen_cards(p)
     limit = game.time_limit
     if CTake in kinds or CCall in kinds:
-        top = game.pile[-1]
-        if game.laid_down[p]:
-            fits = any(game.grown(i, _single(top)) is not None for i in range(len(game.table)))
-            want = fits
-            reason = f"{top} {'can' if fits else 'cannot'} be laid off"
-        elif not _contract_useful(hand, top, game):
-            want = False
-            reason = f"{top} neither pairs with nor runs next to any card in hand"
-        elif (whole := _whole_hand_offer(game, hand, top, CCall in kinds)) is not None:
-            want, reason = whole
-        else:
-            now = distance_to_contract(hand, game.rules, game.round, seen=seen, time_limit=limit, options=False)
-            seen_without = seen - Cards([top])
-            after = best_discards(hand + Cards([top]), game.rules, game.round, seen=seen_without, time_limit=limit)
-            best_after = after[0][1] if after else now.missing
-            want = best_after < now.missing
-            reason = f"with {top} the contract is {best_after} card(s) away, now {now.missing}"
-        if CTake in kinds:
-            return Decision(CTake(p) if want else CDecline(p), ("take: " if want else "decline: ") + reason)
-        return Decision(CCall(p) if want else CNoCall(p), ("call Shanghai!: " if want else "no call: ") + reason)
-    if any(isinstance(a, CLayDown) for a in legal):
-        best = game.lay_down_option()
+        return _offer_decision(game, CCall in kinds)
+    if any(isinstance(a, CLayDown) for a in legal) and (down := game.lay_down_option()) is not None:
         return Decision(
-            CLayDown(p, tuple(best.melds)),
-            f"the contract can be made: lay it down, leaving {best.points_left} points in hand",
-            {"points_left": best.points_left},
+            CLayDown(p, tuple(down.melds)),
+            f"the contract can be made: lay it down, leaving {down.points_left} points in hand",
+            {"points_left": down.points_left},
         )
     if game.laid_down[p] and (CLayOff in kinds or CSwap in kinds):
         plan = best_layoff(hand, game.table, game.rules, player=p, time_limit=limit)
@@ -115,8 +116,8 @@ def solver_decision(game: ContractGame) -> Decision:
     if not discards:
         return Decision(legal[0], "the only action")
     if game.laid_down[p]:
-        best = max(discards, key=lambda a: game.rules.points(a.card))
-        return Decision(best, f"discard {best.card}: the most points in hand")
+        worst = max(discards, key=lambda a: game.rules.points(a.card))
+        return Decision(worst, f"discard {worst.card}: the most points in hand")
     allowed = {a.card: a for a in discards}
     if game.all_at_once():
         spare = _leftovers(game, hand)
@@ -136,6 +137,33 @@ def solver_decision(game: ContractGame) -> Decision:
                 allowed[card], f"discard {card}: the contract stays {distance} card(s) away", {"distance": distance}
             )
     return Decision(discards[0], "the only discard allowed")
+
+
+def _offer_decision(game: ContractGame, call: bool) -> Decision:
+    """Take (or call for) the top discard when it brings the contract closer, or can be laid off."""
+    p = game.to_move
+    hand = game.hands[p]
+    seen = game.seen_cards(p)
+    limit = game.time_limit
+    top = game.pile[-1]
+    if game.laid_down[p]:
+        want = any(game.grown(i, _single(top)) is not None for i in range(len(game.table)))
+        reason = f"{top} {'can' if want else 'cannot'} be laid off"
+    elif not _contract_useful(hand, top, game):
+        want = False
+        reason = f"{top} neither pairs with nor runs next to any card in hand"
+    elif (whole := _whole_hand_offer(game, hand, top, call)) is not None:
+        want, reason = whole
+    else:
+        now = distance_to_contract(hand, game.rules, game.round, seen=seen, time_limit=limit, options=False)
+        seen_without = seen - Cards([top])
+        after = best_discards(hand + Cards([top]), game.rules, game.round, seen=seen_without, time_limit=limit)
+        best_after = after[0][1] if after else now.missing
+        want = best_after < now.missing
+        reason = f"with {top} the contract is {best_after} card(s) away, now {now.missing}"
+    if not call:
+        return Decision(CTake(p) if want else CDecline(p), ("take: " if want else "decline: ") + reason)
+    return Decision(CCall(p) if want else CNoCall(p), ("call Shanghai!: " if want else "no call: ") + reason)
 
 
 def _leftovers(game: ContractGame, hand: Cards) -> Cards | None:
@@ -170,16 +198,20 @@ def _whole_hand_offer(game: ContractGame, hand: Cards, top: Card, call: bool) ->
     )
 
 
-def _single(card: Card) -> Any:
+def _single(card: Card) -> Meld:
     return Meld((card,))
 
 
-def _first_step(game: ContractGame, p: int, plan: Any) -> Any:
-    """The first engine action that starts the lay-off plan (a swap first, else one card)."""
+def _first_step(game: ContractGame, p: int, plan: Layoff) -> ContractAction | None:
+    """The first engine action that starts the lay-off plan (its first swap, else one card)."""
     legal = game.legal_actions()
-    swaps = [a for a in legal if isinstance(a, CSwap)]
-    if plan.swaps and swaps:
-        return swaps[0]
+    if plan.swaps:
+        planned = CSwap(p, plan.swaps[0])
+        if game.is_legal(planned):
+            return planned
+        swaps = [a for a in legal if isinstance(a, CSwap)]
+        if swaps:
+            return swaps[0]
     for action in legal:
         if isinstance(action, CLayOff) and action.cards.multiset <= plan.played:
             return action

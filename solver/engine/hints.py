@@ -15,6 +15,7 @@ from solver.engine.base import Game
 from solver.engine.players import Decision, SolverPlayer
 from solver.melds import TableMeld, format_table
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
+from solver.rules import ContractRules
 
 __all__ = ["hint_for_game", "hint_for_puzzle"]
 
@@ -77,7 +78,7 @@ def _n(n: int, word: str) -> str:
 
 def _layoff_actions(table: tuple[TableMeld, ...], plan: Any) -> list[str]:
     """A lay-off plan as engine actions: the swaps first, then one ``layoff N CARDS`` per meld."""
-    actions = [f"swap {s.meld} {s.card} {s.to}" for s in plan.swaps]
+    actions = [f"swap {s.meld} {s.card} {s.wild} {s.to}" for s in plan.swaps]
     placed: dict[int, Counter[Any]] = {}
     for s in plan.swaps:  # a swap puts the natural card in one meld and the freed wild on another
         placed.setdefault(s.meld, Counter())[s.card] += 1
@@ -100,7 +101,8 @@ def _layoff_actions(table: tuple[TableMeld, ...], plan: Any) -> list[str]:
 def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decision:
     from solver.contract import best_discards, best_lay_down, best_layoff, distance_to_contract
 
-    rules: Any = puzzle.rules
+    rules = puzzle.rules
+    assert isinstance(rules, ContractRules)  # a ContractPosition comes with Contract rules
     seen = pos.dead + Cards(c for t in pos.table for c in t.meld.cards)
     if pos.discard is not None:
         seen = seen + Cards([pos.discard])

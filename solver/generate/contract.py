@@ -8,7 +8,7 @@ from cards that fit them. The puzzle needs the most cards laid off
 one set of hand cards, proven by taking each card of the answer away in
 turn (every best set must then be smaller), and the referee
 (:func:`solver.contract.referee.check_layoff`, brute force
-:func:`~solver.contract.referee.exhaustive_layoff`) to agree.
+:func:`~solver.contract.brute.exhaustive_layoff`) to agree.
 
 Discard ("discard"): the player has not laid down and cannot; exactly one
 card keeps the contract closest (:func:`solver.contract.best_discards`),
@@ -21,7 +21,8 @@ import random
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.contract import best_discards, best_lay_down, best_layoff, distance_to_contract
-from solver.contract.referee import check_layoff, exhaustive_layoff
+from solver.contract.brute import exhaustive_layoff
+from solver.contract.referee import check_layoff
 from solver.errors import MeldError, ShanghaiError
 from solver.generate.difficulty import Level, measure
 from solver.generate.players import contract_turn

@@ -80,9 +80,7 @@ def _contract_game(rules: ContractRules, pos: ContractPosition) -> Any:
     game.no_discard = None
     game.in_turn = game.to_move = 0
     game.phase = "play"
-    game._laydown_cache.clear()
-    game._found.clear()
-    game._fits.clear()
+    game.clear_caches()
     _reset(game)
     return game
 

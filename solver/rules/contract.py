@@ -23,7 +23,7 @@ from solver.cards import Card, Cards, Joker, Rank, Suit, make_deck
 from solver.errors import RulesError
 from solver.rules.base import Ace, MeldSpec, RuleSet, WildLimit, check_value, option
 
-__all__ = ["ContractRules", "Requirement", "CONTRACT_LISTS"]
+__all__ = ["ContractRules", "Requirement", "CONTRACT_LISTS", "min_length"]
 
 MeldKind = Literal["set", "run"]
 
@@ -72,6 +72,8 @@ CONTRACT_LISTS: dict[str, tuple[Contract, ...]] = {
 
 BLACK_TWOS = frozenset({Card(Rank.TWO, Suit.SPADES), Card(Rank.TWO, Suit.CLUBS)})
 JOKER = Card(None, None, Joker.PLAIN)
+JOKERS_ONLY = frozenset({JOKER})
+TWOS_AND_JOKERS = BLACK_TWOS | JOKERS_ONLY
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +84,7 @@ class ContractRules(RuleSet):
     DEFAULT_PRESET: ClassVar[str] = "finnish"
     PRESETS: ClassVar = {
         "finnish": {},
-        "us": {"contracts": "us"},
+        "us": {"contracts": "us", "wild_limit": "fewer"},
         "poker_deck": {"wild_cards": "jokers", "jokers": 6},
         "jokers_and_twos": {"wild_cards": "jokers_and_twos", "jokers": 6},
         "no_wild_swap": {"wild_swap": False},
@@ -96,8 +98,12 @@ class ContractRules(RuleSet):
     )
     decks: int = option(2, 1, 4, "number of 52-card decks")
     jokers: int = option(0, 0, 8, "jokers (JK) in the deck")
-    wild_cards: Literal["black_twos", "jokers", "jokers_and_twos"] = option("black_twos", doc="which cards are wild")
-    wild_limit: WildLimit = option("fewer", doc="wilds per meld: fewer than, at most as many as, or any vs naturals")
+    wild_cards: Literal["black_twos", "jokers", "jokers_and_twos"] = option(
+        "black_twos", doc="which cards are wild (jokers in the deck always are)"
+    )
+    wild_limit: WildLimit = option(
+        "any", doc="wilds per meld vs naturals: any (at least one natural), at most as many (half), fewer"
+    )
     distinct_set_ranks: bool = option(False, doc="the sets of one contract must differ in rank")
     ace: Ace = option("both", doc="ace low or high in runs (never wrap-around)")
     set_min: int = option(3, 3, 13, "shortest set")
@@ -162,12 +168,20 @@ class ContractRules(RuleSet):
 
     @property
     def wilds(self) -> frozenset[Card]:
-        """The cards that are always wild."""
-        if self.wild_cards == "black_twos":
-            return BLACK_TWOS
+        """The cards that are always wild: per ``wild_cards``, and every joker in the deck.
+
+        A joker has no rank and suit, so it can only play as a wild: jokers
+        added to the default rules (``jokers = 2``, black twos wild) are wild
+        alongside the twos (docs/decisions-contract.md).
+
+        >>> sorted(map(str, ContractRules(jokers=2).wilds)), sorted(map(str, ContractRules().wilds))
+        (['2C', '2S', 'JK'], ['2C', '2S'])
+        """
         if self.wild_cards == "jokers":
-            return frozenset({JOKER})
-        return BLACK_TWOS | {JOKER}
+            return JOKERS_ONLY
+        if self.wild_cards == "jokers_and_twos" or self.jokers:
+            return TWOS_AND_JOKERS
+        return BLACK_TWOS
 
     @property
     def meld_spec(self) -> MeldSpec:
@@ -194,3 +208,12 @@ class ContractRules(RuleSet):
         if card.rank >= Rank.JACK:
             return 10 if self.face_points == "ten" else int(card.rank)
         return int(card.rank)
+
+
+def min_length(req: Requirement, rules: ContractRules) -> int:
+    """The shortest meld that meets ``req`` under ``rules``: the larger of its own and the rules' minimum.
+
+    >>> min_length(Requirement("run", 4), ContractRules(run_min=5)), min_length(Requirement("set", 4), ContractRules())
+    (5, 4)
+    """
+    return max(req.min_len, rules.set_min if req.kind == "set" else rules.run_min)

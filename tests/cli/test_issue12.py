@@ -327,7 +327,7 @@ def test_a_layoff_hint_is_played_by_the_engine_as_written() -> None:
     from solver.puzzles import load
 
     d = hint_for_puzzle(load(ROOT / "puzzles/contract/source-swap-ten-for-wild-two.toml"), 5.0)
-    assert d.action == "swap 0 10C 1" and d.facts["actions"] == ["swap 0 10C 1", "layoff 1 4S"]
+    assert d.action == "swap 0 10C 2S 1" and d.facts["actions"] == ["swap 0 10C 2S 1", "layoff 1 4S"]
 
 
 # --- README and messages -----------------------------------------------------------------------------------

@@ -17,13 +17,8 @@ from solver.contract import (
     can_go_down_whole,
     distance_to_contract,
 )
-from solver.contract.referee import (
-    check_lay_down,
-    check_layoff,
-    exhaustive_distance,
-    exhaustive_lay_down,
-    exhaustive_layoff,
-)
+from solver.contract.brute import exhaustive_distance, exhaustive_lay_down, exhaustive_layoff
+from solver.contract.referee import check_lay_down, check_layoff
 from solver.contract.wilds import resolve_wilds, run_shapes, swap_matching, wild_role_options
 from solver.errors import MeldError, RulesError, TooManyCopiesError
 from solver.melds import Meld, TableMeld
@@ -233,8 +228,12 @@ def test_puzzle_answers_through_the_referee(path: Path) -> None:
             answer["swaps"],
             answer["can_go_out"],
         )
-        brute = exhaustive_layoff(pos.hand, pos.table, rules, objective="cards")
-        assert (brute.primary, brute.secondary, brute.swaps) == (len(lay.played), lay.points, len(lay.swaps))
+        brute_lay = exhaustive_layoff(pos.hand, pos.table, rules, objective="cards")
+        assert (brute_lay.primary, brute_lay.secondary, brute_lay.swaps) == (
+            len(lay.played),
+            lay.points,
+            len(lay.swaps),
+        )
 
 
 # ---------------------------------------------------------------- CLI

@@ -20,11 +20,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from solver.cards import Card, Cards, Rank, Suit
-from solver.contract import UNREACHABLE, SolverTimeout, best_discards, best_lay_down, distance_to_contract
+from solver.contract import UNREACHABLE, best_discards, best_lay_down, distance_to_contract
+from solver.contract.brute import exhaustive_distance, exhaustive_lay_down
 from solver.contract.model import solve_lay_down
-from solver.contract.referee import check_lay_down, exhaustive_distance, exhaustive_lay_down
-from solver.contract.search import contract_possible, quick_reject, search_distance, wild_cap
-from solver.errors import RulesError
+from solver.contract.referee import check_lay_down
+from solver.contract.search import contract_possible, quick_reject, search_distance
+from solver.errors import RulesError, SolverTimeout, Status
+from solver.ranks import wild_cap
 from solver.rules import ContractRules
 from tests.contract.test_contract_search import hands
 from tests.strategies import contract_rules
@@ -182,7 +184,7 @@ def test_search_result_and_wild_caps() -> None:
     res = search_distance(hand, RULES.deck - hand, RULES, RULES.contract(1), outs=False)
     assert res.missing == 1 and res.outs is None and res.status == "optimal"
     none = search_distance(H("5H"), Cards(), RULES, RULES.contract(1))
-    assert none.missing is None and none.status == "impossible"
+    assert none.missing is None and none.status == Status.INFEASIBLE
     assert [wild_cap(w, n) for w in ("fewer", "half", "any") for n in (3, 4, 5)] == [1, 1, 2, 1, 2, 2, 2, 3, 4]
 
 
@@ -211,7 +213,7 @@ RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 def test_whole_hand_filter_never_rejects_a_hand_that_goes_down(data: st.DataObject) -> None:
     """The runs-only filter in can_go_down_whole is sound: whenever the CP-SAT model
     (asked directly, without the filter) lays the whole hand down, the filter lets it through."""
-    from solver.contract.api import _runs_can_hold
+    from solver.contract.api import runs_can_hold
 
     rules = ContractRules.preset(data.draw(st.sampled_from(["finnish", "jokers_and_twos"])))
     cards: list[str] = []
@@ -224,10 +226,10 @@ def test_whole_hand_filter_never_rejects_a_hand_that_goes_down(data: st.DataObje
     assume(all(n <= rules.decks for _, n in hand.items()))
     contract = rules.contract(7)
     plan = solve_lay_down(hand, rules, contract, max_left=1, time_limit=10.0)
-    allowed = _runs_can_hold(hand, rules, contract, 1)
+    allowed = runs_can_hold(hand, rules, contract, 1)
     if plan is not None:
         assert allowed
     # and the filter does turn hands down: one stray card too many
     stray = hand + Cards.parse("KD QC")
-    if not _runs_can_hold(stray, rules, contract, 1):
+    if not runs_can_hold(stray, rules, contract, 1):
         assert solve_lay_down(stray, rules, contract, max_left=1, time_limit=10.0) is None

@@ -12,14 +12,9 @@ from hypothesis import strategies as st
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.contract import best_lay_down, best_layoff, distance_to_contract
-from solver.contract.referee import (
-    check_lay_down,
-    check_layoff,
-    exhaustive_distance,
-    exhaustive_lay_down,
-    exhaustive_layoff,
-)
-from solver.errors import MeldError
+from solver.contract.brute import exhaustive_distance, exhaustive_lay_down, exhaustive_layoff
+from solver.contract.referee import check_lay_down, check_layoff
+from solver.errors import MeldError, Status
 from solver.melds import Meld, TableMeld, meld_kind
 from solver.rules import ContractRules
 from tests.strategies import contract_rules
@@ -74,7 +69,7 @@ def test_distance_matches_exhaustive(data: st.DataObject, rules: ContractRules, 
     d = distance_to_contract(hand, rules, round_, seen=seen)
     brute = exhaustive_distance(hand, pool, rules, round_)
     if brute is None:
-        assert d.status == "impossible"
+        assert d.status == Status.INFEASIBLE
         return
     assert d.status == "optimal"
     assert d.missing == brute.missing

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from solver.cards import Card, Cards
-from solver.contract.referee import check_layoff, exhaustive_layoff
+from solver.contract.brute import exhaustive_layoff
+from solver.contract.referee import check_layoff
 from solver.generate import LEVELS, GenerateError, generate
 from solver.generate.difficulty import BANDS, level_of, measure
 from solver.melds import Meld
