@@ -216,8 +216,6 @@ def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
 
 # --- Zheng Shang You -----------------------------------------------------------------------
 
-_TWO = 15  # ZSY value of a 2; 2s and jokers are the wild cards, spent last
-
 
 def zsy_codes(cards: Cards) -> list[str]:
     """Card codes in ZSY order (low to high)."""
@@ -227,7 +225,7 @@ def zsy_codes(cards: Cards) -> list[str]:
 
 
 def _zsy(puzzle: Puzzle, opts: SolveOptions) -> Answer:
-    from solver.zsy import combo_from_position, fewest_plays, legal_moves, plays_after, zsy_value
+    from solver.zsy import combo_from_position, fewest_plays, is_wild, legal_moves, plays_after
 
     pos = puzzle.position
     rules = puzzle.rules
@@ -239,7 +237,7 @@ def _zsy(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     leads = len(moves) if to_beat is None else (len(legal_moves(pos.hand, None, rules)) if want_leads else None)
     split = fewest_plays(pos.hand, rules, time_limit=max(0.01, deadline - time.perf_counter()))
     left, ranked_status = plays_after(pos.hand, moves, rules, time_limit=max(0.01, deadline - time.perf_counter()))
-    wilds = [sum(1 for c in m.cards if zsy_value(c) >= _TWO) for m in moves]
+    wilds = [sum(1 for c in m.cards if is_wild(c)) for m in moves]  # wilds are spent last
     order = sorted(range(len(moves)), key=lambda i: (left[i], wilds[i], moves[i].top, -moves[i].size, str(moves[i])))
     ranked = [(moves[i], left[i]) for i in order]
     status = "optimal" if split.status == "optimal" and ranked_status == "optimal" else "feasible"

@@ -19,7 +19,8 @@ from solver.cards import Card, Cards
 from solver.engine.base import Game, SimpleAction
 from solver.errors import IllegalActionError, ShanghaiError
 from solver.rules import ZsyRules
-from solver.zsy import Combo, legal_moves
+from solver.zsy.combos import Combo, zsy_value
+from solver.zsy.moves import legal_moves
 
 __all__ = ["ZPlay", "ZPass", "Tribute", "ZsyGame"]
 
@@ -58,14 +59,6 @@ class Tribute:
 
 
 ZAction = ZPlay | ZPass | Tribute
-
-
-def _best_rank(card: Card) -> int:
-    """Rank strength for the tribute's "best card": RJ > BJ > 2 > A > K > ... > 3."""
-    if card.joker is not None:
-        return 17 if card.code == "RJ" else 16
-    assert card.rank is not None
-    return {1: 14, 2: 15}.get(int(card.rank), int(card.rank))
 
 
 class ZsyGame(Game):
@@ -175,8 +168,8 @@ class ZsyGame(Game):
         if self.phase == "tribute":
             step = self.tribute_queue[0][1]
             if step == "offer":
-                top = max(_best_rank(c) for c in hand)
-                return [Tribute(p, "offer", c) for c in hand.distinct() if _best_rank(c) == top]
+                top = max(zsy_value(c) for c in hand)
+                return [Tribute(p, "offer", c) for c in hand.distinct() if zsy_value(c) == top]
             if step == "take":
                 return [Tribute(p, "take", c) for c in self.pending.distinct()]
             return [Tribute(p, "give", c) for c in hand.distinct()]

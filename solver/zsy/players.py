@@ -5,32 +5,27 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from solver.cards import Card, Cards
+from solver.cards import Cards
 from solver.engine.base import Decision
+from solver.zsy.combos import Combo, is_wild, zsy_value
+from solver.zsy.fewest import fewest_plays, plays_after
 from solver.zsy.game import Tribute, ZPass, ZPlay, ZsyGame
 
 __all__ = ["greedy_action", "solver_decision"]
 
 
-def _zsy_strength(card: Card) -> int:
-    if card.joker is not None:
-        return 17 if card.code == "RJ" else 16
-    assert card.rank is not None
-    return {1: 14, 2: 15}.get(int(card.rank), int(card.rank))
-
-
-def _combo_cost(combo: Any) -> tuple[int, int]:
+def _combo_cost(combo: Combo) -> tuple[int, int]:
     """Lower is cheaper to give up: few wilds and low cards."""
     cards = list(combo.cards)
-    wild = sum(1 for c in cards if c.is_joker or c.rank == 2)
-    return (wild, sum(_zsy_strength(c) for c in cards) // max(1, len(cards)))
+    wild = sum(1 for c in cards if is_wild(c))
+    return (wild, sum(zsy_value(c) for c in cards) // max(1, len(cards)))
 
 
-def _zsy_tribute(game: ZsyGame, legal: list[Any]) -> Any:
+def _zsy_tribute(game: ZsyGame, legal: list[Tribute]) -> Tribute:
     step = legal[0].step
     if step == "give":
-        return min(legal, key=lambda a: _zsy_strength(a.card))
-    return max(legal, key=lambda a: _zsy_strength(a.card))
+        return min(legal, key=lambda a: zsy_value(a.card))
+    return max(legal, key=lambda a: zsy_value(a.card))
 
 
 def greedy_action(game: ZsyGame, rng: random.Random) -> Any:
@@ -56,8 +51,6 @@ def solver_decision(game: ZsyGame) -> Decision:
     out, spends a wild, or spends an ace or better is passed while every
     opponent still holds enough cards (more than 2, 3 and 4 respectively).
     """
-    from solver.zsy import fewest_plays, plays_after
-
     legal = game.legal_actions()
     if isinstance(legal[0], Tribute):
         action = _zsy_tribute(game, legal)
