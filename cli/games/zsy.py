@@ -1,10 +1,14 @@
 """``shanghai solve`` for Zheng Shang You: legal moves, best first, and the fewest-plays split.
 
 JSON keys: ``moves`` (each ``{"cards": [codes], "kind": kind}``, best first:
-fewest plays left after the move), ``fewest_plays`` (int), ``split`` (a list
-of plays, each a list of card codes), ``status``, ``leads`` (the number of
-legal leads from the hand: given for a lead, and for a reply only when the
-puzzle's answer asks for it) and ``seconds`` (added by the command).
+fewest plays left after the move; at most ``ZSY_LISTED`` of them),
+``move_count`` (every legal move counted) and ``move_count_exact`` (false
+when the time ran out first: the count is then a lower bound),
+``fewest_plays`` (int), ``split`` (a list of plays, each a list of card
+codes), ``status`` (``feasible`` unless every stage finished),
+``leads`` and ``leads_exact`` (the number of legal leads from the hand:
+given for a lead, and for a reply only when the puzzle's answer asks for it)
+and ``seconds`` (added by the command).
 An ``[answer]`` may give ``fewest_plays``, ``moves`` (the number of legal
 moves in the position) and ``leads``.
 """
@@ -34,7 +38,8 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
     ranked: list[tuple[Combo, int]] = answer.result["ranked"]
     split = answer.result["split"]
     leads = answer.result["leads"]
-    moves = [m for m, _ in ranked]
+    count: int = answer.data["move_count"]
+    at_least = "" if answer.data["move_count_exact"] else "at least "
     status = answer.data["status"]
 
     def render(console: Console) -> None:
@@ -45,12 +50,14 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
             console.print(f"         [dim]{to_beat.describe()}[/]")
         what = "replies" if to_beat is not None else "leads"
         from_hand = f" ({leads} leads from this hand)" if to_beat is not None and leads is not None else ""
-        console.print(f"  [bold]{len(moves)} legal {what}[/]{from_hand}, best first:")
+        from_hand = from_hand if answer.data.get("leads_exact", True) else from_hand.replace("(", "(at least ")
+        listed = "" if len(ranked) == count else f" ({len(ranked)} listed and ranked)"
+        console.print(f"  [bold]{at_least}{count} legal {what}[/]{listed}{from_hand}, best first:")
         for combo, n in ranked[: opts.limit]:
             console.print(f"    {_markup(combo)}  [green]→ {n} plays left[/]")
         if len(ranked) > opts.limit:
-            console.print(f"    [dim]… {len(ranked) - opts.limit} more (--json lists all)[/]")
-        if not moves:
+            console.print(f"    [dim]… {count - opts.limit} more (--json lists {len(ranked)})[/]")
+        if not count:
             console.print("    [dim]none: pass[/]")
         console.print(f"  [bold]fewest plays: {split.count}[/] [dim]({status})[/]")
         for play in split.plays:

@@ -4,7 +4,7 @@ The public API, by module:
 
 - :mod:`solver.zsy.combos`: the card order (:func:`zsy_value`), :class:`Combo`,
   :func:`classify`, :func:`beats`, :func:`combo_from_position`;
-- :mod:`solver.zsy.moves`: :func:`legal_moves`;
+- :mod:`solver.zsy.moves`: :func:`legal_moves` and the lazy :func:`iter_moves`;
 - :mod:`solver.zsy.fewest`: :func:`fewest_plays` and :func:`plays_after`;
 - :mod:`solver.zsy.game`: the engine's game state, :mod:`solver.zsy.players`
   its AI players.
@@ -26,7 +26,7 @@ from solver.zsy.combos import (
     zsy_value,
 )
 from solver.zsy.fewest import Split, fewest_plays, plays_after
-from solver.zsy.moves import legal_moves
+from solver.zsy.moves import iter_moves, legal_moves
 
 __all__ = [
     "Kind",
@@ -41,6 +41,7 @@ __all__ = [
     "classify",
     "beats",
     "legal_moves",
+    "iter_moves",
     "fewest_plays",
     "combo_from_position",
     "plays_after",

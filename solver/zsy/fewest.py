@@ -6,15 +6,20 @@ exact memoised search (:class:`_Search`) works on rank counts; the choices it
 makes are then realised as plays of real cards, each checked by
 :func:`~solver.zsy.combos.classify`.
 
-The answer is a pipeline of exact stages:
+The answer is a pipeline of stages:
 
-1. the search over rank counts (branch and bound with a memo of exact values
-   and of proven lower bounds), under the time limit;
-2. the walk back through the memo to the chosen structures;
-3. realising each structure with real cards, checked by ``classify``.
+1. a greedy split (:func:`_greedy`: lowest rank first, the structure that
+   plays the most cards), an upper bound, cheap (a few ms on 54 cards);
+2. the exact search over rank counts (branch and bound with a memo of exact
+   values and of proven lower bounds) for a split with fewer plays than the
+   greedy one, under the time limit; if it proves there is none, the greedy
+   split is optimal;
+3. else the walk back through the memo to the chosen structures;
+4. realising each structure with real cards, checked by ``classify``.
 
-When the time runs out the split is one set per rank and the status is
-``feasible`` (a valid split, not proven fewest).
+When the time runs out (or the search reaches :data:`MAX_STATES`) the answer
+is the greedy split with status ``feasible`` (a valid split, not proven
+fewest).
 """
 
 from __future__ import annotations
@@ -22,12 +27,27 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain, islice
 from typing import Final, NamedTuple
 
 from solver.cards import Card, Cards
-from solver.errors import ShanghaiError, SolverTimeout, Status
+from solver.errors import ComboError, ShanghaiError, SolverTimeout, Status
 from solver.rules import ZsyRules
-from solver.zsy.combos import ACE, DEFAULT_RULES, KINDS, MAX_STRAIGHT, Combo, Kind, Parts, check_cards, classify
+from solver.zsy.combos import (
+    ACE,
+    BLACK,
+    DEFAULT_RULES,
+    KINDS,
+    MAX_STRAIGHT,
+    RED,
+    TWO,
+    Combo,
+    Kind,
+    Parts,
+    check_cards,
+    classify,
+    zsy_value,
+)
 
 __all__ = ["Split", "fewest_plays", "plays_after"]
 
@@ -45,6 +65,8 @@ class Split:
 
 
 _UNBOUNDED: Final = 1 << 20
+MAX_STATES: Final = 400_000
+"""The most states the search remembers (about 150 MB): past it, the answer is ``feasible`` as on a timeout."""
 _TOP: Final = ACE - 3  # the index of the ace (index 0 is rank 3)
 
 
@@ -112,15 +134,14 @@ class _Search:
         low = self.low.get(key, 1)
         if low >= limit:
             return low
-        self.calls += 1
-        if self.calls & 1023 == 1 and time.perf_counter() > self.deadline:
-            raise SolverTimeout("the fewest-plays search ran out of time")
+        self._tick()
         i = ((packed & -packed).bit_length() - 1) // 3
         n = (packed >> (3 * i)) & 7
         best = 1 + self.solve(packed - (n << (3 * i)), j, t, True, limit - 1)
         choice: _Choice = _Group(i)
         if best > low:
             for nxt, j2, t2, desc in _structures(packed, i, j, t):
+                self._tick()  # a dense hand has millions of structures for one state
                 v = 1 + self.solve(nxt, j2, t2, g, min(limit, best) - 1)
                 if v < best:
                     best, choice = v, desc
@@ -131,6 +152,15 @@ class _Search:
             return best
         self.low[key] = limit
         return limit
+
+    def _tick(self) -> None:
+        """Count a step; every 1024 steps check the deadline and the memory cap."""
+        self.calls += 1
+        if self.calls & 1023 == 0:
+            if time.perf_counter() > self.deadline:
+                raise SolverTimeout("the fewest-plays search ran out of time")
+            if len(self.memo) + len(self.low) > MAX_STATES:
+                raise SolverTimeout(f"the fewest-plays search reached its cap of {MAX_STATES:,} states")
 
 
 def _count(packed: int, x: int) -> int:
@@ -194,8 +224,8 @@ def fewest_plays(hand: Cards, rules: ZsyRules = DEFAULT_RULES, *, time_limit: fl
     """Split ``hand`` into the fewest legal combinations (plays to go out unopposed).
 
     An exact memoised search over rank counts; ``status`` is ``optimal``
-    unless the time limit cut it short (then a valid split that plays each
-    rank as one set, ``feasible``).
+    unless the time limit (or the memory cap) cut it short: then a valid
+    split found greedily, ``feasible``.
 
     >>> s = fewest_plays(Cards.parse("5S 5H 6D 2C 7S RJ 9H 10H JH QD 3C 3D"))
     >>> s.count, str(s.status)
@@ -208,23 +238,69 @@ def fewest_plays(hand: Cards, rules: ZsyRules = DEFAULT_RULES, *, time_limit: fl
     if p.n == 0:
         return Split((), 0, Status.OPTIMAL)
     search = _Search(time.perf_counter() + time_limit)
-    packed = _pack(p)
-    status = Status.OPTIMAL
-    choices: list[_Choice]
+    packed, j, t = _pack(p), len(p.jokers), len(p.twos)
+    greedy = _realise(p, _greedy(packed, j, t), rules)  # an upper bound: the search need only beat it
     try:
-        search.best(packed, len(p.jokers), len(p.twos), False)
-        choices = _walk(search, packed, len(p.jokers), len(p.twos))
+        if search.solve(packed, j, t, False, len(greedy)) >= len(greedy):
+            return Split(greedy, len(greedy), Status.OPTIMAL)  # proven: nothing fewer exists
+        plays = _realise(p, _walk(search, packed, j, t), rules)
     except SolverTimeout:
-        status = Status.FEASIBLE
-        choices = [_Group(v - 3) for v in p.ranks()]
-    plays = _realise(p, choices, rules)
-    return Split(plays, len(plays), status)
+        return Split(greedy, len(greedy), Status.FEASIBLE)
+    return Split(plays, len(plays), Status.OPTIMAL)
 
 
-def _upper_bound(p: Parts) -> int:
+_GREEDY_LOOK: Final = 4_000  # structures looked at per step of the greedy fallback
+
+
+def _greedy(packed: int, j: int, t: int) -> list[_Choice]:
+    """A valid split found fast when the exact search ran out of time: lowest rank first,
+    take whichever of its group, straights or parallels (most copies first) plays the most cards."""
+    out: list[_Choice] = []
+    while packed:
+        i = ((packed & -packed).bit_length() - 1) // 3
+        n = _count(packed, i)
+        best: _Next = (packed - (n << (3 * i)), j, t, _Group(i))
+        most = n
+        options = chain(
+            *(_parallels(packed, i, j, t, c, i, (), 0, 0) for c in range(n + j + t, 1, -1)), _straights(packed, i, j, t)
+        )
+        for option in islice(options, _GREEDY_LOOK):
+            played = _played(option[3])
+            if played > most:
+                best, most = option, played
+        packed, j, t, choice = best
+        out.append(choice)
+    return out
+
+
+def _played(choice: _Choice) -> int:
+    """The cards a structure plays."""
+    if isinstance(choice, _Straight):
+        return len(choice.ranks) + choice.jokers
+    if isinstance(choice, _Parallel):
+        return choice.copies * choice.length
+    return 0
+
+
+def _value_counts(cards: Cards | Sequence[Card]) -> list[int]:
+    """How many cards of each ZSY value (index 3..17)."""
+    counts = [0] * (RED + 1)
+    for card in cards:
+        counts[zsy_value(card)] += 1
+    return counts
+
+
+def _state(counts: list[int]) -> tuple[int, int, int]:
+    """The search state of value counts: packed naturals, jokers, 2s."""
+    packed = sum(counts[v] << (3 * (v - 3)) for v in range(3, ACE + 1))
+    return packed, counts[BLACK] + counts[RED], counts[TWO]
+
+
+def _upper_bound(counts: list[int]) -> int:
     """The plays of the fallback split: one set per rank (wilds join one, or make their own)."""
-    ranks = len(p.ranks())
-    return ranks + (0 if ranks or not (p.twos or p.jokers) else (1 if p.twos else len(p.jokers)))
+    ranks = sum(1 for v in range(3, ACE + 1) if counts[v])
+    jokers, twos = counts[BLACK] + counts[RED], counts[TWO]
+    return ranks + (0 if ranks or not (twos or jokers) else (1 if twos else jokers))
 
 
 def plays_after(
@@ -242,18 +318,23 @@ def plays_after(
     """
     check_cards(hand, rules, "hand")
     search = _Search(time.perf_counter() + time_limit)
-    counts: list[int] = []
+    held = _value_counts(hand)
+    out: list[int] = []
     status = Status.OPTIMAL
     for move in moves:
-        p = Parts.of(hand - move.cards)
+        if not move.cards <= hand:
+            raise ComboError(f"{move} is not a play from the hand {hand}")
+        counts = list(held)
+        for card in move.cards:
+            counts[zsy_value(card)] -= 1
         if status is Status.OPTIMAL:
             try:
-                counts.append(search.best(_pack(p), len(p.jokers), len(p.twos), False))
+                out.append(search.best(*_state(counts), False))
                 continue
             except SolverTimeout:
                 status = Status.FEASIBLE
-        counts.append(_upper_bound(p))
-    return tuple(counts), status
+        out.append(_upper_bound(counts))
+    return tuple(out), status
 
 
 def _walk(search: _Search, packed: int, j: int, t: int) -> list[_Choice]:

@@ -7,7 +7,7 @@ strength it must beat. See :func:`legal_moves`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
@@ -15,26 +15,25 @@ from solver.cards import Card, Cards
 from solver.rules import ZsyRules
 from solver.zsy.combos import ACE, DEFAULT_RULES, MAX_STRAIGHT, TWO, Combo, Parts, check_cards, zsy_value
 
-__all__ = ["legal_moves"]
+__all__ = ["legal_moves", "iter_moves"]
 
 
 class _Gen:
-    """Move generators over one hand; each appends :class:`Combo` objects to ``out``."""
+    """Lazy move generators over one hand; each yields :class:`Combo` objects."""
 
     def __init__(self, hand: Cards) -> None:
         self.p = Parts.of(hand)
-        self.out: list[Combo] = []
 
-    def singles(self, floor: int) -> None:
+    def singles(self, floor: int) -> Iterator[Combo]:
         p = self.p
         for cards in (*p.nat[3:], p.twos, p.jokers):
             for card in cards:
                 v = zsy_value(card)
                 if v > floor:
-                    self.out.append(Combo(Cards((card,)), "single", v))
+                    yield Combo(Cards((card,)), "single", v)
 
-    def sets(self, size: int | None, floor: tuple[int, bool] | None) -> None:
-        p, out = self.p, self.out
+    def sets(self, size: int | None, floor: tuple[int, bool] | None) -> Iterator[Combo]:
+        p = self.p
         wilds = p.twos + p.jokers
         for v in range(3, TWO + 1):
             naturals, extra = (p.twos, p.jokers) if v == TWO else (p.nat[v], wilds)
@@ -55,15 +54,15 @@ class _Gen:
                         continue
                     for nat in combinations(naturals, a):
                         for wild in combinations(extra, b):
-                            out.append(Combo(Cards(nat + wild), "set", v, 1, a + b, False, b == 0))
+                            yield Combo(Cards(nat + wild), "set", v, 1, a + b, False, b == 0)
 
-    def straights(self, length: int | None, floor: tuple[bool, int, bool] | None) -> None:
-        p, out = self.p, self.out
+    def straights(self, length: int | None, floor: tuple[bool, int, bool] | None) -> Iterator[Combo]:
+        p = self.p
         jokers = p.jokers
         nj = len(jokers)
         nat = p.nat
 
-        def close(path: list[Card], hi: int, gaps: int, flush: bool) -> None:
+        def close(path: list[Card], hi: int, gaps: int, flush: bool) -> Iterator[Combo]:
             m = len(path)
             for k in range(gaps, nj + 1):
                 n = m + k
@@ -73,10 +72,10 @@ class _Gen:
                 if floor is not None and (flush, top, k == 0) <= floor:
                     continue
                 for js in combinations(jokers, k):
-                    out.append(Combo(Cards((*path, *js)), "straight", top, n, 1, flush, k == 0))
+                    yield Combo(Cards((*path, *js)), "straight", top, n, 1, flush, k == 0)
 
-        def extend(path: list[Card], x: int, gaps: int, flush: bool) -> None:
-            close(path, x, gaps, flush)
+        def extend(path: list[Card], x: int, gaps: int, flush: bool) -> Iterator[Combo]:
+            yield from close(path, x, gaps, flush)
             limit = MAX_STRAIGHT if length is None else length
             for y in range(x + 1, min(ACE, x + 1 + nj - gaps) + 1):
                 g = gaps + y - x - 1
@@ -84,14 +83,14 @@ class _Gen:
                     break
                 for card in nat[y]:
                     path.append(card)
-                    extend(path, y, g, flush and card.suit == path[0].suit)
+                    yield from extend(path, y, g, flush and card.suit == path[0].suit)
                     path.pop()
 
         for a in range(3, ACE + 1):
             for card in nat[a]:
-                extend([card], a, 0, True)
+                yield from extend([card], a, 0, True)
 
-    def parallels(self, shape: tuple[int, int] | None, floor: tuple[int, bool] | None) -> None:
+    def parallels(self, shape: tuple[int, int] | None, floor: tuple[int, bool] | None) -> Iterator[Combo]:
         p = self.p
         if shape is not None:
             shapes = [shape]
@@ -102,9 +101,9 @@ class _Gen:
                 continue
             for a in range(3, ACE + 1):
                 if p.nat[a]:
-                    self._walk(_Walk(a, copies, length, floor), a, [], 0, 0)
+                    yield from self._walk(_Walk(a, copies, length, floor), a, [], 0, 0)
 
-    def _walk(self, w: _Walk, x: int, counts: list[int], slots: int, zeros: int) -> None:
+    def _walk(self, w: _Walk, x: int, counts: list[int], slots: int, zeros: int) -> Iterator[Combo]:
         """Choose how many naturals of rank ``x`` to use (``counts[i]`` is rank ``w.low + i``)."""
         p = self.p
         nw, nj = len(p.twos) + len(p.jokers), len(p.jokers)
@@ -114,12 +113,12 @@ class _Gen:
                 continue
             counts.append(k)
             if k:
-                self._emit(w, x, counts, s, z)
+                yield from self._emit(w, x, counts, s, z)
             if x < ACE and x - w.low + 2 <= w.length:
-                self._walk(w, x + 1, counts, s, z)
+                yield from self._walk(w, x + 1, counts, s, z)
             counts.pop()
 
-    def _emit(self, w: _Walk, high: int, counts: list[int], slots: int, zeros: int) -> None:
+    def _emit(self, w: _Walk, high: int, counts: list[int], slots: int, zeros: int) -> Iterator[Combo]:
         """Emit every parallel with these natural counts; wild-only ranks extend at the top."""
         p = self.p
         twos, jokers = p.twos, p.jokers
@@ -135,7 +134,7 @@ class _Gen:
         for used in range(max(z, wild - len(twos)), min(len(jokers), wild) + 1):
             for chosen in product(*picks, combinations(jokers, used), combinations(twos, wild - used)):
                 cards = Cards(c for group in chosen for c in group)
-                self.out.append(Combo(cards, "parallel", top, w.length, w.copies, False, wild == 0))
+                yield Combo(cards, "parallel", top, w.length, w.copies, False, wild == 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,33 +152,49 @@ def legal_moves(hand: Cards, to_beat: Combo | None = None, rules: ZsyRules = DEF
 
     A move is a :class:`Combo`: different cards are different moves even
     when they make equal combinations (``7S 2H`` and ``7S 2D``); one set of
-    cards declared as two kinds is two moves.
+    cards declared as two kinds is two moves. A dense hand has millions of
+    leads (34 cards: 1.4 million): use :func:`iter_moves` to take them one
+    at a time within a time or count budget.
 
     >>> len(legal_moves(Cards.parse("5S RJ BJ")))  # 3 singles, 3 sets, 1 straight
     7
     >>> [str(m) for m in legal_moves(Cards.parse("6H 7H 8H 8D 9C"), Combo.parse("5C 6C 7D"))]
     ['straight:6H 7H 8H', 'straight:6H 7H 8D', 'straight:7H 8H 9C', 'straight:7H 8D 9C']
     """
+    return tuple(iter_moves(hand, to_beat, rules))
+
+
+def iter_moves(hand: Cards, to_beat: Combo | None = None, rules: ZsyRules = DEFAULT_RULES) -> Iterator[Combo]:
+    """The moves of :func:`legal_moves`, in the same order, one at a time (memory stays small).
+
+    The hand is checked at once, before the first move is asked for.
+
+    >>> moves = iter_moves(Cards.parse("3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"))
+    >>> [str(next(moves)) for _ in range(2)]
+    ['single:3S', 'single:4S']
+    """
     check_cards(hand, rules, "hand")
-    gen = _Gen(hand)
+    return _moves(_Gen(hand), to_beat, rules)
+
+
+def _moves(gen: _Gen, to_beat: Combo | None, rules: ZsyRules) -> Iterator[Combo]:
     if to_beat is None:
-        gen.singles(0)
-        gen.sets(None, None)
-        gen.straights(None, None)
-        gen.parallels(None, None)
-        return tuple(gen.out)
+        yield from gen.singles(0)
+        yield from gen.sets(None, None)
+        yield from gen.straights(None, None)
+        yield from gen.parallels(None, None)
+        return
     if to_beat.is_bomb(rules):
-        gen.sets(4, (to_beat.top, to_beat.pure))
-        return tuple(gen.out)
+        yield from gen.sets(4, (to_beat.top, to_beat.pure))
+        return
     kind = to_beat.kind
     if kind == "single":
-        gen.singles(to_beat.top)
+        yield from gen.singles(to_beat.top)
     elif kind == "set":
-        gen.sets(to_beat.copies, (to_beat.top, to_beat.pure))
+        yield from gen.sets(to_beat.copies, (to_beat.top, to_beat.pure))
     elif kind == "straight":
-        gen.straights(to_beat.length, to_beat.strength)
+        yield from gen.straights(to_beat.length, to_beat.strength)
     else:
-        gen.parallels((to_beat.copies, to_beat.length), (to_beat.top, to_beat.pure))
+        yield from gen.parallels((to_beat.copies, to_beat.length), (to_beat.top, to_beat.pure))
     if rules.bombs:
-        gen.sets(4, None)
-    return tuple(gen.out)
+        yield from gen.sets(4, None)

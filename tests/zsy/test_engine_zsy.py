@@ -184,3 +184,43 @@ def test_observation_hides_other_hands() -> None:
     assert obs["hand"] == str(game.hands[1])  # type: ignore[attr-defined]
     assert "hands" not in obs and obs["hand_sizes"] == [len(h) for h in game.hands]  # type: ignore[attr-defined]
     assert str(game.hands[0]) not in str(obs)  # type: ignore[attr-defined]
+
+
+def test_teams6_first_leader_holds_the_shown_card() -> None:
+    """The rule book: the first leader is the holder of a card drawn at random and shown before the deal."""
+    leaders = set()
+    for seed in range(300):
+        game = new_game("zsy", rules={"preset": "teams6"}, players=6, seed=seed)
+        assert isinstance(game, ZsyGame)
+        shown = game.shown
+        assert shown is not None
+        holders = [p for p in range(6) if shown in game.hands[p]]
+        assert holders == [game.current_player()], seed
+        leaders.add(game.current_player())
+        obs = game.observation(holders[0] - 1)
+        assert obs["shown"] == str(shown)
+        assert game.record().options["shown"] == str(shown)
+    assert leaders == set(range(6))  # the shown card picks every seat over the seeds
+
+
+def test_teams6_record_keeps_the_shown_card_and_replays() -> None:
+    result = play_one("zsy", {"preset": "teams6"}, ["random"] * 6, seed=4, options={"max_hands": 2}, check=True)
+    assert not result.error
+    game = new_game("zsy", rules={"preset": "teams6"}, players=6, seed=4, max_hands=2)
+    assert isinstance(game, ZsyGame)
+    game.apply(game.legal_actions()[0])
+    record = GameRecord.from_json(game.record().to_json())
+    again = replay(record)
+    assert isinstance(again, ZsyGame) and again.shown == game.shown
+    assert again.observation(0) == game.observation(0)
+    wrong = "2S" if str(game.shown) != "2S" else "3S"
+    with pytest.raises(IllegalActionError, match="shown card"):
+        new_game("zsy", rules={"preset": "teams6"}, players=6, seed=4, shown=wrong)
+    with pytest.raises(IllegalActionError, match="only teams6"):
+        new_game("zsy", players=4, seed=4, shown="2S")
+
+
+def test_other_presets_show_no_card() -> None:
+    game = new_game("zsy", players=4, seed=3)
+    assert isinstance(game, ZsyGame)
+    assert game.shown is None and game.observation(0)["shown"] is None and "shown" not in game.record().options
