@@ -7,7 +7,7 @@ from typing import Any
 
 from solver.cards import Cards
 from solver.engine.base import Decision
-from solver.zsy.combos import Combo, is_wild, zsy_value
+from solver.zsy.combos import ACE, Combo, is_wild, zsy_value
 from solver.zsy.fewest import fewest_plays, plays_after
 from solver.zsy.game import Tribute, ZPass, ZPlay, ZsyGame
 
@@ -47,9 +47,14 @@ def solver_decision(game: ZsyGame) -> Decision:
 
     Each move is scored by the fewest plays the hand needs after it
     (:func:`solver.zsy.plays_after`), ties broken towards spending few
-    wilds and low cards. A reply that does not bring the hand closer to going
-    out, spends a wild, or spends an ace or better is passed while every
-    opponent still holds enough cards (more than 2, 3 and 4 respectively).
+    wilds and low cards. While every opponent still holds enough cards, a
+    reply is passed when it costs a play (leaves more plays than now: more
+    than 2 cards each), spends a wild (more than 3) or an ace or better
+    (more than 4). A reply that leaves as many plays as now is played: it
+    sheds cards and may win the lead, and a player who only passes never
+    leads (issue 12: it could end a hand still holding all its cards).
+    Forcing a reply whenever the hand is far behind the closest opponent was
+    measured and won less (docs/benchmarks.md): passing then wins more.
     """
     legal = game.legal_actions()
     if isinstance(legal[0], Tribute):
@@ -71,13 +76,18 @@ def solver_decision(game: ZsyGame) -> Decision:
     after, (wilds, _), top, _, best = scored[0]
     threat = min((len(h) for q, h in enumerate(game.hands) if q != p and h), default=99)
     if passing is not None:
-        why = ""
-        if after >= now and threat > 2:
-            why = f"every reply leaves {after} plays, no fewer than {now}"
-        elif wilds and threat > 3 and after > 1:
-            why = "the best reply spends a wild; keep it for later"
-        elif top >= 14 and threat > 4 and after > 1:
-            why = "the best reply spends an ace or better; keep it for later"
+        why = _keep_reason(now, after, wilds, top, threat)
         if why:
             return Decision(passing, f"pass: {why}", {"fewest": now})
     return Decision(best, f"leaves {after} play(s) to go out (now {now})", {"fewest_after": after, "fewest": now})
+
+
+def _keep_reason(now: int, after: int, wilds: int, top: int, threat: int) -> str:
+    """Why the best reply is better kept for later ("" when it should be played)."""
+    if after > now and threat > 2:
+        return f"every reply leaves {after} plays, more than {now}"
+    if wilds and threat > 3 and after > 1:
+        return "the best reply spends a wild; keep it for later"
+    if top >= ACE and threat > 4 and after > 1:
+        return "the best reply spends an ace or better; keep it for later"
+    return ""

@@ -224,3 +224,45 @@ def test_other_presets_show_no_card() -> None:
     game = new_game("zsy", players=4, seed=3)
     assert isinstance(game, ZsyGame)
     assert game.shown is None and game.observation(0)["shown"] is None and "shown" not in game.record().options
+
+
+def _reply_position(mine: str, theirs: list[str], trick: str) -> ZsyGame:
+    """Player 0 to reply to ``trick`` (played by player 1) holding ``mine``; the others hold ``theirs``."""
+    game = new_game("zsy", players=4, seed=1)
+    assert isinstance(game, ZsyGame)
+    game.hands = [Cards.parse(mine), *(Cards.parse(h) for h in theirs)]
+    game.trick = Combo.parse(trick)
+    game.trick_player, game.to_move, game.passes = 1, 0, 2
+    return game
+
+
+def test_solver_plays_a_reply_that_costs_no_play() -> None:
+    """A reply leaving as many plays as now sheds cards and may win the lead: the player who only passed never led."""
+    from solver.zsy.players import solver_decision
+
+    game = _reply_position(
+        "AS 2S 5S 2H 4H 7H 9H KH 5D 6D 8D 10D RJ",
+        ["3S 4S 6S 8S 9S 10S JS QS KS 3H 5H 6H 8H", "10H JH QH AH 3D 4D 7D 9D JD QD KD AD 3C", "4C 5C 6C 7C 8C"],
+        "3C",
+    )
+    decision = solver_decision(game)
+    assert isinstance(decision.action, ZPlay), decision.reason
+
+
+@pytest.mark.parametrize("seed", [15, 16, 21])
+def test_solver_players_play_in_every_hand(seed: int) -> None:
+    """Four solver players: each plays at least one card in every hand (these seeds had one that only passed)."""
+    from solver.engine.players import make_players
+
+    game = new_game("zsy", players=4, seed=seed, max_hands=3)
+    assert isinstance(game, ZsyGame)
+    players = make_players(["solver"] * 4, seed)
+    played, hand_number = [False] * 4, game.hand_number
+    while not game.is_terminal():
+        player = game.current_player()
+        action = players[player].choose(game)
+        played[player] |= isinstance(action, ZPlay)
+        game.apply(action)
+        if game.hand_number != hand_number or game.is_terminal():
+            assert all(played), (seed, hand_number, played)
+            played, hand_number = [False] * 4, game.hand_number
