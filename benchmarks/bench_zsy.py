@@ -2,6 +2,7 @@
 
     python -m benchmarks.bench_zsy               # default sizes (about a minute)
     python -m benchmarks.bench_zsy --hands 100   # more random deals per fewest-plays row
+    python -m benchmarks.bench_zsy --passes 300  # only: how often the solver player passes holding 14 cards
 
 Rows (targets from issue 5):
 
@@ -68,13 +69,52 @@ def ms(x: float) -> str:
     return f"{x * 1000:.3f}" if x < 0.01 else f"{x * 1000:.1f}"
 
 
+def count_passes(games: int, seed: int) -> None:
+    """The solver player against three greedy (seats rotate as in selfplay): its passes while holding 14 cards."""
+    from solver.engine import new_game
+    from solver.engine.players import make_players
+    from solver.zsy.game import ZPass, ZPlay
+    from solver.zsy.players import solver_decision
+
+    kinds = ["solver", "greedy", "greedy", "greedy"]
+    decisions = passes = forced = never = hands = 0
+    for i in range(games):
+        seats = kinds[i % 4 :] + kinds[: i % 4]
+        me = seats.index("solver")
+        game = new_game("zsy", players=4, seed=seed + i)
+        players = make_players(seats, seed + i)
+        played, hand_number = False, game.hand_number
+        while not game.is_terminal():
+            p = game.current_player()
+            action = players[p].choose(game)
+            if p == me and isinstance(action, (ZPass, ZPlay)):
+                played |= isinstance(action, ZPlay)
+                if len(game.hands[p]) == 14:
+                    decisions += 1
+                    passes += isinstance(action, ZPass)
+                    forced += isinstance(action, ZPass) and "no combination" in solver_decision(game).reason
+            game.apply(action)
+            if game.hand_number != hand_number or game.is_terminal():
+                hands, never = hands + 1, never + (not played)
+                played, hand_number = False, game.hand_number
+    print(
+        f"{games} games (seed {seed}), {hands} hands: holding 14 cards the solver decided {decisions} times and"
+        f" passed {passes} ({passes / max(1, decisions):.1%}; {passes - forced} by choice, {forced} with no reply);"
+        f" hands it ended without playing a card: {never}"
+    )
+
+
 def main() -> None:
     """Run the rows and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=40, help="random deals per fewest-plays row")
     parser.add_argument("--repeat", type=int, default=50, help="repeats per move-generation row")
     parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--passes", type=int, metavar="GAMES", help="only count the solver's passes (seed 7)")
     args = parser.parse_args()
+    if args.passes:
+        count_passes(args.passes, 7)
+        return
     rules = ZsyRules()
     console = Console()
     if not console.is_terminal:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from solver.cards import Cards
 from solver.errors import PuzzleError, Status
@@ -244,8 +244,6 @@ def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
 
 # --- Zheng Shang You -----------------------------------------------------------------------
 
-_TWO = 15  # ZSY value of a 2; 2s and jokers are the wild cards, spent last
-
 
 def zsy_codes(cards: Cards) -> list[str]:
     """Card codes in ZSY order (low to high)."""
@@ -254,35 +252,78 @@ def zsy_codes(cards: Cards) -> list[str]:
     return [c.code for c in sorted(cards, key=lambda c: (zsy_value(c), c.index))]
 
 
+ZSY_LISTED: Final = 2_000
+"""The most Zheng Shang You moves listed and scored (a dense hand has millions; the rest are counted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Listing:
+    """Moves taken from the lazy generator: the first ``ZSY_LISTED``, how many in all, and whether all were seen."""
+
+    moves: tuple[Any, ...]
+    count: int
+    exact: bool
+
+
+def _zsy_listing(hand: Cards, to_beat: Any, rules: ZsyRules, deadline: float) -> _Listing:
+    """List the first moves and count the rest until ``deadline`` (then the count is a lower bound)."""
+    from solver.zsy import iter_moves
+
+    moves: list[Any] = []
+    count = 0
+    for move in iter_moves(hand, to_beat, rules):
+        count += 1
+        if count <= ZSY_LISTED:
+            moves.append(move)
+        if count & 1023 == 0 and time.perf_counter() > deadline:
+            return _Listing(tuple(moves), count, False)
+    return _Listing(tuple(moves), count, True)
+
+
 def _zsy(puzzle: Puzzle, opts: SolveOptions) -> Answer:
-    from solver.zsy import combo_from_position, fewest_plays, legal_moves, plays_after, zsy_value
+    """Moves best first and the fewest-plays split, every stage within the time limit.
+
+    Stages: the split (half the time); the moves, listed up to ``ZSY_LISTED``
+    and counted until three quarters of the time; for a lead, the split's
+    plays join the listing (each leaves the fewest plays possible); then the
+    plays left after each listed move, until the limit.
+    """
+    from solver.zsy import combo_from_position, fewest_plays, is_wild, plays_after
 
     pos = puzzle.position
     rules = puzzle.rules
     assert isinstance(pos, ZsyPosition) and isinstance(rules, ZsyRules)
-    deadline = time.perf_counter() + opts.time_limit
+    start = time.perf_counter()
+    deadline = start + opts.time_limit
     to_beat = combo_from_position(pos.to_beat, pos.to_beat_kind, rules) if pos.to_beat is not None else None
-    moves = legal_moves(pos.hand, to_beat, rules)
-    want_leads = to_beat is None or "leads" in puzzle.answer
-    leads = len(moves) if to_beat is None else (len(legal_moves(pos.hand, None, rules)) if want_leads else None)
-    split = fewest_plays(pos.hand, rules, time_limit=max(0.01, deadline - time.perf_counter()))
+    split = fewest_plays(pos.hand, rules, time_limit=opts.time_limit / 2)
+    listing = _zsy_listing(pos.hand, to_beat, rules, start + opts.time_limit * 0.75)
+    moves = listing.moves
+    if to_beat is None and not listing.exact:
+        moves += tuple(p for p in split.plays if p not in set(moves))
+    count = max(listing.count, len(moves))
+    leads: _Listing | None = listing if to_beat is None else None
+    if to_beat is not None and "leads" in puzzle.answer:
+        leads = _zsy_listing(pos.hand, None, rules, start + opts.time_limit * 0.75)
     left, ranked_status = plays_after(pos.hand, moves, rules, time_limit=max(0.01, deadline - time.perf_counter()))
-    wilds = [sum(1 for c in m.cards if zsy_value(c) >= _TWO) for m in moves]
+    wilds = [sum(1 for c in m.cards if is_wild(c)) for m in moves]  # wilds are spent last
     order = sorted(range(len(moves)), key=lambda i: (left[i], wilds[i], moves[i].top, -moves[i].size, str(moves[i])))
     ranked = [(moves[i], left[i]) for i in order]
-    status = "optimal" if split.status == "optimal" and ranked_status == "optimal" else "feasible"
+    proven = split.status == "optimal" and ranked_status == "optimal" and listing.exact
     data: dict[str, Any] = {
         "moves": [{"cards": zsy_codes(m.cards), "kind": m.kind, "plays_left": n} for m, n in ranked],
+        "move_count": count,
+        "move_count_exact": listing.exact,
         "fewest_plays": split.count,
         "split": [zsy_codes(p.cards) for p in split.plays],
-        "status": status,
+        "status": "optimal" if proven else "feasible",
     }
     if leads is not None:
-        data["leads"] = leads
+        data["leads"] = max(leads.count, count if to_beat is None else 0)
+        data["leads_exact"] = leads.exact
     if to_beat is not None:
         data["to_beat"] = {"cards": zsy_codes(to_beat.cards), "kind": to_beat.kind}
-    found = {"fewest_plays": split.count, "moves": len(moves), "leads": leads}
+    found = {"fewest_plays": split.count, "moves": count, "leads": data.get("leads")}
     wrong = [f"{k} {found[k]} != {v}" for k, v in puzzle.answer.items() if k in found and found[k] != v]
-    return Answer(
-        data, "; ".join(wrong) or None, {"to_beat": to_beat, "ranked": ranked, "split": split, "leads": leads}
-    )
+    result = {"to_beat": to_beat, "ranked": ranked, "split": split, "leads": data.get("leads"), "listing": listing}
+    return Answer(data, "; ".join(wrong) or None, result)

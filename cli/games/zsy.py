@@ -1,10 +1,14 @@
 """``shanghai solve`` for Zheng Shang You: legal moves, best first, and the fewest-plays split.
 
-JSON keys: ``moves`` (each ``{"cards": [codes], "kind": kind, "plays_left": n}``,
-best first: fewest plays left after the move), ``fewest_plays`` (int), ``split`` (a list
-of plays, each a list of card codes), ``status``, ``leads`` (the number of
-legal leads from the hand: given for a lead, and for a reply only when the
-puzzle's answer asks for it) and ``seconds`` (added by the command).
+JSON keys: ``moves`` (each ``{"cards": [codes], "kind": kind, "plays_left": n}``, best first:
+fewest plays left after the move; at most ``ZSY_LISTED`` of them),
+``move_count`` (every legal move counted) and ``move_count_exact`` (false
+when the time ran out first: the count is then a lower bound),
+``fewest_plays`` (int), ``split`` (a list of plays, each a list of card
+codes), ``status`` (``feasible`` unless every stage finished),
+``leads`` and ``leads_exact`` (the number of legal leads from the hand:
+given for a lead, and for a reply only when the puzzle's answer asks for it)
+and ``seconds`` (added by the command).
 An ``[answer]`` may give ``fewest_plays``, ``moves`` (the number of legal
 moves in the position) and ``leads``.
 """
@@ -34,7 +38,8 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
     ranked: list[tuple[Combo, int]] = answer.result["ranked"]
     split = answer.result["split"]
     leads = answer.result["leads"]
-    moves = [m for m, _ in ranked]
+    count: int = answer.data["move_count"]
+    at_least = "" if answer.data["move_count_exact"] else "at least "
     status = answer.data["status"]
 
     def render(console: Console) -> None:
@@ -46,12 +51,14 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
             say(console, "         ", (to_beat.describe(), "dim"))
         what = ("legal reply", "legal replies") if to_beat is not None else ("legal lead", "legal leads")
         from_hand = f" ({plural(leads, 'lead')} from this hand)" if to_beat is not None and leads is not None else ""
-        say(console, "  ", (plural(len(moves), *what), "bold"), f"{from_hand}, best first:")
+        from_hand = from_hand if answer.data.get("leads_exact", True) else from_hand.replace("(", "(at least ")
+        listed = "" if len(ranked) == count else f" ({len(ranked)} listed and ranked)"
+        say(console, "  ", (at_least + plural(count, *what), "bold"), f"{listed}{from_hand}, best first:")
         for combo, n in ranked[: opts.limit]:
             say(console, "    ", _parts(combo), "  ", (f"{arrow} {plural(n, 'play')} left", "green"))
         if len(ranked) > opts.limit:
-            say(console, "    ", (f"... {len(ranked) - opts.limit} more (--json lists all)", "dim"))
-        if not moves:
+            say(console, "    ", (f"... {count - opts.limit} more (--json lists {len(ranked)})", "dim"))
+        if not count:
             say(console, "    ", ("none: pass", "dim"))
         say(console, (f"  fewest plays: {split.count}", "bold"), " ", (f"({status})", "dim"))
         for play in split.plays:

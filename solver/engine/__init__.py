@@ -60,8 +60,8 @@ class SetupError(IllegalActionError):
 
 @dataclass(frozen=True, slots=True)
 class EngineOption:
-    """One engine option (beyond the rules): its type (``int`` or ``float``), range, whether ``null``
-    is allowed (meaning no limit), and its meaning."""
+    """One engine option (beyond the rules): its type (``int``, ``float``, or ``str`` for a card),
+    range, whether ``null`` is allowed (meaning no limit), and its meaning."""
 
     name: str
     kind: type
@@ -75,6 +75,10 @@ class EngineOption:
         what = f"{game} engine option {self.name!r}"
         if value is None and self.nullable:
             return None
+        if self.kind is str:
+            if not isinstance(value, str) or not value or len(value) > 4:
+                raise SetupError(f"{what} must be a card like 'RJ' or '7S', not {json.dumps(value, default=str)[:40]}")
+            return value
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if not number or (self.kind is int and not isinstance(value, int)):
             kind = "an integer" if self.kind is int else "a number of seconds"
@@ -97,6 +101,9 @@ ENGINE_OPTIONS: dict[str, dict[str, EngineOption]] = {
     },
     "zsy": {
         "max_hands": EngineOption("max_hands", int, 1, 10_000, "end the game after this many hands", True),
+        "shown": EngineOption(
+            "shown", str, 0, 0, "teams6: the card shown before the first deal (a record's check)", True
+        ),
     },
 }
 """Each game's engine options: what ``new_game`` accepts as ``options``, and what a record may hold."""

@@ -19,7 +19,8 @@ from solver.cards import Card, Cards
 from solver.engine.base import Game, SimpleAction
 from solver.errors import IllegalActionError, ShanghaiError
 from solver.rules import ZsyRules
-from solver.zsy import Combo, legal_moves
+from solver.zsy.combos import Combo, zsy_value
+from solver.zsy.moves import legal_moves
 
 __all__ = ["ZPlay", "ZPass", "Tribute", "ZsyGame"]
 
@@ -60,26 +61,29 @@ class Tribute:
 ZAction = ZPlay | ZPass | Tribute
 
 
-def _best_rank(card: Card) -> int:
-    """Rank strength for the tribute's "best card": RJ > BJ > 2 > A > K > ... > 3."""
-    if card.joker is not None:
-        return 17 if card.code == "RJ" else 16
-    assert card.rank is not None
-    return {1: 14, 2: 15}.get(int(card.rank), int(card.rank))
-
-
 class ZsyGame(Game):
     """A game of Zheng Shang You: hands until a player (or team) reaches the target.
 
     ``max_hands`` (engine option) ends the game after that many hands
-    instead; ``max_hands=1`` is one hand, as self-play measures it.
+    instead; ``max_hands=1`` is one hand, as self-play measures it. In
+    teams6 a card is drawn and shown before the first deal and its holder
+    leads (``shown``, in the observation and the record; a replayed record's
+    ``shown`` must be the card its seed shows).
     """
 
     GAME: ClassVar[str] = "zsy"
     rules: ZsyRules
     time_limit: ClassVar[float] = 1.0  # seconds for each fewest-plays question of the solver player
 
-    def __init__(self, rules: ZsyRules, num_players: int, seed: int = 0, *, max_hands: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: ZsyRules,
+        num_players: int,
+        seed: int = 0,
+        *,
+        max_hands: int | None = None,
+        shown: str | None = None,
+    ) -> None:
         super().__init__(rules, num_players, seed)
         if rules.teams == "pairs" and num_players != 4:
             raise IllegalActionError("the pairs variant takes 4 players")
@@ -102,9 +106,22 @@ class ZsyGame(Game):
         self.given: list[tuple[int, Card]] = []
         self.played = Cards()
         self.pending = Cards()
+        self.shown: Card | None = None  # teams6: the card shown before the first deal
         self._deal(first=True)
+        if shown is not None:
+            self._check_shown(shown)
 
     # --- dealing and tribute ---------------------------------------------------
+
+    def _check_shown(self, shown: str) -> None:
+        """A record's ``shown`` card must be the one this seed draws (the deal depends on it)."""
+        try:
+            card = Card.parse(str(shown))
+        except ShanghaiError as exc:
+            raise IllegalActionError(f"bad shown card: {exc}") from None
+        if card != self.shown:
+            seeded = f"this seed shows {self.shown}" if self.shown else "only teams6 shows a card"
+            raise IllegalActionError(f"the record's shown card {card} does not match: {seeded}")
 
     def team(self, player: int) -> int:
         """The player's team (0 or 1) in the team variants, else the player."""
@@ -115,20 +132,18 @@ class ZsyGame(Game):
         deck = list(self.rules.deck)
         self.rng.shuffle(deck)
         n = self.num_players
-        if first:
-            if self.rules.teams == "teams6":
-                shown = self.rng.choice(deck)  # drawn at random and shown before the deal
-                start = self.rng.randrange(n)
-                holder = (start + deck.index(shown)) % n
-                dealer = holder
-            else:
-                dealer = 0
-        else:
+        start = dealer = 0  # the seat that gets the first card; the seat that leads
+        if first and self.rules.teams == "teams6":
+            # a card drawn at random and shown before the deal: its holder leads the first hand
+            self.shown = self.rng.choice(deck)
+            start = self.rng.randrange(n)
+            dealer = (start + deck.index(self.shown)) % n
+        elif not first:
             order = self.last_places
-            dealer = order[4] if self.rules.teams == "teams6" else order[2]
+            start = dealer = order[4] if self.rules.teams == "teams6" else order[2]
         hands: list[list[Card]] = [[] for _ in range(n)]
         for i, card in enumerate(deck):
-            hands[(dealer + i) % n].append(card)
+            hands[(start + i) % n].append(card)
         self.hands = [Cards(h) for h in hands]
         self.places = []
         self.leader = dealer
@@ -175,8 +190,8 @@ class ZsyGame(Game):
         if self.phase == "tribute":
             step = self.tribute_queue[0][1]
             if step == "offer":
-                top = max(_best_rank(c) for c in hand)
-                return [Tribute(p, "offer", c) for c in hand.distinct() if _best_rank(c) == top]
+                top = max(zsy_value(c) for c in hand)
+                return [Tribute(p, "offer", c) for c in hand.distinct() if zsy_value(c) == top]
             if step == "take":
                 return [Tribute(p, "take", c) for c in self.pending.distinct()]
             return [Tribute(p, "give", c) for c in hand.distinct()]
@@ -341,6 +356,7 @@ class ZsyGame(Game):
             "hand_number": self.hand_number,
             "offered": [str(c) for _, c in self.offered],
             "given": [str(c) for _, c in self.given],
+            "shown": str(self.shown) if self.shown is not None else None,
         }
 
     def parse_action(self, text: str) -> Any:
@@ -365,4 +381,8 @@ class ZsyGame(Game):
         return out
 
     def options(self) -> dict[str, Any]:
-        return {"max_hands": self.max_hands} if self.max_hands is not None else {}
+        """``max_hands`` when set, and in teams6 the ``shown`` card (replay checks it against the seed)."""
+        out: dict[str, Any] = {"max_hands": self.max_hands} if self.max_hands is not None else {}
+        if self.shown is not None:
+            out["shown"] = str(self.shown)
+        return out

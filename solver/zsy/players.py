@@ -5,32 +5,27 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from solver.cards import Card, Cards
+from solver.cards import Cards
 from solver.engine.base import Decision
+from solver.zsy.combos import ACE, Combo, is_wild, zsy_value
+from solver.zsy.fewest import fewest_plays, plays_after
 from solver.zsy.game import Tribute, ZPass, ZPlay, ZsyGame
 
 __all__ = ["greedy_action", "solver_decision"]
 
 
-def _zsy_strength(card: Card) -> int:
-    if card.joker is not None:
-        return 17 if card.code == "RJ" else 16
-    assert card.rank is not None
-    return {1: 14, 2: 15}.get(int(card.rank), int(card.rank))
-
-
-def _combo_cost(combo: Any) -> tuple[int, int]:
+def _combo_cost(combo: Combo) -> tuple[int, int]:
     """Lower is cheaper to give up: few wilds and low cards."""
     cards = list(combo.cards)
-    wild = sum(1 for c in cards if c.is_joker or c.rank == 2)
-    return (wild, sum(_zsy_strength(c) for c in cards) // max(1, len(cards)))
+    wild = sum(1 for c in cards if is_wild(c))
+    return (wild, sum(zsy_value(c) for c in cards) // max(1, len(cards)))
 
 
-def _zsy_tribute(game: ZsyGame, legal: list[Any]) -> Any:
+def _zsy_tribute(game: ZsyGame, legal: list[Tribute]) -> Tribute:
     step = legal[0].step
     if step == "give":
-        return min(legal, key=lambda a: _zsy_strength(a.card))
-    return max(legal, key=lambda a: _zsy_strength(a.card))
+        return min(legal, key=lambda a: zsy_value(a.card))
+    return max(legal, key=lambda a: zsy_value(a.card))
 
 
 def greedy_action(game: ZsyGame, rng: random.Random) -> Any:
@@ -52,12 +47,15 @@ def solver_decision(game: ZsyGame) -> Decision:
 
     Each move is scored by the fewest plays the hand needs after it
     (:func:`solver.zsy.plays_after`), ties broken towards spending few
-    wilds and low cards. A reply that does not bring the hand closer to going
-    out, spends a wild, or spends an ace or better is passed while every
-    opponent still holds enough cards (more than 2, 3 and 4 respectively).
+    wilds and low cards. While every opponent still holds enough cards, a
+    reply is passed when it costs a play (leaves more plays than now: more
+    than 2 cards each), spends a wild (more than 3) or an ace or better
+    (more than 4). A reply that leaves as many plays as now is played: it
+    sheds cards and may win the lead, and a player who only passes never
+    leads (issue 12: it could end a hand still holding all its cards).
+    Forcing a reply whenever the hand is far behind the closest opponent was
+    measured and won less (docs/benchmarks.md): passing then wins more.
     """
-    from solver.zsy import fewest_plays, plays_after
-
     legal = game.legal_actions()
     if isinstance(legal[0], Tribute):
         action = _zsy_tribute(game, legal)
@@ -78,13 +76,18 @@ def solver_decision(game: ZsyGame) -> Decision:
     after, (wilds, _), top, _, best = scored[0]
     threat = min((len(h) for q, h in enumerate(game.hands) if q != p and h), default=99)
     if passing is not None:
-        why = ""
-        if after >= now and threat > 2:
-            why = f"every reply leaves {after} plays, no fewer than {now}"
-        elif wilds and threat > 3 and after > 1:
-            why = "the best reply spends a wild; keep it for later"
-        elif top >= 14 and threat > 4 and after > 1:
-            why = "the best reply spends an ace or better; keep it for later"
+        why = _keep_reason(now, after, wilds, top, threat)
         if why:
             return Decision(passing, f"pass: {why}", {"fewest": now})
     return Decision(best, f"leaves {after} play(s) to go out (now {now})", {"fewest_after": after, "fewest": now})
+
+
+def _keep_reason(now: int, after: int, wilds: int, top: int, threat: int) -> str:
+    """Why the best reply is better kept for later ("" when it should be played)."""
+    if after > now and threat > 2:
+        return f"every reply leaves {after} plays, more than {now}"
+    if wilds and threat > 3 and after > 1:
+        return "the best reply spends a wild; keep it for later"
+    if top >= ACE and threat > 4 and after > 1:
+        return "the best reply spends an ace or better; keep it for later"
+    return ""

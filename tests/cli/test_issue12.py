@@ -152,7 +152,7 @@ def test_play_saves_after_every_action(tmp_path: Path, monkeypatch: pytest.Monke
     ("options", "needle"),
     [
         ({"max_hands": "x"}, "'max_hands' must be an integer"),
-        ({"flavour": 1}, "unknown zsy engine option 'flavour' (known: max_hands)"),
+        ({"flavour": 1}, "unknown zsy engine option 'flavour' (known: max_hands, shown)"),
         ({"time_limit": 1}, "unknown zsy engine option 'time_limit'"),
     ],
 )

@@ -53,7 +53,7 @@ def test_ai_move_time_limit_checked() -> None:
 @pytest.mark.parametrize(
     ("game", "options", "needle"),
     [
-        ("zsy", {"time_limit": 1}, "unknown zsy engine option 'time_limit' (known: max_hands)"),
+        ("zsy", {"time_limit": 1}, "unknown zsy engine option 'time_limit' (known: max_hands, shown)"),
         ("contract", {"turn_limit": "x"}, "'turn_limit' must be an integer"),
         ("manipulation", {"max_hands": 0}, "'max_hands' must be between 1 and"),
         ("contract", {"time_limit": -1}, "'time_limit' must be between"),

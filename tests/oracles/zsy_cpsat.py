@@ -19,16 +19,16 @@ are integer multiplicities.
 
 >>> from solver.cards import Cards
 >>> fewest_plays_cpsat(Cards.parse("5S 5H 6D 2C 7S RJ 9H 10H JH QD 3C 3D"))
-(3, 'optimal')
+(3, <Status.OPTIMAL: 'optimal'>)
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
 from ortools.sat.python import cp_model
 
 from solver.cards import Cards, Rank
+from solver.cpsat import parameters, solver_for, status_of
+from solver.errors import Status
 from solver.rules import ZsyRules
 
 __all__ = ["fewest_plays_cpsat"]
@@ -50,13 +50,11 @@ def _counts(hand: Cards) -> tuple[dict[int, int], int, int]:
     return nat, twos, jokers
 
 
-def fewest_plays_cpsat(
-    hand: Cards, rules: ZsyRules | None = None, *, time_limit: float = 10.0
-) -> tuple[int, Literal["optimal", "feasible", "unknown"]]:
+def fewest_plays_cpsat(hand: Cards, rules: ZsyRules | None = None, *, time_limit: float = 10.0) -> tuple[int, Status]:
     """The fewest plays for ``hand`` and the solver's status (count only, no split)."""
     hand.check_against((rules or ZsyRules()).deck, "hand")
     if not hand:
-        return 0, "optimal"
+        return 0, Status.OPTIMAL
     nat, twos, jokers = _counts(hand)
     n = len(hand)
     m = cp_model.CpModel()
@@ -136,12 +134,8 @@ def fewest_plays_cpsat(
     m.add(sum(used_twos) == twos)
     m.add(sum(used_jokers) == jokers)
     m.minimize(sum(plays))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_time_in_seconds = time_limit
-    status = solver.solve(m)
-    if status == cp_model.OPTIMAL:
-        return round(solver.objective_value), "optimal"
-    if status == cp_model.FEASIBLE:
-        return round(solver.objective_value), "feasible"
-    return n, "unknown"
+    solver = solver_for(parameters(time_limit))
+    status = status_of(solver.solve(m))
+    if status in (Status.OPTIMAL, Status.FEASIBLE):
+        return round(solver.objective_value), status
+    return n, status

@@ -12,6 +12,7 @@ from solver.errors import IllegalActionError
 from solver.rules import ZsyRules
 from solver.zsy import Combo
 from solver.zsy.game import Tribute, ZPass, ZPlay, ZsyGame
+from tests.oracles.zsy_reference import value as ref_value
 
 
 def scripted(hands: list[str], **options: object) -> ZsyGame:
@@ -88,6 +89,11 @@ def test_bitter_end_places_and_scores() -> None:
     assert game.scores() == [2, 1, 0, 0] and game.winners() == [0]
 
 
+def phase_of(game: ZsyGame) -> str:
+    """The phase, read afresh (mypy keeps an earlier ``assert`` narrowing otherwise)."""
+    return game.phase
+
+
 def test_tribute_after_a_hand() -> None:
     game = new_game("zsy", players=4, seed=11, max_hands=2)
     assert isinstance(game, ZsyGame)
@@ -100,9 +106,9 @@ def test_tribute_after_a_hand() -> None:
     first, second, pit1, _pit2 = game.last_places
     assert game.to_move == pit1
     offer = game.legal_actions()
-    best = max(Tribute_strength(a.card) for a in offer)
-    assert all(Tribute_strength(a.card) == best for a in offer)  # only the best card may be offered
-    best_of_pit1 = max(Tribute_strength(c) for c in game.hands[pit1])
+    best = max(ref_value(a.card) for a in offer)
+    assert all(ref_value(a.card) == best for a in offer)  # only the best card may be offered
+    best_of_pit1 = max(ref_value(c) for c in game.hands[pit1])
     assert best == best_of_pit1
     game.apply(offer[0])
     game.apply(game.legal_actions()[0])  # pit2 offers
@@ -117,16 +123,10 @@ def test_tribute_after_a_hand() -> None:
     assert game.to_move == pit1
     game.apply(game.legal_actions()[0])  # the second-to-last takes one given card, the last gets the other
     check_invariants(game)
-    assert game.phase == "trick"
+    assert phase_of(game) == "trick"
     assert game.to_move == game.last_places[2]  # the third out deals and leads
     with pytest.raises(IllegalActionError):
         game.apply(Tribute(game.to_move, "give", next(iter(game.hands[game.to_move]))))
-
-
-def Tribute_strength(card: object) -> int:
-    from solver.zsy.game import _best_rank
-
-    return _best_rank(card)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -184,3 +184,85 @@ def test_observation_hides_other_hands() -> None:
     assert obs["hand"] == str(game.hands[1])  # type: ignore[attr-defined]
     assert "hands" not in obs and obs["hand_sizes"] == [len(h) for h in game.hands]  # type: ignore[attr-defined]
     assert str(game.hands[0]) not in str(obs)  # type: ignore[attr-defined]
+
+
+def test_teams6_first_leader_holds_the_shown_card() -> None:
+    """The rule book: the first leader is the holder of a card drawn at random and shown before the deal."""
+    leaders = set()
+    for seed in range(300):
+        game = new_game("zsy", rules={"preset": "teams6"}, players=6, seed=seed)
+        assert isinstance(game, ZsyGame)
+        shown = game.shown
+        assert shown is not None
+        holders = [p for p in range(6) if shown in game.hands[p]]
+        assert holders == [game.current_player()], seed
+        leaders.add(game.current_player())
+        obs = game.observation(holders[0] - 1)
+        assert obs["shown"] == str(shown)
+        assert game.record().options["shown"] == str(shown)
+    assert leaders == set(range(6))  # the shown card picks every seat over the seeds
+
+
+def test_teams6_record_keeps_the_shown_card_and_replays() -> None:
+    result = play_one("zsy", {"preset": "teams6"}, ["random"] * 6, seed=4, options={"max_hands": 2}, check=True)
+    assert not result.error
+    game = new_game("zsy", rules={"preset": "teams6"}, players=6, seed=4, max_hands=2)
+    assert isinstance(game, ZsyGame)
+    game.apply(game.legal_actions()[0])
+    record = GameRecord.from_json(game.record().to_json())
+    again = replay(record)
+    assert isinstance(again, ZsyGame) and again.shown == game.shown
+    assert again.observation(0) == game.observation(0)
+    wrong = "2S" if str(game.shown) != "2S" else "3S"
+    with pytest.raises(IllegalActionError, match="shown card"):
+        new_game("zsy", rules={"preset": "teams6"}, players=6, seed=4, shown=wrong)
+    with pytest.raises(IllegalActionError, match="only teams6"):
+        new_game("zsy", players=4, seed=4, shown="2S")
+
+
+def test_other_presets_show_no_card() -> None:
+    game = new_game("zsy", players=4, seed=3)
+    assert isinstance(game, ZsyGame)
+    assert game.shown is None and game.observation(0)["shown"] is None and "shown" not in game.record().options
+
+
+def _reply_position(mine: str, theirs: list[str], trick: str) -> ZsyGame:
+    """Player 0 to reply to ``trick`` (played by player 1) holding ``mine``; the others hold ``theirs``."""
+    game = new_game("zsy", players=4, seed=1)
+    assert isinstance(game, ZsyGame)
+    game.hands = [Cards.parse(mine), *(Cards.parse(h) for h in theirs)]
+    game.trick = Combo.parse(trick)
+    game.trick_player, game.to_move, game.passes = 1, 0, 2
+    return game
+
+
+def test_solver_plays_a_reply_that_costs_no_play() -> None:
+    """A reply leaving as many plays as now sheds cards and may win the lead: the player who only passed never led."""
+    from solver.zsy.players import solver_decision
+
+    game = _reply_position(
+        "AS 2S 5S 2H 4H 7H 9H KH 5D 6D 8D 10D RJ",
+        ["3S 4S 6S 8S 9S 10S JS QS KS 3H 5H 6H 8H", "10H JH QH AH 3D 4D 7D 9D JD QD KD AD 3C", "4C 5C 6C 7C 8C"],
+        "3C",
+    )
+    decision = solver_decision(game)
+    assert isinstance(decision.action, ZPlay), decision.reason
+
+
+@pytest.mark.parametrize("seed", [15, 16, 21])
+def test_solver_players_play_in_every_hand(seed: int) -> None:
+    """Four solver players: each plays at least one card in every hand (these seeds had one that only passed)."""
+    from solver.engine.players import make_players
+
+    game = new_game("zsy", players=4, seed=seed, max_hands=3)
+    assert isinstance(game, ZsyGame)
+    players = make_players(["solver"] * 4, seed)
+    played, hand_number = [False] * 4, game.hand_number
+    while not game.is_terminal():
+        player = game.current_player()
+        action = players[player].choose(game)
+        played[player] |= isinstance(action, ZPlay)
+        game.apply(action)
+        if game.hand_number != hand_number or game.is_terminal():
+            assert all(played), (seed, hand_number, played)
+            played, hand_number = [False] * 4, game.hand_number

@@ -1,0 +1,200 @@
+"""Zheng Shang You's legal moves: every distinct play from a hand that beats a combination.
+
+Generators over one hand split by role (:class:`~solver.zsy.combos.Parts`):
+singles, sets, straights and parallel straights, each pruned by the
+strength it must beat. See :func:`legal_moves`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from itertools import combinations, product
+
+from solver.cards import Card, Cards
+from solver.rules import ZsyRules
+from solver.zsy.combos import ACE, DEFAULT_RULES, MAX_STRAIGHT, TWO, Combo, Parts, check_cards, zsy_value
+
+__all__ = ["legal_moves", "iter_moves"]
+
+
+class _Gen:
+    """Lazy move generators over one hand; each yields :class:`Combo` objects."""
+
+    def __init__(self, hand: Cards) -> None:
+        self.p = Parts.of(hand)
+
+    def singles(self, floor: int) -> Iterator[Combo]:
+        p = self.p
+        for cards in (*p.nat[3:], p.twos, p.jokers):
+            for card in cards:
+                v = zsy_value(card)
+                if v > floor:
+                    yield Combo(Cards((card,)), "single", v)
+
+    def sets(self, size: int | None, floor: tuple[int, bool] | None) -> Iterator[Combo]:
+        p = self.p
+        wilds = p.twos + p.jokers
+        for v in range(3, TWO + 1):
+            naturals, extra = (p.twos, p.jokers) if v == TWO else (p.nat[v], wilds)
+            if not naturals:
+                continue
+            only_pure = False
+            if floor is not None:
+                if v < floor[0] or (v == floor[0] and floor[1]):
+                    continue
+                only_pure = v == floor[0]
+            for a in range(1, len(naturals) + 1):
+                if size is not None:
+                    bs: Sequence[int] = (size - a,) if 0 <= size - a <= len(extra) else ()
+                else:
+                    bs = range(0 if a >= 2 else 1, len(extra) + 1)
+                for b in bs:
+                    if only_pure and b:
+                        continue
+                    for nat in combinations(naturals, a):
+                        for wild in combinations(extra, b):
+                            yield Combo(Cards(nat + wild), "set", v, 1, a + b, False, b == 0)
+
+    def straights(self, length: int | None, floor: tuple[bool, int, bool] | None) -> Iterator[Combo]:
+        p = self.p
+        jokers = p.jokers
+        nj = len(jokers)
+        nat = p.nat
+
+        def close(path: list[Card], hi: int, gaps: int, flush: bool) -> Iterator[Combo]:
+            m = len(path)
+            for k in range(gaps, nj + 1):
+                n = m + k
+                if n < 3 or n > MAX_STRAIGHT or (length is not None and n != length):
+                    continue
+                top = min(ACE, hi + k - gaps)
+                if floor is not None and (flush, top, k == 0) <= floor:
+                    continue
+                for js in combinations(jokers, k):
+                    yield Combo(Cards((*path, *js)), "straight", top, n, 1, flush, k == 0)
+
+        def extend(path: list[Card], x: int, gaps: int, flush: bool) -> Iterator[Combo]:
+            yield from close(path, x, gaps, flush)
+            limit = MAX_STRAIGHT if length is None else length
+            for y in range(x + 1, min(ACE, x + 1 + nj - gaps) + 1):
+                g = gaps + y - x - 1
+                if len(path) + 1 + g > limit:
+                    break
+                for card in nat[y]:
+                    path.append(card)
+                    yield from extend(path, y, g, flush and card.suit == path[0].suit)
+                    path.pop()
+
+        for a in range(3, ACE + 1):
+            for card in nat[a]:
+                yield from extend([card], a, 0, True)
+
+    def parallels(self, shape: tuple[int, int] | None, floor: tuple[int, bool] | None) -> Iterator[Combo]:
+        p = self.p
+        if shape is not None:
+            shapes = [shape]
+        else:
+            shapes = [(c, n) for c in range(2, p.n // 3 + 1) for n in range(3, min(MAX_STRAIGHT, p.n // c) + 1)]
+        for copies, length in shapes:
+            if copies * length > p.n:
+                continue
+            for a in range(3, ACE + 1):
+                if p.nat[a]:
+                    yield from self._walk(_Walk(a, copies, length, floor), a, [], 0, 0)
+
+    def _walk(self, w: _Walk, x: int, counts: list[int], slots: int, zeros: int) -> Iterator[Combo]:
+        """Choose how many naturals of rank ``x`` to use (``counts[i]`` is rank ``w.low + i``)."""
+        p = self.p
+        nw, nj = len(p.twos) + len(p.jokers), len(p.jokers)
+        for k in range(min(w.copies, len(p.nat[x])), -1 if x > w.low else 0, -1):
+            s, z = slots + w.copies - k, zeros + (k == 0)
+            if s > nw or z > nj:
+                continue
+            counts.append(k)
+            if k:
+                yield from self._emit(w, x, counts, s, z)
+            if x < ACE and x - w.low + 2 <= w.length:
+                yield from self._walk(w, x + 1, counts, s, z)
+            counts.pop()
+
+    def _emit(self, w: _Walk, high: int, counts: list[int], slots: int, zeros: int) -> Iterator[Combo]:
+        """Emit every parallel with these natural counts; wild-only ranks extend at the top."""
+        p = self.p
+        twos, jokers = p.twos, p.jokers
+        extra = w.length - (high - w.low + 1)
+        z = zeros + extra
+        wild = slots + w.copies * extra
+        top = min(ACE, high + extra)
+        if z > len(jokers) or wild > len(twos) + len(jokers):
+            return
+        if w.floor is not None and (top, wild == 0) <= w.floor:
+            return
+        picks = [list(combinations(p.nat[w.low + i], k)) for i, k in enumerate(counts) if k]
+        for used in range(max(z, wild - len(twos)), min(len(jokers), wild) + 1):
+            for chosen in product(*picks, combinations(jokers, used), combinations(twos, wild - used)):
+                cards = Cards(c for group in chosen for c in group)
+                yield Combo(cards, "parallel", top, w.length, w.copies, False, wild == 0)
+
+
+@dataclass(frozen=True, slots=True)
+class _Walk:
+    """One parallel-straights search: lowest natural rank, shape and the strength to beat."""
+
+    low: int
+    copies: int
+    length: int
+    floor: tuple[int, bool] | None
+
+
+def legal_moves(hand: Cards, to_beat: Combo | None = None, rules: ZsyRules = DEFAULT_RULES) -> tuple[Combo, ...]:
+    """Every distinct play from ``hand`` that beats ``to_beat`` (every lead when None).
+
+    A move is a :class:`Combo`: different cards are different moves even
+    when they make equal combinations (``7S 2H`` and ``7S 2D``); one set of
+    cards declared as two kinds is two moves. A dense hand has millions of
+    leads (34 cards: 1.4 million): use :func:`iter_moves` to take them one
+    at a time within a time or count budget.
+
+    >>> len(legal_moves(Cards.parse("5S RJ BJ")))  # 3 singles, 3 sets, 1 straight
+    7
+    >>> [str(m) for m in legal_moves(Cards.parse("6H 7H 8H 8D 9C"), Combo.parse("5C 6C 7D"))]
+    ['straight:6H 7H 8H', 'straight:6H 7H 8D', 'straight:7H 8H 9C', 'straight:7H 8D 9C']
+    """
+    return tuple(iter_moves(hand, to_beat, rules))
+
+
+def iter_moves(hand: Cards, to_beat: Combo | None = None, rules: ZsyRules = DEFAULT_RULES) -> Iterator[Combo]:
+    """The moves of :func:`legal_moves`, in the same order, one at a time (memory stays small).
+
+    The hand is checked at once, before the first move is asked for.
+
+    >>> moves = iter_moves(Cards.parse("3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"))
+    >>> [str(next(moves)) for _ in range(2)]
+    ['single:3S', 'single:4S']
+    """
+    check_cards(hand, rules, "hand")
+    return _moves(_Gen(hand), to_beat, rules)
+
+
+def _moves(gen: _Gen, to_beat: Combo | None, rules: ZsyRules) -> Iterator[Combo]:
+    if to_beat is None:
+        yield from gen.singles(0)
+        yield from gen.sets(None, None)
+        yield from gen.straights(None, None)
+        yield from gen.parallels(None, None)
+        return
+    if to_beat.is_bomb(rules):
+        yield from gen.sets(4, (to_beat.top, to_beat.pure))
+        return
+    kind = to_beat.kind
+    if kind == "single":
+        yield from gen.singles(to_beat.top)
+    elif kind == "set":
+        yield from gen.sets(to_beat.copies, (to_beat.top, to_beat.pure))
+    elif kind == "straight":
+        yield from gen.straights(to_beat.length, to_beat.strength)
+    else:
+        yield from gen.parallels((to_beat.copies, to_beat.length), (to_beat.top, to_beat.pure))
+    if rules.bombs:
+        yield from gen.sets(4, None)
