@@ -5,11 +5,12 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from solver.cards import Cards
+from solver.contract.game import ContractGame
 from solver.engine import new_game
 from solver.engine.base import Game
 from solver.engine.players import RandomPlayer
@@ -84,7 +85,7 @@ def test_resample_keeps_what_the_player_has_seen(name: str, rules: dict[str, Any
 def test_contract_known_cards_follow_takes_and_discards() -> None:
     seen = 0
     for seed in range(6):
-        game = new_game("contract", {}, 4, seed, max_rounds=1)
+        game = cast(ContractGame, new_game("contract", {}, 4, seed, max_rounds=1))
         player = RandomPlayer(seed)
         while not game.is_terminal() and len(game.history) < 300:
             action = player.choose(game)
