@@ -4,10 +4,15 @@ Each game's choices map onto a fixed range of integers (``Codec.size``).
 Where the free choices are too many to list, a turn is a short sequence of
 small actions: the player picks hand cards one at a time (``select``) into a
 *selection*, then commits it with one action (``play``, ``laydown``); the
-solver turns the selection into the engine's action (the least-change
-table in Manipulation Shanghai, the contract's melds in Contract Shanghai,
-the combination in Zheng Shang You). ``cancel`` empties the selection. The
-layouts (``N`` = 55 card kinds, indexed as :attr:`solver.cards.Card.index`):
+solver turns the selection into the engine's action: in Manipulation
+Shanghai the most selected cards it can play, laid out with the least
+change to the table; in Contract Shanghai the best lay-down of the contract
+from the selected cards; in Zheng Shang You the combination of exactly the
+selected cards (its masks are exact: a card can be selected only when some
+legal combination holds the selection with it). Selecting exactly the cards
+wanted therefore reaches every play. ``cancel`` empties the selection, at
+most ``MAX_CANCELS`` (3) times a turn, so every game is finite (a player
+who must play can always select the whole hand and play). The layouts (``N`` = 55 card kinds, indexed as :attr:`solver.cards.Card.index`):
 
 Zheng Shang You (size 124)
     ``select c`` 0..54; ``play k`` 55..58 (the k-th legal combination made of
@@ -15,16 +20,16 @@ Zheng Shang You (size 124)
     declared two ways); ``pass`` 59; ``cancel`` 60; ``tribute c`` 61..115 (offer,
     take or give card c, whichever the tribute asks); 116..123 unused.
 Contract Shanghai (size 3652)
-    ``discard c`` 0..54; ``select c`` 55..109; ``laydown`` 110 (the selection
-    laid down as the contract, every selected card used); ``cancel`` 111;
+    ``discard c`` 0..54; ``select c`` 55..109; ``laydown`` 110 (the best lay-down
+    of the contract from the selection); ``cancel`` 111;
     ``take`` 112, ``decline`` 113, ``call`` 114, ``nocall`` 115; ``layoff c m``
     116 + 55*m + c (card c onto table meld m, m < 32); ``swap c m`` 1876 +
     55*m + c (card c replaces the wild standing for it in meld m), then
     ``dest m`` 3636 + m (the meld that takes the freed wild).
 Manipulation Shanghai (size 59)
-    ``select c`` 0..54; ``play`` 55 (the solver lays the selection out with
-    the least change to the table; legal only when every selected card can
-    be played together and the rules' demands are met); ``cancel`` 56;
+    ``select c`` 0..54; ``play`` 55 (the solver plays the most selected cards
+    it can, with the least change to the table; legal when that meets the
+    rules' demands: more than one card, the opening value); ``cancel`` 56;
     ``draw`` 57; ``pass`` 58.
 
 >>> from solver.engine import new_game
@@ -46,6 +51,7 @@ __all__ = ["Codec", "Turn", "codec_for", "ZsyCodec", "ContractCodec", "Manipulat
 
 N = N_CARDS
 MAX_MELDS = 32
+MAX_CANCELS = 3
 
 
 class Codec:
@@ -78,14 +84,15 @@ class Codec:
 class Turn:
     """A game with the current player's selection in progress: what an env or OpenSpiel state wraps."""
 
-    __slots__ = ("_cache", "codec", "game", "selection", "stage")
+    __slots__ = ("_cache", "cancels", "codec", "game", "selection", "stage")
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.codec = codec_for(game)
         self.selection = Cards()
         self.stage: tuple[int, Card] | None = None  # Contract: a swap waiting for its destination
-        self._cache: tuple[int, Cards, Any, list[int]] | None = None
+        self.cancels = 0  # cancels this turn: at most MAX_CANCELS, so every game ends
+        self._cache: tuple[int, Cards, Any, int, list[int]] | None = None
 
     def clone(self) -> Turn:
         """An independent copy (the game cloned)."""
@@ -94,6 +101,7 @@ class Turn:
         new.codec = self.codec
         new.selection = self.selection
         new.stage = self.stage
+        new.cancels = self.cancels
         new._cache = None
         return new
 
@@ -101,11 +109,11 @@ class Turn:
         """The legal action indexes now (empty when the game is over)."""
         if self.game.is_terminal():
             return []
-        key = (len(self.game.history), self.selection, self.stage)
-        if self._cache is None or self._cache[:3] != key:
+        key = (len(self.game.history), self.selection, self.stage, self.cancels)
+        if self._cache is None or self._cache[:4] != key:
             self._cache = (*key, self.codec.legal(self))
         assert self._cache is not None
-        return list(self._cache[3])
+        return list(self._cache[4])
 
     def mask(self) -> list[bool]:
         """The legal actions as a mask of length ``codec.size``."""
@@ -123,7 +131,17 @@ class Turn:
             self.game.apply(action)
             self.selection = Cards()
             self.stage = None
+            self.cancels = 0
         return action
+
+    def can_cancel(self) -> bool:
+        """True if the selection may be emptied now (a selection, and fewer than MAX_CANCELS this turn)."""
+        return bool(self.selection) and self.cancels < MAX_CANCELS
+
+    def cancel(self) -> None:
+        """Empty the selection (counted)."""
+        self.selection = Cards()
+        self.cancels += 1
 
 
 def codec_for(game: Game) -> Codec:
@@ -179,7 +197,7 @@ class ZsyCodec(Codec):
                     for c in (cards - sel).distinct():
                         out.add(c.index)
         out.update(self.PLAY + k for k in range(min(exact, 4)))
-        if sel:
+        if turn.can_cancel():
             out.add(self.CANCEL)
         return sorted(out)
 
@@ -191,7 +209,7 @@ class ZsyCodec(Codec):
             turn.selection = turn.selection + _one(ALL_CARDS[index])
             return None
         if index == self.CANCEL:
-            turn.selection = Cards()
+            turn.cancel()
             return None
         if index == self.PASS:
             return ZPass(p)
@@ -276,7 +294,7 @@ class ContractCodec(Codec):
                     out.add(self.LAYDOWN)
             elif isinstance(a, CDecline) or str(a) in words:
                 out.add(words[str(a)])
-        if sel:
+        if turn.can_cancel():
             out.add(self.CANCEL)
         return sorted(out)
 
@@ -287,7 +305,7 @@ class ContractCodec(Codec):
         return base + N * meld
 
     def _lay_down(self, turn: Turn) -> Any:
-        """The selection laid down as the contract (every card used), or None."""
+        """The best lay-down of the contract from the selected cards (fewest of them left), or None."""
         from solver.contract import best_lay_down
         from solver.contract.game import CLayDown
 
@@ -296,7 +314,7 @@ class ContractCodec(Codec):
         contract = game.rules.contract(game.round)
         if len(sel) < sum(r.min_len for r in contract):
             return None
-        found = best_lay_down(sel, game.rules, game.round, time_limit=game.time_limit, whole_hand=True)
+        found = best_lay_down(sel, game.rules, game.round, time_limit=game.time_limit)
         if found is None:
             return None
         action = CLayDown(game.current_player(), tuple(found.melds))
@@ -315,7 +333,7 @@ class ContractCodec(Codec):
         if index == self.LAYDOWN:
             return self._lay_down(turn)
         if index == self.CANCEL:
-            turn.selection = Cards()
+            turn.cancel()
             return None
         simple = {self.TAKE: CTake, self.DECLINE: CDecline, self.CALL: CCall, self.NOCALL: CNoCall}
         if index in simple:
@@ -386,12 +404,12 @@ class ManipulationCodec(Codec):
             out.add(self.DRAW)
         if any(isinstance(a, MPass) for a in legal):
             out.add(self.PASS)
-        if sel:
+        if turn.can_cancel():
             out.add(self.CANCEL)
         return sorted(out)
 
     def _play(self, turn: Turn) -> Any:
-        """The play of exactly the selected cards with the least change to the table, or None."""
+        """The play of the most selected cards (least change to the table), or None below the rules' demands."""
         from solver.manipulation import best_play
         from solver.manipulation.game import MPlay
 
@@ -406,7 +424,7 @@ class ManipulationCodec(Codec):
         else:
             found = best_play((), sel, game.rules, objective="value", time_limit=game.time_limit)
             table = (*game.table, *found.table)
-        if found.status == "none" or len(found.played) != len(sel):
+        if found.status == "none" or not found.played:
             return None
         action = MPlay(p, table)
         return action if game.is_legal(action) else None
@@ -419,7 +437,7 @@ class ManipulationCodec(Codec):
             turn.selection = turn.selection + _one(ALL_CARDS[index])
             return None
         if index == self.CANCEL:
-            turn.selection = Cards()
+            turn.cancel()
             return None
         if index == self.DRAW:
             return MDraw(p)
