@@ -84,7 +84,7 @@ class Codec:
 class Turn:
     """A game with the current player's selection in progress: what an env or OpenSpiel state wraps."""
 
-    __slots__ = ("_cache", "cancels", "codec", "game", "selection", "stage")
+    __slots__ = ("_cache", "_strings", "cancels", "codec", "game", "selection", "stage")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -92,6 +92,7 @@ class Turn:
         self.selection = Cards()
         self.stage: tuple[int, Card] | None = None  # Contract: a swap waiting for its destination
         self.cancels = 0  # cancels this turn: at most MAX_CANCELS, so every game ends
+        self._strings: list[str] = []
         self._cache: tuple[int, Cards, Any, int, list[int]] | None = None
 
     def clone(self) -> Turn:
@@ -102,8 +103,22 @@ class Turn:
         new.selection = self.selection
         new.stage = self.stage
         new.cancels = self.cancels
+        new._strings = self._strings.copy()
         new._cache = None
         return new
+
+    def history_strings(self) -> list[str]:
+        """The engine history as ``player:action`` strings (kept up to date incrementally)."""
+        history = self.game.history
+        strings = self._strings
+        if len(strings) > len(history):
+            del strings[len(history) :]
+        strings.extend(f"{a.player}:{a}" for a in history[len(strings) :])
+        return strings
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Turn:
+        del memo
+        return self.clone()
 
     def legal(self) -> list[int]:
         """The legal action indexes now (empty when the game is over)."""
@@ -144,10 +159,9 @@ class Turn:
         self.cancels += 1
 
 
-def codec_for(game: Game) -> Codec:
-    """The codec of ``game``'s kind."""
-    codec = _CODECS[game.GAME]
-    return codec
+def codec_for(game: Game | str) -> Codec:
+    """The codec of ``game``'s kind (a game or its name)."""
+    return _CODECS[game if isinstance(game, str) else game.GAME]
 
 
 def _one(card: Card) -> Cards:
