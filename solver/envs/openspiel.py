@@ -16,7 +16,7 @@ round in which no one goes out).
 (True, 1000)
 >>> state.apply_action(7)
 >>> state.current_player(), state.legal_actions()[:2]
-(0, [0, 1])
+(0, [2, 4])
 
 Imperfect information, sequential, one chance node: the deal. Its outcome
 is the engine seed of the game (one of ``DEALS`` seeds, uniform); every later
