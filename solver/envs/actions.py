@@ -7,7 +7,8 @@ small actions: the player picks hand cards one at a time (``select``) into a
 solver turns the selection into the engine's action: in Manipulation
 Shanghai the most selected cards it can play, laid out with the least
 change to the table; in Contract Shanghai the best lay-down of the contract
-from the selected cards; in Zheng Shang You the combination of exactly the
+from the selected cards (in both, the engine's own listed play or lay-down
+when it uses exactly the selected cards, so engine games encode exactly); in Zheng Shang You the combination of exactly the
 selected cards (its masks are exact: a card can be selected only when some
 legal combination holds the selection with it). Selecting exactly the cards
 wanted therefore reaches every play. ``cancel`` empties the selection, at
@@ -26,11 +27,13 @@ Contract Shanghai (size 3652)
     116 + 55*m + c (card c onto table meld m, m < 32); ``swap c m`` 1876 +
     55*m + c (card c replaces the wild standing for it in meld m), then
     ``dest m`` 3636 + m (the meld that takes the freed wild).
-Manipulation Shanghai (size 59)
+Manipulation Shanghai (size 99)
     ``select c`` 0..54; ``play`` 55 (the solver plays the most selected cards
     it can, with the least change to the table; legal when that meets the
     rules' demands: more than one card, the opening value); ``cancel`` 56;
-    ``draw`` 57; ``pass`` 58.
+    ``draw`` 57; ``pass`` 58; ``play k`` 59..98 (the (k+1)-th of the
+    engine's listed no-rearrangement plays of exactly the selected cards,
+    when a card can join more than one meld).
 
 >>> from solver.engine import new_game
 >>> turn = Turn(new_game("zsy", seed=1))
@@ -325,6 +328,9 @@ class ContractCodec(Codec):
 
         game: Any = turn.game
         sel = turn.selection
+        for listed in game.legal_actions():  # the engine's own lay-down when it uses exactly these cards
+            if isinstance(listed, CLayDown) and Cards(c for m in listed.melds for c in m.cards) == sel:
+                return listed
         contract = game.rules.contract(game.round)
         if len(sel) < sum(r.min_len for r in contract):
             return None
@@ -394,12 +400,15 @@ class ManipulationCodec(Codec):
     """Manipulation Shanghai: select hand cards, then the solver lays them out with least change."""
 
     GAME = "manipulation"
-    PLAY, CANCEL, DRAW, PASS = N, N + 1, N + 2, N + 3
-    size = N + 4
+    PLAY, CANCEL, DRAW, PASS, ALT = N, N + 1, N + 2, N + 3, N + 4
+    ALTS = 40
+    size = N + 4 + ALTS
 
     def name(self, index: int) -> str:
         if index < N:
             return f"select {ALL_CARDS[index]}"
+        if index >= self.ALT:
+            return f"play {index - self.ALT + 1}"
         return {self.PLAY: "play", self.CANCEL: "cancel", self.DRAW: "draw", self.PASS: "pass"}[index]
 
     def legal(self, turn: Turn) -> list[int]:
@@ -414,6 +423,8 @@ class ManipulationCodec(Codec):
             out.update(c.index for c in hand.distinct() if hand.count(c) > sel.count(c))
             if sel and self._play(turn) is not None:
                 out.add(self.PLAY)
+                others = len(self._listed(turn)) - 1
+                out.update(self.ALT + k for k in range(min(others, self.ALTS)))
         if any(isinstance(a, MDraw) for a in legal):
             out.add(self.DRAW)
         if any(isinstance(a, MPass) for a in legal):
@@ -422,8 +433,19 @@ class ManipulationCodec(Codec):
             out.add(self.CANCEL)
         return sorted(out)
 
+    @staticmethod
+    def _listed(turn: Turn) -> list[Any]:
+        """The engine's listed plays of exactly the selected cards, in its order."""
+        from solver.manipulation.game import MPlay
+
+        game: Any = turn.game
+        return [a for a in game.legal_actions() if isinstance(a, MPlay) and _played(game, a.table) == turn.selection]
+
     def _play(self, turn: Turn) -> Any:
-        """The play of the most selected cards (least change to the table), or None below the rules' demands."""
+        """The play of the most selected cards (least change to the table), or None below the rules' demands.
+
+        The engine's first listed play of exactly the selected cards comes first (no rearrangement).
+        """
         from solver.manipulation import best_play
         from solver.manipulation.game import MPlay
 
@@ -432,6 +454,9 @@ class ManipulationCodec(Codec):
         sel = turn.selection
         if len(sel) < game.required():
             return None
+        listed = self._listed(turn)
+        if listed:
+            return listed[0]
         if game.opened[p]:
             found = best_play(game.table, sel, game.rules, time_limit=game.time_limit)
             table = tuple(found.table)
@@ -457,6 +482,8 @@ class ManipulationCodec(Codec):
             return MDraw(p)
         if index == self.PASS:
             return MPass(p)
+        if index >= self.ALT:
+            return self._listed(turn)[index - self.ALT + 1]
         return self._play(turn)
 
     def encode(self, game: Game, action: Any) -> list[int]:
@@ -466,8 +493,17 @@ class ManipulationCodec(Codec):
             return [self.DRAW]
         if isinstance(action, MPass):
             return [self.PASS]
-        played = Cards(c for m in action.table for c in m.cards) - Cards(c for m in game.table for c in m.cards)  # type: ignore[attr-defined]
-        return [*self._select_all(0, played), self.PLAY]
+        cards = _played(game, action.table)
+        same = [a for a in game.legal_actions() if str(a).startswith("play") and _played(game, a.table) == cards]
+        k = same.index(action) if action in same else 0
+        if k > self.ALTS:
+            raise IllegalActionError(f"{action}: more than {self.ALTS + 1} listed plays of the same cards")
+        return [*self._select_all(0, cards), self.PLAY if k == 0 else self.ALT + k - 1]
+
+
+def _played(game: Any, table: Any) -> Cards:
+    """The hand cards a Manipulation play puts on the table."""
+    return Cards(c for m in table for c in m.cards) - Cards(c for m in game.table for c in m.cards)
 
 
 _CODECS: dict[str, Codec] = {"zsy": ZsyCodec(), "contract": ContractCodec(), "manipulation": ManipulationCodec()}
