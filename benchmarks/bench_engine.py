@@ -59,9 +59,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=4.0, help="seconds per row of the actions/s table")
     parser.add_argument("--ray", action="store_true", help="also measure Ray self-play, 2 workers against 1")
     parser.add_argument("--only-new", action="store_true", help="skip the games/s table")
+    parser.add_argument("--ray-only", action="store_true", help="only the Ray table")
     args = parser.parse_args()
     console = Console()
     console.print("[dim]the machine is shared: compare ratios within one run, not absolute rates[/]")
+    if args.ray_only:
+        _ray_table(console)
+        return
     if not args.only_new:
         _games_table(console, args)
     _actions_table(console, args.seconds)

@@ -627,9 +627,6 @@ class ContractGame(PenaltyGame):
             return action.cards.multiset
         return None
 
-    def _hidden(self) -> list[Card]:
-        return list(self.stock)
-
     def _redeal(self, hands: list[Cards], stock: list[Card], rng: Any) -> None:
         """New hands and stock; a card barred from discard (drawn after a reshuffle) is redrawn."""
         redrawn = self.no_discard is not None and hands[self.in_turn] is not self.hands[self.in_turn]

@@ -201,20 +201,27 @@ class Game(ABC):
         del action  # no public card movement by default
 
     def _epoch(self) -> int:
-        """The number of the current deal (hand or round): what is known resets with each deal."""
-        return 0
+        """The number of the current deal (hand or round): what is known resets with each deal.
+
+        By default the game's ``hand_number``.
+        """
+        return int(getattr(self, "hand_number", 0))
 
     def _removed(self, action: Any) -> Cards | None:
         """The cards ``action`` takes out of its player's hand in public view (None: none)."""
+        del action
         return None
 
     def _hidden(self) -> list[Card]:
-        """The hidden cards outside the hands (the stock), in order."""
-        return []
+        """The hidden cards outside the hands, in order: by default the game's ``stock``, if it has one."""
+        return list(getattr(self, "stock", ()))
 
     def _redeal(self, hands: list[Cards], stock: list[Card], rng: random.Random) -> None:
         """Install hands and stock dealt anew by :meth:`resample` (``rng`` for any hidden detail)."""
+        del rng
         self.hands = hands
+        if hasattr(self, "stock"):
+            self.stock = stock
 
 
 class PenaltyGame(Game):

@@ -591,15 +591,3 @@ class ManipulationGame(PenaltyGame):
 
     def options(self) -> dict[str, Any]:
         return {"max_hands": self.max_hands} if self.max_hands is not None else {}
-
-    # --- search support (see solver.engine.search) ----------------------------------
-
-    def _epoch(self) -> int:
-        return self.hand_number
-
-    def _hidden(self) -> list[Card]:
-        return list(self.stock)
-
-    def _redeal(self, hands: list[Cards], stock: list[Card], rng: Any) -> None:
-        self.hands = hands
-        self.stock = stock

@@ -369,9 +369,6 @@ class ZsyGame(Game):
 
     # --- search support (see solver.engine.search) ----------------------------------
 
-    def _epoch(self) -> int:
-        return self.hand_number
-
     def _note(self, action: Any) -> None:
         """A tribute taken is public: the taker's card and the other receiver's remaining one."""
         if isinstance(action, Tribute) and action.step == "take":
@@ -387,7 +384,3 @@ class ZsyGame(Game):
         if isinstance(action, Tribute) and action.step != "take":
             return Cards([action.card])
         return None
-
-    def _redeal(self, hands: list[Cards], stock: list[Card], rng: Any) -> None:
-        del stock, rng  # every card is in a hand, on the table or played
-        self.hands = hands
