@@ -251,9 +251,10 @@ def _ray_table(console: Console) -> None:
     base = 0.0
     for workers in (1, 2):
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
-        selfplay("contract", 4, ["greedy"] * 4, seed=1, workers=workers, ray="local", options={"max_rounds": 1})
+        # warm every worker (one game a task, so each worker imports the solver before the clock starts)
+        selfplay("contract", 16, ["greedy"] * 4, seed=1, workers=workers, ray="local", options={"max_rounds": 1})
         stats = selfplay(
-            "contract", 48, ["greedy"] * 4, seed=10, workers=workers, ray="local", options={"max_rounds": 1}
+            "contract", 240, ["greedy"] * 4, seed=10, workers=workers, ray="local", options={"max_rounds": 1}
         )
         ray.shutdown()
         rate = stats.games / stats.wall
