@@ -1,7 +1,20 @@
-"""Engine benchmark: games per second by player kind, and a solver game's time.
+"""Engine benchmark: games per second by player kind, actions per second against RLCard, env overhead, clone().
 
     python -m benchmarks.bench_engine            # the default sizes
     python -m benchmarks.bench_engine --games 50 # more games per row
+    python -m benchmarks.bench_engine --ray      # also Ray self-play, 2 workers against 1
+
+Tables: (1) games per second, below; (2) actions per second with random
+players, one loop for all (apply a random legal action until the game
+ends, games until ``--seconds`` pass), next to RLCard's gin rummy env
+measured in the same run (the ``bench`` extra); targets: at least RLCard
+in every game, twice it in Zheng Shang You and Contract Shanghai; (3) the
+PettingZoo env's step overhead (the ``rl`` extra): the same seeded random
+game through the env (encoded actions, an observation per step, as an
+agent sees it) against the raw engine; target at most 30% slower; (4)
+``clone()`` of a mid-game state against ``copy.deepcopy``; target < 20 us;
+(5) with ``--ray``: self-play games per second on a local Ray, 2 workers
+against 1 (Ray's start not counted); target 1.7x.
 
 Rows: each game with four ``random`` players (the targets: Contract Shanghai
 7 rounds >= 20 games/s, Manipulation Shanghai >= 20, Zheng Shang You one
@@ -13,7 +26,9 @@ One process, one core; medians of per-game times and games per second.
 from __future__ import annotations
 
 import argparse
+import copy
 import platform
+import random
 import statistics
 import time
 from typing import Any
@@ -21,6 +36,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from solver.engine import new_game
+from solver.engine.players import RandomPlayer
 from solver.engine.selfplay import play_one
 
 ROWS: list[tuple[str, str, dict[str, Any], list[str], float, str]] = [
@@ -39,8 +56,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per row (solver rows: a quarter)")
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--seconds", type=float, default=4.0, help="seconds per row of the actions/s table")
+    parser.add_argument("--ray", action="store_true", help="also measure Ray self-play, 2 workers against 1")
+    parser.add_argument("--only-new", action="store_true", help="skip the games/s table")
+    parser.add_argument("--ray-only", action="store_true", help="only the Ray table")
     args = parser.parse_args()
     console = Console()
+    console.print("[dim]the machine is shared: compare ratios within one run, not absolute rates[/]")
+    if args.ray_only:
+        _ray_table(console)
+        return
+    if not args.only_new:
+        _games_table(console, args)
+    _actions_table(console, args.seconds)
+    _env_table(console)
+    _clone_table(console)
+    if args.ray:
+        _ray_table(console)
+
+
+def _games_table(console: Console, args: Any) -> None:
     table = Table(title=f"engine speed ({platform.processor() or platform.machine()}, 1 process)")
     for col in ("game", "unit", "players", "games", "median s/game", "games/s", "mean actions", "target", "met"):
         table.add_column(col, justify="left" if col in ("game", "unit", "players", "target") else "right")
@@ -77,6 +112,162 @@ def main() -> None:
             met,
         )
         console.print(f"[dim]{game} {kinds[0]}: {rate:.1f} games/s[/]")
+    console.print(table)
+
+
+def _engine_rate(game: str, seconds: float) -> tuple[float, int]:
+    """Random legal actions per second over whole games, and games played."""
+    rng = random.Random(1)
+    actions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        g = new_game(game, None, 4, games)
+        while not g.is_terminal():
+            g.apply(rng.choice(g.legal_actions()))
+            actions += 1
+        games += 1
+    return actions / (time.perf_counter() - start), games
+
+
+def _rlcard_rate(seconds: float) -> tuple[float, int] | None:
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("gin-rummy", config={"seed": 1})
+    rng = random.Random(1)
+    actions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state, _ = env.reset()
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"].keys())))
+            actions += 1
+        games += 1
+    return actions / (time.perf_counter() - start), games
+
+
+def _actions_table(console: Console, seconds: float) -> None:
+    ref = _rlcard_rate(seconds)
+    table = Table(title="actions/s, random players, whole games, 1 process")
+    for col in ("game", "actions/s", "games", "x RLCard gin rummy", "target", "met"):
+        table.add_column(col, justify="left" if col in ("game", "target") else "right")
+    if ref is None:
+        console.print("[yellow]rlcard is not installed (pip install -e '.[bench]'): no reference row[/]")
+    else:
+        table.add_row("RLCard gin rummy", f"{ref[0]:,.0f}", str(ref[1]), "1.00", "", "")
+    for game in ("zsy", "contract", "manipulation"):
+        rate, games = _engine_rate(game, seconds)
+        want = 1.0 if game == "manipulation" else 2.0
+        ratio = rate / ref[0] if ref else float("nan")
+        met = "" if ref is None else ("yes" if ratio >= want else "no")
+        table.add_row(game, f"{rate:,.0f}", str(games), f"{ratio:.2f}", f">= {want:.0f}x", met)
+        console.print(f"[dim]{game}: {rate:,.0f} actions/s[/]")
+    console.print(table)
+
+
+def _env_times(game: str, options: dict[str, Any], seed: int) -> tuple[float, float, int] | None:
+    """Seconds for one seeded random game raw, and the same game through the PettingZoo env."""
+    try:
+        from solver.envs import aec_env
+    except ImportError:
+        return None
+    ref = new_game(game, None, 4, seed, **options)
+    player = RandomPlayer(seed)
+    chosen = []
+    start = time.perf_counter()
+    while not ref.is_terminal():
+        action = player.choose(ref)
+        ref.apply(action)
+        chosen.append(str(action))
+    raw = time.perf_counter() - start
+    env = aec_env(game, seed=seed, **options)
+    env.reset(seed=seed)
+    codec = env.unwrapped.turn.codec
+    start = time.perf_counter()
+    for text in chosen:
+        game_now = env.unwrapped.turn.game
+        for index in codec.encode(game_now, game_now.parse_action(text)):
+            env.last()  # the observation and mask an agent reads
+            env.step(index)
+    return raw, time.perf_counter() - start, len(chosen)
+
+
+def _env_table(console: Console) -> None:
+    table = Table(title="PettingZoo env step overhead (same seeded random game)")
+    for col in ("game", "engine actions", "raw s", "env s", "env / raw", "target", "met"):
+        table.add_column(col, justify="left" if col in ("game", "target") else "right")
+    for game, options in (("zsy", {"max_hands": 1}), ("contract", {"max_rounds": 1})):
+        runs = [_env_times(game, options, seed) for seed in range(3)]
+        if runs[0] is None:
+            console.print("[yellow]pettingzoo is not installed (pip install -e '.[rl]'): no env rows[/]")
+            return
+        raw = sum(r[0] for r in runs if r)
+        env = sum(r[1] for r in runs if r)
+        n = sum(r[2] for r in runs if r)
+        ratio = env / raw
+        table.add_row(
+            game, str(n), f"{raw:.3f}", f"{env:.3f}", f"{ratio:.2f}", "<= 1.30", "yes" if ratio <= 1.3 else "no"
+        )
+    console.print(table)
+
+
+def _clone_table(console: Console) -> None:
+    table = Table(title="clone() of a mid-game state (after 60 random actions), median of 200")
+    for col in ("game", "clone us", "deepcopy us", "deepcopy / clone", "target", "met"):
+        table.add_column(col, justify="left" if col in ("game", "target") else "right")
+    for game in ("zsy", "contract", "manipulation"):
+        g = new_game(game, None, 4, 5)
+        player = RandomPlayer(5)
+        for _ in range(60):
+            g.apply(player.choose(g))
+        g.legal_actions()
+        fast = _median_us(g.clone)
+        slow = _median_us(lambda g=g: copy.deepcopy(g), 50)
+        table.add_row(game, f"{fast:.1f}", f"{slow:.0f}", f"{slow / fast:.0f}", "< 20 us", "yes" if fast < 20 else "no")
+    console.print(table)
+
+
+def _median_us(fn: Any, n: int = 200) -> float:
+    times = []
+    for _ in range(n):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e6
+
+
+def _ray_table(console: Console) -> None:
+    try:
+        import ray
+    except ImportError:
+        console.print("[yellow]ray is not installed (pip install -e '.[ray]'): no Ray rows[/]")
+        return
+    from solver.engine.selfplay import selfplay
+
+    table = Table(title="Ray self-play, contract 1 round, 4 greedy players (Ray start not counted)")
+    for col in ("workers", "games", "games/s", "x 1 worker", "target", "met"):
+        table.add_column(col, justify="right")
+    base = 0.0
+    for workers in (1, 2):
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        # warm every worker (one game a task, so each worker imports the solver before the clock starts)
+        selfplay("contract", 16, ["greedy"] * 4, seed=1, workers=workers, ray="local", options={"max_rounds": 1})
+        stats = selfplay(
+            "contract", 240, ["greedy"] * 4, seed=10, workers=workers, ray="local", options={"max_rounds": 1}
+        )
+        ray.shutdown()
+        rate = stats.games / stats.wall
+        base = base or rate
+        met = "yes" if rate / base >= 1.7 else "no"
+        table.add_row(
+            str(workers),
+            str(stats.games),
+            f"{rate:.2f}",
+            f"{rate / base:.2f}",
+            "" if workers == 1 else ">= 1.7x",
+            "" if workers == 1 else met,
+        )
     console.print(table)
 
 

@@ -50,6 +50,9 @@ def hint(
     file: Annotated[Path, typer.Argument(help="A game record (.json) or a puzzle file (.toml).")],
     json: JsonOpt = False,
     time_limit: Annotated[float, seconds_option("Seconds per solver question.")] = 10.0,
+    player: Annotated[
+        str, typer.Option("--player", help="Who answers a game record: solver, greedy, ismcts or ismcts:BUDGET.")
+    ] = "solver",
 ) -> None:
     """The best action for the player to move, and why.
 
@@ -74,7 +77,7 @@ def hint(
                 bad_input(f"{file}: the game is over; there is nothing to hint")
             if hasattr(game, "time_limit"):
                 game.time_limit = time_limit
-            decision = hint_for_game(game)
+            decision = hint_for_game(game, player)
             data = {
                 "file": str(file),
                 "game": game.GAME,
@@ -309,22 +312,38 @@ def selfplay_cmd(
         typer.Option(min=1, help="Hands (zsy, manipulation) or rounds (contract) per game."),
     ] = None,
     check: Annotated[bool, typer.Option(help="Verify that no card is created or lost after every action.")] = False,
+    ray: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--ray",
+            metavar="ADDRESS",
+            help="Run the games as Ray tasks: 'local' starts a local Ray with --workers CPUs; "
+            "an address (auto, ray://host:10001) joins a cluster. Needs the [ray] extra.",
+        ),
+    ] = None,
     json: JsonOpt = False,
 ) -> None:
     """Self-play: win rates with 95% confidence intervals, mean scores, game length, games per second."""
     from solver.engine import GAME_NAMES
-    from solver.engine.players import PLAYER_KINDS
+    from solver.engine.players import PLAYER_KINDS, make_player
     from solver.engine.selfplay import selfplay
 
     if game_name not in GAME_NAMES:
         bad_input(f"unknown game {game_name[:40]!r} (known: {', '.join(GAME_NAMES)})")
+    if ray is not None:
+        try:
+            import ray as _ray  # noqa: F401
+        except ImportError:
+            bad_input("--ray needs Ray: pip install 'shanghai[ray]'")
     rules = _rules_arg(preset, rule)
     if players is None:
         players = ",".join(["solver"] + ["greedy"] * (_players_for(game_name, rules, None) - 1))
     kinds = [k.strip() for k in players.split(",") if k.strip()]
     for k in kinds:
-        if k not in PLAYER_KINDS:
-            bad_input(f"unknown player {k[:40]!r} (known: {', '.join(PLAYER_KINDS)})")
+        try:
+            make_player(k)
+        except ShanghaiError:
+            bad_input(f"unknown player {k[:40]!r} (known: {', '.join(PLAYER_KINDS)}; ismcts:BUDGET[:ROLLOUT])")
     options: dict[str, Any] = {}
     if hands is not None:
         options["max_rounds" if game_name == "contract" else "max_hands"] = hands
@@ -353,6 +372,7 @@ def selfplay_cmd(
             options=options,
             check=check,
             progress=lambda _r: bar.advance(task),
+            ray=ray,
         )
     summary = stats.summary()
     if json:

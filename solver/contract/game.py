@@ -592,3 +592,30 @@ class ContractGame(PenaltyGame):
         if self.turn_limit != 1000:
             opts["turn_limit"] = self.turn_limit
         return opts
+
+    # --- search support (see solver.engine.search) ----------------------------------
+
+    def _epoch(self) -> int:
+        return self.round
+
+    def _note(self, action: Any) -> None:
+        """A discard taken or called is public (a call's penalty card is not)."""
+        if isinstance(action, (CTake, CCall)):
+            self._gains.append((self.round, len(self.history), action.player, Cards([self.pile[-1]])))
+
+    def _removed(self, action: Any) -> Cards | None:
+        if isinstance(action, (CDiscard, CSwap)):
+            return Cards([action.card])
+        if isinstance(action, CLayDown):
+            return Cards(c for m in action.melds for c in m.cards)
+        if isinstance(action, CLayOff):
+            return action.cards.multiset
+        return None
+
+    def _redeal(self, hands: list[Cards], stock: list[Card], rng: Any) -> None:
+        """New hands and stock; a card barred from discard (drawn after a reshuffle) is redrawn."""
+        redrawn = self.no_discard is not None and hands[self.in_turn] is not self.hands[self.in_turn]
+        self.hands = hands
+        self.stock = stock
+        if redrawn:  # the observer did not see which card the player in turn drew
+            self.no_discard = rng.choice(list(hands[self.in_turn]))

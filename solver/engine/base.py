@@ -23,9 +23,9 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, Self
 
-from solver.cards import Cards
+from solver.cards import Card, Cards
 from solver.errors import IllegalActionError, PuzzleError
 
 __all__ = ["Action", "Game", "GameRecord", "PenaltyGame", "Player", "SimpleAction", "play_game"]
@@ -58,6 +58,7 @@ class Game(ABC):
     num_players: int
     seed: int
     history: list[Any]
+    hands: list[Cards]
 
     def __init__(self, rules: Any, num_players: int, seed: int) -> None:
         lo, hi = rules.min_players, rules.max_players
@@ -70,6 +71,8 @@ class Game(ABC):
         self.history = []
         self._legal: list[Any] = []
         self._legal_key = -1
+        # public card movements into hands (epoch, history index, player, cards): see known_cards
+        self._gains: list[tuple[int, int, int, Cards]] = []
 
     # --- the OpenSpiel shape -------------------------------------------------
 
@@ -146,6 +149,7 @@ class Game(ABC):
         if action.player != self.current_player():
             raise IllegalActionError(f"it is player {self.current_player()}'s turn, not player {action.player}'s")
         self.verify(action)
+        self._note(action)
         self._apply(action)
         self.history.append(action)
 
@@ -169,6 +173,55 @@ class Game(ABC):
     def options(self) -> dict[str, Any]:
         """Engine options beyond the rules (such as a hand limit) for the record."""
         return {}
+
+    # --- search support: clone, what a player knows, resample (solver.engine.search) ---------
+
+    def clone(self) -> Self:
+        """An independent copy of the game as it stands: no re-deal, no re-validation."""
+        from solver.engine.search import clone_game
+
+        return clone_game(self)
+
+    def known_cards(self, observer: int) -> list[Cards]:
+        """Per player, the cards ``observer`` has seen go into that hand and not come out since."""
+        from solver.engine.search import known_cards
+
+        return known_cards(self, observer)
+
+    def resample(self, player: int, rng: random.Random) -> Self:
+        """A copy consistent with what ``player`` has observed, the hidden cards dealt anew."""
+        from solver.engine.search import resample
+
+        return resample(self, player, rng)
+
+    # per-game hooks for the above (the defaults suit a game with no public card movement)
+
+    def _note(self, action: Any) -> None:
+        """Record public card movements into hands (in ``_gains``) before ``action`` is carried out."""
+        del action  # no public card movement by default
+
+    def _epoch(self) -> int:
+        """The number of the current deal (hand or round): what is known resets with each deal.
+
+        By default the game's ``hand_number``.
+        """
+        return int(getattr(self, "hand_number", 0))
+
+    def _removed(self, action: Any) -> Cards | None:
+        """The cards ``action`` takes out of its player's hand in public view (None: none)."""
+        del action
+        return None
+
+    def _hidden(self) -> list[Card]:
+        """The hidden cards outside the hands, in order: by default the game's ``stock``, if it has one."""
+        return list(getattr(self, "stock", ()))
+
+    def _redeal(self, hands: list[Cards], stock: list[Card], rng: random.Random) -> None:
+        """Install hands and stock dealt anew by :meth:`resample` (``rng`` for any hidden detail)."""
+        del rng
+        self.hands = hands
+        if hasattr(self, "stock"):
+            self.stock = stock
 
 
 class PenaltyGame(Game):

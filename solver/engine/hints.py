@@ -20,9 +20,18 @@ from solver.rules import ContractRules
 __all__ = ["hint_for_game", "hint_for_puzzle"]
 
 
-def hint_for_game(game: Game) -> Decision:
-    """The solver player's choice for the player to move, with its reason."""
-    return SolverPlayer().decide(game)
+def hint_for_game(game: Game, player: str = "solver") -> Decision:
+    """The choice of a player kind (``solver`` by default, or ``ismcts[:BUDGET]``) for the player to move, with its reason."""
+    if player == "solver":
+        return SolverPlayer().decide(game)
+    from solver.engine.players import make_player
+
+    ai = make_player(player)
+    if not hasattr(ai, "decide"):
+        action = ai.choose(game)
+        return Decision(action, f"the {player} player's choice")
+    decision: Decision = ai.decide(game)
+    return decision
 
 
 def hint_for_puzzle(puzzle: Puzzle, time_limit: float = 10.0) -> Decision:

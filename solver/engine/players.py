@@ -1,4 +1,4 @@
-"""AI players: ``random``, ``greedy`` (simple rules, no search) and ``solver``.
+"""AI players: ``random``, ``greedy`` (simple rules, no search), ``solver`` and ``ismcts`` (search).
 
 Every player sees the game only through what its seat may see (its hand,
 the table, the discard, counts) and returns one of ``game.legal_actions()``
@@ -6,7 +6,7 @@ or another action the game accepts (a manipulation play from the solver).
 
 >>> from solver.engine.players import PLAYER_KINDS
 >>> sorted(PLAYER_KINDS)
-['greedy', 'random', 'solver']
+['greedy', 'ismcts', 'random', 'solver']
 """
 
 from __future__ import annotations
@@ -67,15 +67,30 @@ class SolverPlayer:
         return result
 
 
+def _ismcts(seed: int) -> Any:
+    from solver.engine.ismcts import IsmctsPlayer
+
+    return IsmctsPlayer(seed)
+
+
 PLAYER_KINDS: dict[str, Callable[[int], Any]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
     "solver": SolverPlayer,
+    "ismcts": _ismcts,
 }
 
 
 def make_player(kind: str, seed: int = 0) -> Any:
-    """A player by name (``random``, ``greedy``, ``solver``)."""
+    """A player by name (``random``, ``greedy``, ``solver``, ``ismcts``).
+
+    ``ismcts`` takes a budget and a rollout policy: ``ismcts:200`` (simulations
+    a decision), ``ismcts:0.5s`` (seconds), ``ismcts:0.2s:solver``.
+    """
+    if kind.startswith("ismcts:"):
+        from solver.engine.ismcts import parse_kind
+
+        return parse_kind(kind, seed)
     if kind not in PLAYER_KINDS:
         raise IllegalActionError(f"unknown player {kind!r} (known: {', '.join(PLAYER_KINDS)})")
     return PLAYER_KINDS[kind](seed)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -152,8 +152,15 @@ def selfplay(
     options: Mapping[str, Any] | None = None,
     check: bool = False,
     progress: Callable[[GameResult], None] | None = None,
+    ray: str | None = None,
 ) -> SelfplayStats:
-    """Play ``games`` seeded games (seeds ``seed``, ``seed+1``, ...) and collect statistics."""
+    """Play ``games`` seeded games (seeds ``seed``, ``seed+1``, ...) and collect statistics.
+
+    ``workers`` processes on this machine; or, with ``ray`` (``"local"`` for a
+    local Ray started with ``workers`` CPUs and stopped afterwards, else a
+    cluster address such as ``"auto"`` or ``"ray://host:10001"``), the games
+    run as Ray tasks. The statistics are the same either way for the same seeds.
+    """
     n = len(kinds)
     jobs = []
     for i in range(games):
@@ -162,7 +169,12 @@ def selfplay(
         jobs.append((game, dict(rules or {}), rotated, seed + i, dict(options or {}), check))
     stats = SelfplayStats(game)
     start = time.perf_counter()
-    if workers <= 1:
+    if ray is not None:
+        for result in ray_results(jobs, workers, ray):
+            _add(stats, result)
+            if progress:
+                progress(result)
+    elif workers <= 1:
         results = map(_job, jobs)
         for result in results:
             _add(stats, result)
@@ -176,6 +188,39 @@ def selfplay(
                     progress(result)
     stats.wall = time.perf_counter() - start
     return stats
+
+
+def _chunk(jobs: list[tuple[str, dict[str, Any], tuple[str, ...], int, dict[str, Any], bool]]) -> list[GameResult]:
+    return [play_one(*job) for job in jobs]
+
+
+def ray_results(jobs: Sequence[Any], workers: int, address: str) -> Iterator[GameResult]:
+    """Run the jobs as Ray tasks (small batches of games), yielding results as they finish.
+
+    ``address`` ``"local"`` starts a local Ray with ``workers`` CPUs (and stops
+    it at the end); any other address joins that cluster.
+    """
+    try:
+        import ray as ray_lib
+    except ImportError:
+        raise ShanghaiError("ray is missing: pip install 'shanghai[ray]'") from None
+    started = not ray_lib.is_initialized()
+    if started:
+        if address == "local":
+            ray_lib.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+        else:
+            ray_lib.init(address=address, log_to_driver=False, configure_logging=False)
+    try:
+        task = ray_lib.remote(num_cpus=1)(_chunk)
+        size = max(1, min(16, len(jobs) // (max(workers, 1) * 8)))
+        pending = [task.remote(list(jobs[i : i + size])) for i in range(0, len(jobs), size)]
+        while pending:
+            done, pending = ray_lib.wait(pending, num_returns=1)
+            for ref in done:
+                yield from ray_lib.get(ref)
+    finally:
+        if started:
+            ray_lib.shutdown()
 
 
 def _add(stats: SelfplayStats, result: GameResult) -> None:

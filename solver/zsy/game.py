@@ -386,3 +386,21 @@ class ZsyGame(Game):
         if self.shown is not None:
             out["shown"] = str(self.shown)
         return out
+
+    # --- search support (see solver.engine.search) ----------------------------------
+
+    def _note(self, action: Any) -> None:
+        """A tribute taken is public: the taker's card and the other receiver's remaining one."""
+        if isinstance(action, Tribute) and action.step == "take":
+            pool = Cards(c for _, c in (self.given if self.given else self.offered))
+            other = self.last_places[1] if not self.given else self.last_places[-1]
+            index = len(self.history)
+            self._gains.append((self.hand_number, index, action.player, Cards([action.card])))
+            self._gains.append((self.hand_number, index, other, pool - Cards([action.card])))
+
+    def _removed(self, action: Any) -> Cards | None:
+        if isinstance(action, ZPlay):
+            return action.combo.cards
+        if isinstance(action, Tribute) and action.step != "take":
+            return Cards([action.card])
+        return None

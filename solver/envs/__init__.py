@@ -1,0 +1,31 @@
+"""Adapters for the field's AI tools: a finite action space, PettingZoo and OpenSpiel.
+
+``solver.envs.actions`` needs nothing beyond the base install. The
+PettingZoo environment (:func:`aec_env`) needs the ``rl`` extra
+(``pip install 'shanghai[rl]'``: pettingzoo, gymnasium, numpy);
+``import solver.envs.openspiel`` needs the ``openspiel`` extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["aec_env", "require"]
+
+
+def require(module: str, extra: str) -> Any:
+    """Import ``module`` or raise one clear line naming the extra to install."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(f"{module} is missing: pip install 'shanghai[{extra}]'") from None
+
+
+def aec_env(game: str, rules: Any = None, players: int = 4, seed: int = 0, **options: Any) -> Any:
+    """A PettingZoo ``AECEnv`` of ``game`` (manipulation, contract, zsy); see :mod:`solver.envs.pettingzoo`."""
+    require("pettingzoo", "rl")
+    from solver.envs.pettingzoo import ShanghaiEnv
+
+    return ShanghaiEnv(game, rules=rules, players=players, seed=seed, **options)

@@ -1,0 +1,150 @@
+"""The three games as PettingZoo ``AECEnv`` environments (the ``rl`` extra).
+
+>>> from solver.envs import aec_env
+>>> env = aec_env("zsy", seed=1)
+>>> env.reset(seed=1)
+>>> obs, reward, done, cut, info = env.last()
+>>> env.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum()) > 0
+('player_0', (316,), True)
+
+Agents are ``player_0`` ... in seat order; the agent to act is the
+engine's player to move. The action space is :mod:`solver.envs.actions`
+(``Discrete(codec.size)``); the observation is a dict of ``observation``
+(a ``Box`` of :func:`solver.envs.features.features`, float32) and
+``action_mask`` (int8). Rewards (``reward=``): ``"game"`` (default) gives
+each player their share of the win when the game ends (1 split among the
+winners, as :meth:`Game.returns`); ``"hand"`` gives at the end of every hand
+or round the hand's score change (negated in the penalty-point games, so
+more is better). ``reset(seed=None)`` deals the next seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from solver.engine import new_game
+from solver.engine.base import PenaltyGame
+from solver.envs.actions import Turn, codec_for
+from solver.envs.features import feature_size, features
+from solver.errors import IllegalActionError
+
+__all__ = ["ShanghaiEnv"]
+
+
+class ShanghaiEnv(AECEnv):  # type: ignore[misc]
+    """One of the three games as an agent-environment-cycle environment."""
+
+    metadata: dict[str, Any]
+
+    def __init__(
+        self,
+        game: str,
+        rules: Any = None,
+        players: int = 4,
+        seed: int = 0,
+        reward: str = "game",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if reward not in ("game", "hand"):
+            raise IllegalActionError(f"reward must be 'game' or 'hand', not {reward!r}")
+        self.game_name = game
+        self.rules = rules
+        self.players = players
+        self.options = options
+        self.reward_mode = reward
+        self.render_mode = render_mode
+        self.seed = seed
+        self.turn = Turn(new_game(game, rules, players, seed, **options))
+        self.metadata = {"render_modes": ["ansi"], "name": f"shanghai_{game}_v0", "is_parallelizable": False}
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        size = codec_for(self.turn.game).size
+        n_obs = feature_size(game)
+        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=-1e6, high=1e6, shape=(n_obs,), dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._resets = 0
+
+    def observation_space(self, agent: str) -> Any:
+        """The observation space (the same for every agent)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> Any:
+        """The action space (the same for every agent)."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: dealt from ``seed``, else from the next seed after the last one."""
+        del options
+        if seed is None:
+            seed = self.seed + self._resets
+        else:
+            self.seed = seed
+            self._resets = 0
+        self._resets += 1
+        self.turn = Turn(new_game(self.game_name, self.rules, self.players, seed, **self.options))
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._epoch = self.turn.game._epoch()
+        self._scores = self.turn.game.scores()
+        self.agent_selection = self.agents[self.turn.game.current_player()]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        """The agent's observation and its action mask (all zeros when it is not to act)."""
+        p = self.possible_agents.index(agent)
+        obs = np.asarray(features(self.turn, p), dtype=np.float32)
+        mask = np.zeros(codec_for(self.turn.game).size, dtype=np.int8)
+        if not self.turn.game.is_terminal() and self.turn.game.current_player() == p:
+            mask[self.turn.legal()] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Carry out the selected agent's action (an index of the action space)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        game = self.turn.game
+        self.turn.apply(int(action))
+        if self.reward_mode == "hand" and (game._epoch() != self._epoch or game.is_terminal()):
+            scores = game.scores()
+            sign = -1.0 if isinstance(game, PenaltyGame) else 1.0
+            for i, a in enumerate(self.agents):
+                self.rewards[a] = sign * float(scores[i] - self._scores[i])
+            self._scores, self._epoch = scores, game._epoch()
+        if game.is_terminal():
+            if self.reward_mode == "game":
+                for a, r in zip(self.agents, game.returns()):
+                    self.rewards[a] = float(r)
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.agents[game.current_player()]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The position as text (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi":
+            return None
+        game = self.turn.game
+        return f"{game.GAME} to move: {game.current_player()} {game.observation(max(game.current_player(), 0))}"
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,66 @@
+"""The ismcts player: legal, seeded choices; budgets; the rank scoring; a game of each kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from solver.engine import new_game
+from solver.engine.ismcts import IsmctsPlayer, parse_kind, values
+from solver.engine.players import PLAYER_KINDS, RandomPlayer, make_player, make_players
+from solver.engine.selfplay import play_one
+from solver.errors import IllegalActionError
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("zsy", {"max_hands": 1}), ("contract", {"max_rounds": 1, "turn_limit": 30}), ("manipulation", {"max_hands": 1})],
+)
+def test_a_game_with_ismcts(game: str, options: dict[str, int]) -> None:
+    result = play_one(game, {}, ["ismcts:3:random", "greedy", "random", "greedy"], 5, options, check=True)
+    assert not result.error
+    assert result.winners
+
+
+def test_choices_are_legal_and_seeded() -> None:
+    game = new_game("zsy", None, 4, 8, max_hands=1)
+    mover = RandomPlayer(1)
+    for _ in range(12):
+        a = IsmctsPlayer(seed=3, budget=6, rollout="random").choose(game)
+        b = IsmctsPlayer(seed=3, budget=6, rollout="random").choose(game)
+        assert str(a) == str(b)
+        assert game.is_legal(a)
+        game.apply(mover.choose(game))
+
+
+def test_search_leaves_the_game_alone() -> None:
+    game = new_game("contract", None, 4, 2, max_rounds=1)
+    before = (list(game.hands), game._hidden(), len(game.history))
+    IsmctsPlayer(seed=1, budget=5, rollout="random").choose(game)
+    assert (list(game.hands), game._hidden(), len(game.history)) == before
+
+
+def test_budget_in_seconds_and_simulations() -> None:
+    game = new_game("zsy", None, 4, 3, max_hands=1)
+    player = parse_kind("ismcts:7:random", 0)
+    player.choose(game)
+    assert player.simulations == 7
+    timed = parse_kind("ismcts:0.05s", 0)
+    assert timed.budget == 0.05
+    assert isinstance(make_player("ismcts", 1), IsmctsPlayer)
+    assert "ismcts" in PLAYER_KINDS
+    assert [p.name for p in make_players(["ismcts:2", "solver"])] == ["ismcts", "solver"]
+
+
+@pytest.mark.parametrize("kind", ["ismcts:0", "ismcts:abc", "ismcts:5:nobody", "ismcts:1:2:3"])
+def test_bad_kinds(kind: str) -> None:
+    with pytest.raises(IllegalActionError):
+        make_player(kind)
+
+
+def test_values_rank_players() -> None:
+    game = new_game("manipulation", None, 4, 1, max_hands=1)
+    scores, epoch = game.scores(), game._epoch()
+    game.hands = [game.hands[0], game.hands[1] - game.hands[1], game.hands[2], game.hands[3]]
+    got = values(game, scores, epoch)
+    assert got[1] == 1.0  # fewest cards held: best
+    assert got[0] == got[2] == got[3] == pytest.approx(1 / 3)
