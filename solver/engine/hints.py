@@ -12,6 +12,7 @@ from typing import Any
 from solver.cards import Cards
 from solver.engine.base import Game
 from solver.engine.players import Decision, SolverPlayer
+from solver.errors import Status
 from solver.melds import format_table
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 
@@ -38,7 +39,7 @@ def _manipulation(puzzle: Puzzle, pos: ManipulationPosition, time_limit: float) 
     from solver.manipulation import best_play
 
     play = best_play(pos.table, pos.hand, puzzle.rules, time_limit=time_limit)  # type: ignore[arg-type]
-    if play.status == "none":
+    if play.status is Status.INFEASIBLE:
         return Decision("draw", "no card from the hand can be played: draw", {"played": 0})
     return Decision(
         f"play {format_table(play.table)}",
@@ -47,7 +48,7 @@ def _manipulation(puzzle: Puzzle, pos: ManipulationPosition, time_limit: float) 
         {
             "played": [str(c) for c in play.played],
             "moves": [str(m) for m in play.moves],
-            "status": play.status,
+            "status": str(play.status),
         },
     )
 

@@ -1,6 +1,6 @@
 """The engine's fast "can the player to move play?" answers, checked against the solver.
 
-:func:`solver.manipulation.shortcut.natural_play` (a dynamic program over
+:func:`solver.manipulation.natural.natural_play` (a dynamic program over
 rank positions) answers the engine's questions when no joker is in play.
 It must agree exactly with exhaustive search on small positions and with
 CP-SAT (``best_play(..., least_change=False)`` with the program switched off)
@@ -15,6 +15,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
+from typing import Any
 from unittest.mock import patch
 
 import pytest
@@ -22,12 +23,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import solver.manipulation.game as engine_module
-import solver.manipulation.play as manipulation_module
+import solver.manipulation.model as model
+import solver.manipulation.play as stages
 from solver.cards import Card, Cards, Rank
 from solver.engine.players import RandomPlayer
 from solver.manipulation import Play, best_play
+from solver.manipulation.bound import playable_bound
 from solver.manipulation.game import ManipulationGame, MPlay, greedy_play, simple_plays
-from solver.manipulation.shortcut import natural_play, playable_bound
+from solver.manipulation.natural import natural_play
 from solver.melds import Meld, format_table, meld_kinds, parse_table, validate_rearrangement
 from solver.rules import ManipulationRules
 from tests.manipulation.test_manipulation import small_positions
@@ -105,9 +108,9 @@ def game_positions() -> tuple[tuple[str, tuple[Meld, ...], Cards], ...]:
 
 def cp_sat_play(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> Play:
     """``best_play`` by CP-SAT alone: without the dynamic program it would otherwise ask first."""
-    with patch.object(manipulation_module, "natural_play", return_value=None):
+    with patch.object(stages, "natural_play", return_value=None):
         play = best_play(table, hand, rules, time_limit=30, least_change=False)
-    assert play.status in ("optimal", "none")
+    assert play.status in ("optimal", "infeasible")
     return play
 
 
@@ -197,6 +200,7 @@ def test_engine_asks_no_solver_without_jokers(monkeypatch: pytest.MonkeyPatch) -
     def no_solver(*args: object, **kwargs: object) -> object:
         raise AssertionError("the solver was called")
 
+    monkeypatch.setattr(stages, "solve_play", no_solver)
     monkeypatch.setattr(engine_module, "best_play", no_solver)
     rules = ManipulationRules()
     # JS and QS pass the bound (KS is on the table) but KS cannot leave KD KC: nothing to play
@@ -257,15 +261,19 @@ def test_fallbacks() -> None:
 
 def test_engine_falls_back_to_the_solver_with_jokers(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
+    real = model.solve_play
 
-    def counting(*args: object, **kwargs: object) -> object:
+    def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
-        return best_play(*args, **kwargs)  # type: ignore[arg-type]
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(engine_module, "best_play", counting)
+    monkeypatch.setattr(stages, "solve_play", counting)
     rules = ManipulationRules(jokers=2)
     game = scripted(rules, parse_table("5H 6H 7H | 9S 10S JS"), Cards.parse("JK 2C"))
     assert game.can_play() and not game.can_play(2) and game.max_playable() == 1  # JK joins a meld, 2C cannot
+    assert not calls  # the greedy play reaches the playable bound
+    game = scripted(rules, parse_table("3H 4H 5H 6H | 3C 4C 5C 6C"), Cards.parse("6S JK KC"))
+    assert game.can_play(2) and game.max_playable() == 2  # 6S 6H 6C JK: only a rearrangement, a joker in play
     assert calls
     asked = len(calls)
     game = scripted(rules, parse_table("3H 4H 5H 6H | 3C 4C 5C 6C"), Cards.parse("6S 6D KC"))
