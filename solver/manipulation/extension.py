@@ -9,8 +9,9 @@ every old meld and moves no table card it is also the least-change optimum;
 no solver call is needed. When a later stage proves the same score, the
 extension play is again the least-change optimum.
 
-Cost: at most ``budget`` search states (1,000 by default, about a
-millisecond); past it the search gives up and the later stages decide.
+Cost: at most ``budget`` units of work, a search state or a meld listed
+at one (300 by default, 10-30 us each: about what a CP-SAT solve costs);
+past it the search gives up and the later stages decide.
 
 >>> from solver.melds import parse_table
 >>> from solver.rules import ManipulationRules
@@ -34,7 +35,7 @@ from solver.rules import ManipulationRules
 
 __all__ = ["Extension", "ExtensionSearch", "extension_play", "BUDGET"]
 
-BUDGET = 1_000
+BUDGET = 300
 """Search states before the extension search gives up (then the later stages decide)."""
 _J = JOKER_INDEX
 
@@ -85,8 +86,9 @@ class _Search:
         self.states = 0
         self.failed: set[tuple[int, Take, int]] = set()
 
-    def tick(self) -> None:
-        self.states += 1
+    def tick(self, work: int = 1) -> None:
+        """Count ``work`` (a state, or the melds listed at one) against the budget."""
+        self.states += work
         if self.states > self.budget:
             raise _Budget
 
@@ -206,6 +208,7 @@ class _Search:
         options = list(self.sets(rank, [suit], 0, after_first, 2))
         for p in positions_of(rank, self.rules.ace):
             options.extend(self.runs(suit, {p: card}, 0, after_first, 2))
+        self.tick(len(options))
         seen: set[Take] = set()
         for take, meld in options:
             if take in seen:
@@ -324,7 +327,10 @@ class ExtensionSearch:
         search.states = 0
         try:
             if self._options is None:
-                self._options = [_old_options(search, m, self.rules, self.free0) for m in old]
+                self._options = []
+                for m in old:  # the listing counts against the budget too
+                    self._options.append(_old_options(search, m, self.rules, self.free0))
+                    search.tick(1 + len(self._options[-1]))
             options = self._options
             active = [i for i, opts in enumerate(options) if opts]
 
@@ -333,10 +339,11 @@ class ExtensionSearch:
                 key = (k, free, slack)
                 if key in search.failed:
                     return None
-                search.tick()
                 if k == len(active):
+                    search.tick()
                     melds = search.new_melds(free, slack)
                     return None if melds is None else [(-1, m) for m in melds]
+                search.tick(1 + len(options[active[k]]))
                 for take, meld in options[active[k]]:
                     if all(a >= b for a, b in zip(free, take)):
                         found = extend(k + 1, tuple(a - b for a, b in zip(free, take)))

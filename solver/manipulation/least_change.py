@@ -301,7 +301,8 @@ def solve_least_change(
 
     ``score`` is the best objective over the whole new table's cards (old
     ones included). Returns None when no solution was found in time (the
-    caller keeps phase 1's).
+    caller keeps phase 1's). No warm start: phase 1's values as a hint made
+    it twice as slow (docs/decisions-manipulation.md).
     """
     proto = cp.CpModelProto()
     proto.copy_from(instance.proto)

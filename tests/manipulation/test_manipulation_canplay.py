@@ -38,6 +38,8 @@ from tests.oracles.manip_brute import JOKER, best_by_brute_force
 from tests.strategies import manipulation_rules
 
 Position = tuple[tuple[Meld, ...], Cards, ManipulationRules]
+GENEROUS = 20_000  # the program's budget before issue 16 tied it to the cost of a CP-SAT solve: its answers are
+# checked where it reaches them (best_play and the engine fall back to CP-SAT past the smaller default)
 
 RULE_SETS = {
     "german": ManipulationRules.preset("german"),
@@ -63,7 +65,7 @@ def has_joker(table: tuple[Meld, ...], hand: Cards) -> bool:
 @given(small_positions())
 def test_natural_play_matches_exhaustive_search(position: Position) -> None:
     table, hand, rules = position
-    found = natural_play(table, hand, rules)
+    found = natural_play(table, hand, rules, budget=GENEROUS)
     if has_joker(table, hand):
         assert found is None  # jokers are the solver's
         return
@@ -76,7 +78,7 @@ def test_natural_play_matches_exhaustive_search(position: Position) -> None:
     else:
         assert found.table == table
     for at_least in range(1, best + 2):
-        reached = natural_play(table, hand, rules, at_least=at_least)
+        reached = natural_play(table, hand, rules, at_least=at_least, budget=GENEROUS)
         assert reached is not None
         assert bool(reached.played) == (best >= at_least), at_least
         if reached.played:
@@ -120,10 +122,11 @@ def solver_count(name: str, table: tuple[Meld, ...], hand: Cards) -> int:
 
 
 def test_natural_play_matches_the_solver_on_game_positions() -> None:
+    """At a generous budget the program answers nearly every game position, and exactly."""
     seen = {"loose bound": 0, "greedy short": 0, "none": 0, "some": 0, "fallback": 0}
     for name, table, hand in game_positions():
         rules = RULE_SETS[name]
-        found = natural_play(table, hand, rules)
+        found = natural_play(table, hand, rules, budget=GENEROUS)
         if found is None:  # past the budget, or a run over all 14 positions is possible
             seen["fallback"] += 1
             assert rules.ace == "both", (name, format_table(table), str(hand))  # the ace's two columns cost most
@@ -138,7 +141,7 @@ def test_natural_play_matches_the_solver_on_game_positions() -> None:
         seen["none" if best == 0 else "some"] += 1
         for at_least in (1, 2, best, best + 1):
             if at_least >= 1:
-                reached = natural_play(table, hand, rules, at_least=at_least)
+                reached = natural_play(table, hand, rules, at_least=at_least, budget=GENEROUS)
                 assert reached is not None and bool(reached.played) == (best >= at_least)
     # the sample must hold the positions that need the program's reasoning, not only easy ones
     assert seen["loose bound"] >= 60 and seen["greedy short"] >= 20, seen
@@ -158,7 +161,7 @@ def test_natural_play_matches_the_solver_under_random_rules(rules: ManipulationR
             break
         game.apply(players[game.current_player()].choose(game))
     for hand in game.hands:
-        found = natural_play(game.table, hand, rules)
+        found = natural_play(game.table, hand, rules, budget=GENEROUS)
         if found is None:
             assert rules.ace == "both"  # past the budget, or a run over all 14 positions is possible
             continue
@@ -232,8 +235,8 @@ def test_mirrored_positions_agree() -> None:
             continue
         mirror = tuple(Meld.of(sorted(mirrored(m.cards), key=lambda c: c.index)) for m in table)
         assert all(meld_kinds(m, rules.meld_spec) for m in mirror)
-        a = natural_play(table, hand, rules)
-        b = natural_play(mirror, Cards(mirrored(tuple(hand))), rules)
+        a = natural_play(table, hand, rules, budget=GENEROUS)
+        b = natural_play(mirror, Cards(mirrored(tuple(hand))), rules, budget=GENEROUS)
         if a is not None and b is not None:
             assert a.cards == b.cards, (format_table(table), str(hand))
             checked += 1
@@ -357,7 +360,7 @@ def test_random_games_keep_every_card(seed: int) -> None:
 def test_positions_cover_both_answers_per_rule_set() -> None:
     by_rules: dict[str, set[bool]] = {}
     for name, table, hand in game_positions():
-        found = natural_play(table, hand, RULE_SETS[name])
+        found = natural_play(table, hand, RULE_SETS[name], budget=GENEROUS)
         if found is not None:
             by_rules.setdefault(name, set()).add(found.cards > 0)
     assert all(answers == {True, False} for answers in by_rules.values()), by_rules
@@ -375,7 +378,7 @@ def test_sets_from_set_copies() -> None:
     )
     for table_text, hand_text, want in cases:
         table, hand = parse_table(table_text), Cards.parse(hand_text)
-        found = natural_play(table, hand, rules)
+        found = natural_play(table, hand, rules, budget=GENEROUS)
         assert found is not None and found.cards == want, (table_text, hand_text)
         assert found.cards == best_by_brute_force(table, hand, rules)[0]
         assert validate_rearrangement(table, hand, found.table, rules.meld_spec) == found.played
