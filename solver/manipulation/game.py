@@ -10,8 +10,11 @@ what the rules demand, and the draw or the pass.
 Whether a player *can* play (and how many cards) is the solver's question
 :class:`solver.manipulation.Playable` (the stages of ``best_play`` without
 least change), asked once per position with the greedy play as its lower
-bound; the engine only caches it. ``verify`` checks every play with the
-independent validator: it depends on nothing ``legal_actions`` computed.
+bound; the engine only caches it. Every listed play meets every rule by
+construction (the solver's play is checked by the validator before it is
+listed), so ``verify`` accepts a listed play at once and checks any other
+with the independent validator: it asks ``legal_actions()`` (a function of
+the position), never a side effect of an earlier call.
 """
 
 from __future__ import annotations
@@ -317,7 +320,7 @@ class ManipulationGame(PenaltyGame):
         found = self._questions.get(key)
         if found is None:
             found = self._questions[key] = Playable(
-                self.table, self.hands[p], self.rules, lower=self._greedy(p), time_limit=self.time_limit
+                self.table, self.hands[p], self.rules, lower=lambda: self._greedy(p), time_limit=self.time_limit
             )
         return found
 
@@ -385,7 +388,8 @@ class ManipulationGame(PenaltyGame):
                 if self.cards_played(t) >= need and (opened or self.opening_ok(t))
             ]
             if not plays:  # only a rearrangement (or a bigger opening) reaches what the rules demand
-                plays = [self._playable(p).most().table if opened else self._opening(p).table]
+                best = self._playable(p).most().table if opened else self._opening(p).table
+                plays = [best] if self._play_error(MPlay(p, best)) is None else []
             actions.extend(MPlay(p, t) for t in plays)
         if self._may_skip():
             draw_allowed = bool(self.stock) and not (self.phase == "drawn" and self.rules.draw_rule == "one")
@@ -423,7 +427,6 @@ class ManipulationGame(PenaltyGame):
             return False
 
     def verify(self, action: Any) -> None:
-        p = self.to_move
         if isinstance(action, MDraw):
             if not self._may_skip():
                 raise IllegalActionError("a player who can play must play")
@@ -440,18 +443,25 @@ class ManipulationGame(PenaltyGame):
             return
         if not isinstance(action, MPlay):
             raise IllegalActionError(f"{action} is not a play, a draw or a pass")
+        if action in self.legal_actions():  # listed plays meet every rule by construction
+            return
+        error = self._play_error(action)
+        if error is not None:
+            raise IllegalActionError(error)
+
+    def _play_error(self, action: MPlay) -> str | None:
+        """Why a play is illegal now, or None: the validator, then ``must_play`` and ``initial_meld``."""
         try:
-            played = validate_rearrangement(self.table, self.hands[p], action.table, self.rules.meld_spec)
+            played = validate_rearrangement(self.table, self.hands[action.player], action.table, self.rules.meld_spec)
         except MeldError as exc:
-            raise IllegalActionError(f"illegal play: {exc}") from None
+            return f"illegal play: {exc}"
         if not played:
-            raise IllegalActionError("a play must add at least one card from the hand")
+            return "a play must add at least one card from the hand"
         if len(played) < self.required():
-            raise IllegalActionError("a player able to play more than one card must play more than one")
-        if not self.opened[p] and not self.opening_ok(action.table):
-            raise IllegalActionError(
-                f"the first play must be new melds from the hand worth at least {self.rules.initial_meld} points"
-            )
+            return "a player able to play more than one card must play more than one"
+        if not self.opened[action.player] and not self.opening_ok(action.table):
+            return f"the first play must be new melds from the hand worth at least {self.rules.initial_meld} points"
+        return None
 
     def _apply(self, action: Any) -> None:
         p = self.to_move

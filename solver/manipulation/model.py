@@ -46,7 +46,6 @@ from ortools.sat.python import cp_model_helper as cp
 from solver.cards import Card, Cards
 from solver.cpsat import parameters, solve_proto, status_of
 from solver.errors import MeldError, Status
-from solver.graph.runs import run_windows
 from solver.ranks import JOKER, N_NATURAL, VALUE_SCALE, card_index, natural_card, position_range
 from solver.rules import ManipulationRules
 from solver.rules.base import Ace
@@ -162,6 +161,8 @@ class Template:
 @cache
 def template(decks: int, ace: Ace, jokers: int, objective: Objective) -> Template:
     """Build (once, then cached) the model template of a rule set and objective."""
+    from solver.graph.runs import run_windows  # networkx: imported when a model is first built
+
     b = Builder(cp.CpModelProto())
     usage = [b.var(0, decks) for _ in range(N_NATURAL)]
     u_joker = b.var(0, jokers) if jokers else -1
@@ -171,10 +172,9 @@ def template(decks: int, ace: Ace, jokers: int, objective: Objective) -> Templat
     for s in range(4):
         for positions in run_windows(ace, 3, 5):
             x = b.var(0, decks + jokers)
-            cards = tuple(card_index(s, p) for p in positions)
-            for idx in cards:
+            windows.append(_Window(s, positions, tuple(card_index(s, p) for p in positions), x))
+            for idx in windows[-1].cards:
                 terms[idx].append((x, 1))
-            windows.append(_Window(s, positions, cards, x))
     sets: list[_SetGroup] = []
     for rank in range(1, 14):
         y = b.var(0, (4 * decks + jokers) // 3)

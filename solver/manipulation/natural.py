@@ -194,7 +194,7 @@ def _moves(stage: _Stage, st: _State, memo: dict[RunCodes, tuple[_Option, ...]])
     gsum, gmax = st[4], st[5]
     out: list[tuple[_Option, _State, int]] = []
     for opt in opts:
-        used, g, codes = opt.used, opt.into_sets, opt.codes
+        used, g, codes, _, _ = opt
         gs = gsum + g
         gm = g if g > gmax else gmax
         if gs + rest < 3 * gm:  # too few copies here to make sets of them (at the fourth suit: none to come)
@@ -286,11 +286,12 @@ class _Program:
                 opts = memo[runs] = _suit_options(runs, stage.copies, sub, True)
             self.work += len(opts) + 1
             gsum, gmax = st[4], st[5]
+            low = st[6]
             for opt in opts:
-                nv = val + opt.used - sub
+                used, g, codes, _, _ = opt  # unpacked: the hot loop
+                nv = val + used - sub
                 if nv < need:
                     continue
-                g = opt.into_sets
                 gs = gsum + g
                 gm = g if g > gmax else gmax
                 if gs + rest < 3 * gm:
@@ -298,13 +299,13 @@ class _Program:
                 if s == 3:
                     gs = gm = 0
                 if s == 0:
-                    ns = _state(_State, (opt.codes, st[1], st[2], st[3], gs, gm, st.low_aces))
+                    ns = _state(_State, (codes, st[1], st[2], st[3], gs, gm, low))
                 elif s == 1:
-                    ns = _state(_State, (st[0], opt.codes, st[2], st[3], gs, gm, st.low_aces))
+                    ns = _state(_State, (st[0], codes, st[2], st[3], gs, gm, low))
                 elif s == 2:
-                    ns = _state(_State, (st[0], st[1], opt.codes, st[3], gs, gm, st.low_aces))
+                    ns = _state(_State, (st[0], st[1], codes, st[3], gs, gm, low))
                 else:
-                    ns = _state(_State, (st[0], st[1], st[2], opt.codes, gs, gm, st.low_aces))
+                    ns = _state(_State, (st[0], st[1], st[2], codes, gs, gm, low))
                 if nv > nxt.get(ns, -1):
                     nxt[ns] = nv
                     back[ns] = (st, opt)

@@ -20,7 +20,7 @@ printed whole in rank order, sets in suit order, jokers with their role.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -29,7 +29,7 @@ from solver.cards import Cards
 from solver.errors import MeldError, Status
 from solver.manipulation.assemble import assemble
 from solver.manipulation.bound import playable_bound, score_of
-from solver.manipulation.extension import ExtensionSearch, extension_play
+from solver.manipulation.extension import ExtensionSearch, budget_for, extension_play
 from solver.manipulation.least_change import solve_least_change
 from solver.manipulation.model import Instance, Template, exact_instance, plain_instance, solve_play, template
 from solver.manipulation.moves import Move, TableDiff, diff_tables, match_melds
@@ -177,7 +177,9 @@ def best_play(
     """
     clock = _Clock(time_limit)
     pos = _Position.checked(table, hand, rules, objective)
-    search = ExtensionSearch(pos.old, hand, rules, pos.objective, table_cards=pos.on_table)
+    search = ExtensionSearch(
+        pos.old, hand, rules, pos.objective, table_cards=pos.on_table, budget=budget_for(len(pos.on_table))
+    )
     best = _best_score(pos, search, clock)
     least: LeastChange = "optimal" if least_change else "skipped"
     if best.status is Status.UNKNOWN or not best.played:
@@ -354,6 +356,8 @@ class Playable:
     once and only as far as the question needs: ``lower`` (a table the caller
     already has, e.g. the greedy play) and the playable bound settle
     :meth:`at_least` for most positions; :meth:`most` runs the exact stages.
+    ``lower`` may be a function, called only when the bound does not settle
+    the question.
     ``table`` must be valid and the cards within the deck (not checked here).
     """
 
@@ -363,15 +367,28 @@ class Playable:
         hand: Cards,
         rules: ManipulationRules,
         *,
-        lower: Sequence[Meld] | None = None,
+        lower: Sequence[Meld] | Callable[[], Sequence[Meld]] | None = None,
         time_limit: float = 10.0,
     ) -> None:
         self.pos = _Position(tuple(table), hand, Cards(c for m in table for c in m.cards), rules, "cards")
         self.time_limit = time_limit
-        self.lower = tuple(lower) if lower is not None else self.pos.old
-        self.lower_cards = sum(len(m) for m in self.lower) - len(self.pos.on_table)
+        self._lower = lower
+        self._lower_table: tuple[Meld, ...] | None = None
         self._bound: Cards | None = None
         self._most: Most | None = None
+
+    @property
+    def lower(self) -> tuple[Meld, ...]:
+        """The lower play (the old table when none was given), computed once if given as a function."""
+        if self._lower_table is None:
+            given = self._lower() if callable(self._lower) else self._lower
+            self._lower_table = tuple(given) if given is not None else self.pos.old
+        return self._lower_table
+
+    @property
+    def lower_cards(self) -> int:
+        """How many hand cards the lower play adds."""
+        return sum(len(m) for m in self.lower) - len(self.pos.on_table)
 
     @property
     def bound(self) -> Cards:
@@ -381,11 +398,11 @@ class Playable:
         return self._bound
 
     def at_least(self, n: int = 1) -> bool:
-        """Whether a play adds at least ``n`` hand cards (the lower play and the bound first)."""
-        if self.lower_cards >= n:
-            return True
+        """Whether a play adds at least ``n`` hand cards (the bound and the lower play first)."""
         if len(self.bound) < n:
             return False
+        if self.lower_cards >= n:
+            return True
         return self.most().cards >= n
 
     def most(self) -> Most:
@@ -403,7 +420,8 @@ class Playable:
             if natural.played:
                 return Most(natural.cards, natural.table, Status.OPTIMAL)
             return Most(self.lower_cards, self.lower, Status.OPTIMAL)
-        ext = extension_play(pos.old, pos.hand, pos.rules, table_cards=pos.on_table, bound=bound)
+        budget = budget_for(len(pos.on_table))
+        ext = extension_play(pos.old, pos.hand, pos.rules, table_cards=pos.on_table, bound=bound, budget=budget)
         if ext.found:
             return Most(len(ext.played), ext.table, Status.OPTIMAL)
         best = _cpsat(pos, _Clock(self.time_limit))
@@ -417,7 +435,7 @@ def _natural_beyond(old: tuple[Meld, ...], bound: Cards, rules: ManipulationRule
     """Stage 3 for :class:`Playable`, shared by hands with the same bound (a drawn card that fits
     nowhere asks nothing new): the best play adding more than ``lower`` cards, or nothing played."""
     on_table = Cards(c for m in old for c in m.cards)
-    return natural_play(old, bound, rules, table_cards=on_table, bound=bound, at_least=lower + 1)
+    return natural_play(old, bound, rules, table_cards=on_table, bound=bound, at_least=lower + 1, budget=20_000)
 
 
 def max_cards_playable(
