@@ -127,15 +127,15 @@ class _SolverCalls:
     """Counts the CP-SAT solves of each best_play call: none, plain only, plain and least change."""
 
     def __init__(self) -> None:
-        import solver.manipulation.model as model
+        import solver.manipulation.play as stages
 
-        self.model = model
-        self.plain = model.solve_play
-        self.least = model.solve_least_change
+        self.model = stages
+        self.plain = stages.solve_play
+        self.least = stages.solve_least_change
         self.counts = [0, 0]
         self.none = self.skipped = self.both = 0
-        model.solve_play = self._count(0, self.plain)  # type: ignore[assignment]
-        model.solve_least_change = self._count(1, self.least)  # type: ignore[assignment]
+        stages.solve_play = self._count(0, self.plain)  # type: ignore[assignment]
+        stages.solve_least_change = self._count(1, self.least)  # type: ignore[assignment]
 
     def _count(self, k: int, fn: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -228,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     table.add_column("rummikub-solver", justify="right")
     table.add_column("ratio", justify="right")
     table.add_row("equal optima (cards)", f"{equal}/{n}", "", "")
-    table.add_row("proven optimal", str(statuses.get("optimal", 0) + statuses.get("none", 0)), "", "")
+    table.add_row("proven optimal", str(statuses.get("optimal", 0) + statuses.get("infeasible", 0)), "", "")
     table.add_row("answered with no solver call (bound, extension play)", f"{calls.none}/{n}", "", "")
     table.add_row("least-change solve skipped (extension play reaches the best)", f"{calls.skipped}/{n}", "", "")
     table.add_row("least-change solve run", f"{calls.both}/{n}", "", "")
@@ -303,7 +303,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 b, _ = timed(lambda tab=tab, hand=hand, r=r: best_play(tab, hand, r, time_limit=10))
                 plain.append(a)
                 least.append(b)
-                proven += p.status in ("optimal", "none")
+                proven += p.status in ("optimal", "infeasible")
             t.add_row(name, fmt(statistics.median(plain)), fmt(statistics.median(least)), f"{proven}/{len(seeds)}")
         console.print(t)
 
@@ -351,15 +351,16 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 def engine(games: int) -> None:
     """Self-play (solver, greedy and random players, one hand each): time, solver questions, CP-SAT solves."""
-    import solver.manipulation as sm
     import solver.manipulation.game as em
+    import solver.manipulation.least_change as least_change
     import solver.manipulation.model as model
     from solver.engine.selfplay import play_one
+    from solver.manipulation import Playable
 
     t = Table(title=f"Engine self-play, {games} one-hand games per preset (solver, greedy, random players)")
     for col in ("preset", "median game", "solver questions", "answered with no CP-SAT solve", "CP-SAT solves"):
         t.add_column(col, justify="right")
-    originals = (em.max_cards_playable, em.best_play, model._run)
+    originals = (Playable.most, getattr(em, "best_play"), model.run_model)  # noqa: B009
     asked = [0, 0]  # questions, questions that ran CP-SAT
     solves = [0]
     ran = [False]
@@ -379,9 +380,10 @@ def engine(games: int) -> None:
         solves[0] += 1
         return originals[2](*args, **kwargs)
 
-    em.max_cards_playable = question(sm.max_cards_playable)
-    em.best_play = question(sm.best_play)
-    model._run = run  # type: ignore[assignment]
+    Playable.most = question(originals[0])  # type: ignore[method-assign]
+    setattr(em, "best_play", question(originals[1]))  # noqa: B010
+    setattr(model, "run_model", run)  # noqa: B010
+    setattr(least_change, "run_model", run)  # noqa: B010
     try:
         for preset in ("german", "norwegian", "rummikub"):
             asked[:] = [0, 0]
@@ -397,7 +399,10 @@ def engine(games: int) -> None:
             no_solve = asked[0] - asked[1]
             t.add_row(preset, fmt(statistics.median(times)), str(asked[0]), f"{no_solve}/{asked[0]}", str(solves[0]))
     finally:
-        em.max_cards_playable, em.best_play, model._run = originals  # type: ignore[assignment]
+        Playable.most = originals[0]  # type: ignore[method-assign]
+        setattr(em, "best_play", originals[1])  # noqa: B010
+        setattr(model, "run_model", originals[2])  # noqa: B010
+        setattr(least_change, "run_model", originals[2])  # noqa: B010
     console.print(t)
 
 

@@ -94,7 +94,7 @@ def _manipulation(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     objective: Literal["cards", "value"] = "value" if opts.objective == "value" else "cards"
     play = best_play(pos.table, pos.hand, rules, objective=objective, time_limit=opts.time_limit)
     data: dict[str, Any] = {
-        "status": play.status,
+        "status": str(play.status),
         "objective": play.objective,
         "played": [c.code for c in play.played],
         "cards": len(play.played),

@@ -16,12 +16,14 @@ where they measured slower (docs/decisions-manipulation.md).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from ortools.sat.python import cp_model
 from ortools.sat.python import cp_model_helper as cp
 
 from solver.errors import SolverTimeout, Status
+
+if TYPE_CHECKING:  # cp_model imports pandas (about 0.7 s): only the models built with CpModel need it
+    from ortools.sat.python import cp_model
 
 __all__ = ["MIN_TIME", "parameters", "status_of", "solve_proto", "solver_for", "require_answer"]
 
@@ -90,6 +92,8 @@ def solve_proto(proto: cp.CpModelProto, params: cp.SatParameters) -> cp.CpSolver
 
 def solver_for(params: cp.SatParameters) -> cp_model.CpSolver:
     """A ``CpSolver`` with these parameters, for models built with ``CpModel``."""
+    from ortools.sat.python import cp_model
+
     solver = cp_model.CpSolver()
     solver.parameters = params
     return solver

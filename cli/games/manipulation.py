@@ -24,7 +24,7 @@ __all__ = ["solve"]
 _VERDICT: dict[str, list[Part]] = {
     "optimal": [("optimal", "green")],
     "feasible": [("feasible", "yellow"), (" (time ran out)", "")],
-    "none": [("no card can be played", "red")],
+    "infeasible": [("no card can be played", "red")],
 }
 
 
@@ -48,7 +48,7 @@ def _lines(puzzle: Puzzle, play: Play, plays: tuple[Cards, ...] | None) -> list[
             (f"value {play.value}", "dim"),
         ]
     )
-    if play.status != "none":
+    if play.status != "infeasible":
         whole = {j for j, kept in zip(play.matching, play.kept) if kept and j is not None}
         for k, meld in enumerate(play.table):
             line = [("  new    ", ""), *meld_parts(meld)]

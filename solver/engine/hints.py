@@ -13,6 +13,7 @@ from typing import Any
 from solver.cards import Cards
 from solver.engine.base import Game
 from solver.engine.players import Decision, SolverPlayer
+from solver.errors import Status
 from solver.melds import TableMeld, format_table
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 from solver.rules import ContractRules
@@ -49,7 +50,7 @@ def _manipulation(puzzle: Puzzle, pos: ManipulationPosition, time_limit: float) 
     from solver.manipulation import best_play
 
     play = best_play(pos.table, pos.hand, puzzle.rules, time_limit=time_limit)  # type: ignore[arg-type]
-    if play.status == "none":
+    if play.status is Status.INFEASIBLE:
         return Decision("draw", "no card from the hand can be played: draw", {"played": 0})
     return Decision(
         f"play {format_table(play.table)}",
@@ -58,7 +59,7 @@ def _manipulation(puzzle: Puzzle, pos: ManipulationPosition, time_limit: float) 
         {
             "played": [str(c) for c in play.played],
             "moves": [str(m) for m in play.moves],
-            "status": play.status,
+            "status": str(play.status),
         },
     )
 

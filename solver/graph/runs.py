@@ -19,7 +19,7 @@ from functools import cache
 
 import networkx as nx
 
-from solver.cards import Rank
+from solver.ranks import position_range, position_rank, positions_of
 
 __all__ = ["rank_graph", "run_windows", "position_rank", "positions_of"]
 
@@ -27,8 +27,7 @@ __all__ = ["rank_graph", "run_windows", "position_rank", "positions_of"]
 @cache
 def rank_graph(ace: str) -> nx.DiGraph:
     """The directed path of rank positions a run may climb under ``ace``."""
-    lo = 2 if ace == "high" else 1
-    hi = 13 if ace == "low" else 14
+    lo, hi = position_range(ace)
     graph = nx.DiGraph()
     graph.add_nodes_from(range(lo, hi + 1))
     graph.add_edges_from((p, p + 1) for p in range(lo, hi))
@@ -56,15 +55,3 @@ def run_windows(ace: str, min_len: int, max_len: int = 13) -> tuple[tuple[int, .
             node = successors[0]
             path.append(node)
     return tuple(out)
-
-
-def position_rank(position: int) -> Rank:
-    """The rank at a position (1 and 14 are both the ace)."""
-    return Rank(1 if position == 14 else position)
-
-
-def positions_of(rank: Rank, ace: str) -> tuple[int, ...]:
-    """The positions a rank may take under ``ace`` (the ace may have two)."""
-    if rank != Rank.ACE:
-        return (int(rank),)
-    return {"low": (1,), "high": (14,), "both": (1, 14)}[ace]

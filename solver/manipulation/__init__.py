@@ -7,8 +7,10 @@ The public API; :mod:`solver.manipulation.game` holds the engine's game state an
 from __future__ import annotations
 
 from solver.manipulation.play import (
+    Most,
     Move,
     Play,
+    Playable,
     all_best_plays,
     best_play,
     can_play,
@@ -20,6 +22,8 @@ from solver.manipulation.play import (
 __all__ = [
     "Play",
     "Move",
+    "Playable",
+    "Most",
     "best_play",
     "all_best_plays",
     "can_play",

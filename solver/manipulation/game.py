@@ -7,28 +7,30 @@ the plays that need no rearrangement (a new meld from the hand, or one card
 added to a meld), the solver's best play when only a rearrangement reaches
 what the rules demand, and the draw or the pass.
 
-Whether a player *can* play (and how many cards) is a solver question, asked
-once per position and cached. The greedy play (a lower bound) and the
-playable bound of :func:`solver.manipulation.shortcut.playable_bound` (an
-upper bound) settle most positions. With no joker in play the rest are
-answered exactly by :func:`solver.manipulation.shortcut.natural_play` (a
-dynamic program, which also gives the best play to list); otherwise, or past
-that program's work budget, by :func:`solver.manipulation.best_play`.
+Whether a player *can* play (and how many cards) is the solver's question
+:class:`solver.manipulation.Playable` (the stages of ``best_play`` without
+least change), asked once per position with the greedy play as its lower
+bound; the engine only caches it. Every listed play meets every rule by
+construction (the solver's play is checked by the validator before it is
+listed), so ``verify`` accepts a listed play at once and checks any other
+with the independent validator: it asks ``legal_actions()`` (a function of
+the position), never a side effect of an earlier call.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
 from solver.engine.base import PenaltyGame, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
-from solver.manipulation import best_play
-from solver.manipulation.shortcut import NaturalPlay, natural_play, playable_bound
-from solver.melds import Meld, format_table, meld_kinds, parse_table, validate_rearrangement
+from solver.manipulation.play import Most, Playable, best_play
+from solver.melds import Meld, format_table, meld_kinds, parse_table, resolve_roles, validate_rearrangement
+from solver.ranks import ace_high
 from solver.rules import ManipulationRules
 
 __all__ = ["MPlay", "MDraw", "MPass", "ManipulationGame", "simple_plays", "greedy_play"]
@@ -61,8 +63,6 @@ class MPass(SimpleAction):
 
 MAction = MPlay | MDraw | MPass
 
-_N_NATURAL = 52  # card indexes from here on are jokers
-
 
 def _sorted_meld(cards: list[Card], rules: ManipulationRules) -> Meld:
     """A meld in display order: runs by rank position, sets by suit."""
@@ -70,7 +70,7 @@ def _sorted_meld(cards: list[Card], rules: ManipulationRules) -> Meld:
     meld = Meld.of(cards)
     kinds = meld_kinds(meld, spec)
     if "run" in kinds and "set" not in kinds and not any(spec.is_wild(c) for c in cards):
-        high = rules.ace != "low" and any(c.rank == 13 for c in cards)
+        high = ace_high(rules.ace, [int(c.rank or 0) for c in cards])
 
         def pos(c: Card) -> int:
             assert c.rank is not None
@@ -265,9 +265,9 @@ class ManipulationGame(PenaltyGame):
         self.idle = 0
         self.last_hand: list[int] = []
         self._cache: dict[_Position, tuple[Meld, ...]] = {}  # greedy plays
-        self._plays: dict[tuple[str, _Position], Any] = {}
+        self._questions: dict[_Position, Playable] = {}
+        self._openings: dict[_Position, Most] = {}
         self._keys: dict[int, _Position] = {}
-        self._solver_listed = False  # the listed plays include the solver's (see verify)
         self._deal()
 
     def _deal(self) -> None:
@@ -292,7 +292,8 @@ class ManipulationGame(PenaltyGame):
         self.phase = "turn"
         self.idle = 0
         self._cache.clear()
-        self._plays.clear()
+        self._questions.clear()
+        self._openings.clear()
 
     # --- solver questions, cached per position ------------------------------------
 
@@ -305,52 +306,6 @@ class ManipulationGame(PenaltyGame):
         key = self._keys[p] = _Position(table, hand, opened)
         return key
 
-    def _bounds(self, p: int) -> tuple[NaturalPlay, Cards, Cards] | None:
-        """For an opened player with no joker in play: the greedy play (a lower bound of the best
-        play), the playable bound (an upper bound) and the table's cards; None otherwise."""
-        key = ("bounds", self._key(p))
-        if key not in self._plays:
-            self._plays[key] = None
-            hand = self.hands[p]
-            on_table = Cards(c for m in self.table for c in m.cards)
-            if self.opened[p] and not any(on_table.counts[_N_NATURAL:]) and not any(hand.counts[_N_NATURAL:]):
-                bound = playable_bound(on_table, hand, self.rules)
-                greedy = self._greedy(p) if bound else self.table
-                lower = NaturalPlay(Cards(c for m in greedy for c in m.cards) - on_table, greedy)
-                self._plays[key] = (lower, bound, on_table)
-        found: tuple[NaturalPlay, Cards, Cards] | None = self._plays[key]
-        return found
-
-    def _natural(self, p: int) -> NaturalPlay | None:
-        """The exact best play of an opened player with no joker in play (None: ask the solver).
-
-        The greedy play is the answer when it plays every card of the playable
-        bound; otherwise the dynamic program is asked for plays that beat it.
-        Only the bound's cards can ever be played, so hands with the same bound
-        share the answer (a player drawing cards that fit nowhere asks again).
-        """
-        key = ("natural", self._key(p))
-        if key not in self._plays:
-            self._plays[key] = self._natural_play(p)
-        found: NaturalPlay | None = self._plays[key]
-        return found
-
-    def _natural_play(self, p: int) -> NaturalPlay | None:
-        bounds = self._bounds(p)
-        if bounds is None:
-            return None
-        lower, bound, on_table = bounds
-        if lower.cards == len(bound):
-            return lower
-        key = ("bound", _Position(self.table, bound, True))
-        if key not in self._plays:
-            better = natural_play(
-                self.table, bound, self.rules, table_cards=on_table, bound=bound, at_least=lower.cards + 1
-            )
-            self._plays[key] = better if better is None or better.played else lower
-        found: NaturalPlay | None = self._plays[key]
-        return found
-
     def _greedy(self, p: int) -> tuple[Meld, ...]:
         """The greedy no-rearrangement play (a lower bound of the best play), once per position."""
         key = self._key(p)
@@ -358,63 +313,48 @@ class ManipulationGame(PenaltyGame):
             self._cache[key] = greedy_play(self.table, self.hands[p], self.rules) if self.opened[p] else self.table
         return self._cache[key]
 
-    def _greedy_count(self, p: int) -> int:
-        """Cards the greedy no-rearrangement play adds: a lower bound of the best play."""
-        return self.cards_played(self._greedy(p))
+    def _playable(self, p: int) -> Playable:
+        """The solver's question "how many cards can an opened player play?" for player ``p`` now,
+        with the greedy play as its lower bound (each stage asked once per position)."""
+        key = self._key(p)
+        found = self._questions.get(key)
+        if found is None:
+            found = self._questions[key] = Playable(
+                self.table, self.hands[p], self.rules, lower=lambda: self._greedy(p), time_limit=self.time_limit
+            )
+        return found
+
+    def _opening(self, p: int) -> Most:
+        """The best first play from the hand alone when it reaches ``initial_meld``, else nothing.
+
+        The value objective's best play, with its value counted as the opening
+        rule counts it (a joker is worth the card it stands for).
+        """
+        key = self._key(p)
+        found = self._openings.get(key)
+        if found is None:
+            play = best_play(
+                (), self.hands[p], self.rules, objective="value", time_limit=self.time_limit, least_change=False
+            )
+            if play.played and self.opening_value(play.table) >= self.rules.initial_meld:
+                found = Most(play.cards, (*self.table, *play.table), play.status)
+            else:
+                found = Most(0, self.table, play.status)
+            self._openings[key] = found
+        return found
 
     def max_playable(self, player: int | None = None) -> int:
         """Most hand cards the player can play now (``initial_meld`` respected): a solver question."""
         p = self.to_move if player is None else player
-        natural = self._natural(p)
-        if natural is not None:
-            return natural.cards
-        return len(self._best(p).played)
-
-    def _best(self, p: int) -> Any:
-        """The solver's best play for player ``p`` now (no least-change pass), asked once per position.
-
-        Before a player's first play under ``initial_meld`` it is the best
-        opening from the hand alone (``status == "none"`` when there is none).
-        """
-        key = ("best", self._key(p))
-        if key not in self._plays:
-            if self.opened[p]:
-                self._plays[key] = best_play(
-                    self.table, self.hands[p], self.rules, time_limit=self.time_limit, least_change=False
-                )
-            else:
-                self._plays[key] = self._opening(p)
-        return self._plays[key]
+        return self._playable(p).most().cards if self.opened[p] else self._opening(p).cards
 
     def can_play(self, at_least: int = 1) -> bool:
-        """True if the player to move can play ``at_least`` cards.
-
-        The greedy play (no rearrangement) and the playable bound settle most
-        positions; with no joker in play the rest are settled exactly by the
-        dynamic program, otherwise (or past its budget) by the solver.
-        """
+        """True if the player to move can play ``at_least`` cards (a solver question: the greedy
+        play and the playable bound settle most positions, see :class:`Playable`)."""
         p = self.to_move
-        bounds = self._bounds(p)
-        if bounds is not None:
-            lower, bound, _ = bounds
-            if lower.cards >= at_least or len(bound) < at_least:
-                return lower.cards >= at_least
-            natural = self._natural(p)
-            if natural is not None:
-                return natural.cards >= at_least
-        if self.opened[p] and self._greedy_count(p) >= at_least:
-            return True
-        return self.max_playable() >= at_least
-
-    def _opening(self, p: int) -> Any:
-        """The best first play from the hand alone, or a play with ``status == "none"``
-        when it does not reach ``initial_meld`` points."""
-        play = best_play(
-            (), self.hands[p], self.rules, objective="value", time_limit=self.time_limit, least_change=False
-        )
-        if play.status == "none" or play.value < self.rules.initial_meld:
-            return best_play((), Cards(), self.rules, least_change=False)
-        return play
+        if self.opened[p]:
+            return self._playable(p).at_least(at_least)
+        return self._opening(p).cards >= at_least
 
     def required(self) -> int:
         """Fewest cards a play must hold now."""
@@ -439,22 +379,17 @@ class ManipulationGame(PenaltyGame):
             return []
         p = self.to_move
         actions: list[Any] = []
-        self._solver_listed = False
         if self.can_play():
             need = self.required()
-            hand = self.hands[p]
-            if self.opened[p]:
-                plays = [t for t in simple_plays(self.table, hand, self.rules) if self.cards_played(t) >= need]
-                if not plays:
-                    plays = [self._solver_table(p)]
-            else:
-                plays = [
-                    t
-                    for t in simple_plays(self.table, hand, self.rules)
-                    if self.cards_played(t) >= need and self._opening_ok(t)
-                ]
-                if not plays:
-                    plays = [self._solver_table(p)]
+            opened = self.opened[p]
+            plays = [
+                t
+                for t in simple_plays(self.table, self.hands[p], self.rules)
+                if self.cards_played(t) >= need and (opened or self.opening_ok(t))
+            ]
+            if not plays:  # only a rearrangement (or a bigger opening) reaches what the rules demand
+                best = self._playable(p).most().table if opened else self._opening(p).table
+                plays = [best] if self._play_error(MPlay(p, best)) is None else []
             actions.extend(MPlay(p, t) for t in plays)
         if self._may_skip():
             draw_allowed = bool(self.stock) and not (self.phase == "drawn" and self.rules.draw_rule == "one")
@@ -465,25 +400,33 @@ class ManipulationGame(PenaltyGame):
         """How many hand cards the table ``table`` holds beyond the current table."""
         return sum(len(m) for m in table) - sum(len(m) for m in self.table)
 
-    def _opening_ok(self, table: tuple[Meld, ...]) -> bool:
-        """A first play keeps the old melds as they are and adds melds worth ``initial_meld``."""
-        old = [str(m) for m in self.table]
-        if [str(m) for m in table[: len(old)]] != old:
-            return False
-        return sum(self.rules.card_value(c) for m in table[len(old) :] for c in m.cards) >= self.rules.initial_meld
+    def opening_value(self, melds: Sequence[Meld]) -> int:
+        """The points of melds for ``initial_meld``: A=1 ... K=13, a joker the card it stands for."""
+        spec = self.rules.meld_spec
+        return sum(self.rules.card_value(r) for m in melds for r in resolve_roles(m, spec)[1])
 
-    def _solver_table(self, p: int) -> tuple[Meld, ...]:
-        natural = self._natural(p)
-        if natural is not None:
-            return natural.table
-        self._solver_listed = True  # a time-limited answer: verify it like any other play
-        best = self._best(p)
-        return tuple(best.table) if self.opened[p] else (*self.table, *best.table)
+    def opening_ok(self, table: Sequence[Meld]) -> bool:
+        """A first play keeps every old meld as it is and adds melds worth ``initial_meld``.
+
+        Neither the order of the melds nor the order of cards in a meld
+        matters: the old melds are found in ``table`` by their cards, the rest
+        are the new melds (a joker counts the value of the card it stands for).
+        """
+        waiting = Counter(m.multiset for m in self.table)
+        new: list[Meld] = []
+        for m in table:
+            if waiting[m.multiset]:
+                waiting[m.multiset] -= 1
+            else:
+                new.append(m)
+        if any(waiting.values()):
+            return False
+        try:
+            return self.opening_value(new) >= self.rules.initial_meld
+        except MeldError:  # not valid melds: the validator rejects the play anyway
+            return False
 
     def verify(self, action: Any) -> None:
-        p = self.to_move
-        if isinstance(action, MPlay) and self._listed(action) and not self._solver_listed:
-            return  # listed: a simple play that meets the requirement, or the exact best play
         if isinstance(action, MDraw):
             if not self._may_skip():
                 raise IllegalActionError("a player who can play must play")
@@ -500,18 +443,25 @@ class ManipulationGame(PenaltyGame):
             return
         if not isinstance(action, MPlay):
             raise IllegalActionError(f"{action} is not a play, a draw or a pass")
+        if action in self.legal_actions():  # listed plays meet every rule by construction
+            return
+        error = self._play_error(action)
+        if error is not None:
+            raise IllegalActionError(error)
+
+    def _play_error(self, action: MPlay) -> str | None:
+        """Why a play is illegal now, or None: the validator, then ``must_play`` and ``initial_meld``."""
         try:
-            played = validate_rearrangement(self.table, self.hands[p], action.table, self.rules.meld_spec)
+            played = validate_rearrangement(self.table, self.hands[action.player], action.table, self.rules.meld_spec)
         except MeldError as exc:
-            raise IllegalActionError(f"illegal play: {exc}") from None
+            return f"illegal play: {exc}"
         if not played:
-            raise IllegalActionError("a play must add at least one card from the hand")
+            return "a play must add at least one card from the hand"
         if len(played) < self.required():
-            raise IllegalActionError("a player able to play more than one card must play more than one")
-        if not self.opened[p] and not self._opening_ok(action.table):
-            raise IllegalActionError(
-                f"the first play must be new melds from the hand worth at least {self.rules.initial_meld} points"
-            )
+            return "a player able to play more than one card must play more than one"
+        if not self.opened[action.player] and not self.opening_ok(action.table):
+            return f"the first play must be new melds from the hand worth at least {self.rules.initial_meld} points"
+        return None
 
     def _apply(self, action: Any) -> None:
         p = self.to_move

@@ -2,7 +2,8 @@
 
 Old and new melds form a bipartite graph whose edges weigh how many cards
 they share (identical copies are interchangeable, so shares are multiset
-intersections). A maximum-weight matching (networkx) pairs every old meld
+intersections). A maximum-weight matching (OR-Tools' compiled linear sum
+assignment) pairs every old meld
 with at most one new meld, preferring first pairs that keep an old meld
 whole (all its cards in its partner) and then pairs sharing more cards.
 A table card that does not end in its old meld's partner was moved.
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from solver.cards import Card, Cards
 from solver.melds import Meld
 
-__all__ = ["Move", "TableDiff", "match_melds", "diff_tables", "overlap"]
+__all__ = ["Move", "TableDiff", "match_melds", "best_assignment", "diff_tables", "overlap"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,43 +75,94 @@ def overlap(a: Cards, b: Cards) -> int:
     return sum(min(x, y) for x, y in zip(a.counts, b.counts))
 
 
-def match_melds(old: Sequence[Meld], new: Sequence[Meld]) -> tuple[int | None, ...]:
-    """The partner (index into ``new``) of every old meld, or None.
-
-    Lexicographic: most old melds kept whole, then most shared cards.
-    Components of the share graph with one old and one new meld are paired
-    directly; the others go to networkx's maximum-weight matching.
-    """
-    big = sum(len(m) for m in old) + 1
-    # buckets by card: which new melds hold each card, how many times
-    holders: dict[Card, list[tuple[int, int]]] = {}
+def _share_edges(old: Sequence[Meld], new: Sequence[Meld], big: int) -> dict[tuple[int, int], int]:
+    """Edges old -> new weighing the cards they share, plus ``big`` when the old meld is whole."""
+    holders: dict[Card, list[tuple[int, int]]] = {}  # which new melds hold each card, how many times
     for j, meld in enumerate(new):
-        counts: dict[Card, int] = {}
-        for card in meld.cards:
-            counts[card] = counts.get(card, 0) + 1
-        for card, n in counts.items():
+        for card, n in _card_counts(meld).items():
             holders.setdefault(card, []).append((j, n))
     edges: dict[tuple[int, int], int] = {}
     for i, meld in enumerate(old):
-        counts = {}
-        for card in meld.cards:
-            counts[card] = counts.get(card, 0) + 1
         shares: dict[int, int] = {}
-        for card, n in counts.items():
+        for card, n in _card_counts(meld).items():
             for j, m in holders.get(card, ()):
                 shares[j] = shares.get(j, 0) + min(n, m)
         for j, share in shares.items():
             edges[i, j] = share + (big if share == len(meld) else 0)
-    partner: list[int | None] = [None] * len(old)
-    # a "whole" edge alone at both its ends (among whole edges) is in every best matching:
-    # leaving it out loses a kept meld that nothing else can make up for
+    return edges
+
+
+def _card_counts(meld: Meld) -> dict[Card, int]:
+    counts: dict[Card, int] = {}
+    for card in meld.cards:
+        counts[card] = counts.get(card, 0) + 1
+    return counts
+
+
+def _forced(edges: dict[tuple[int, int], int], big: int) -> set[tuple[int, int]]:
+    """The "whole" edges alone at both their ends (among whole edges): in every best matching,
+    since leaving one out loses a kept meld that nothing else can make up for."""
     whole_old: dict[int, int] = {}
     whole_new: dict[int, int] = {}
     for (i, j), w in edges.items():
         if w > big:
             whole_old[i] = whole_old.get(i, 0) + 1
             whole_new[j] = whole_new.get(j, 0) + 1
-    forced = {(i, j) for (i, j), w in edges.items() if w > big and whole_old[i] == 1 and whole_new[j] == 1}
+    return {(i, j) for (i, j), w in edges.items() if w > big and whole_old[i] == 1 and whole_new[j] == 1}
+
+
+def best_assignment(edges: dict[tuple[int, int], int]) -> list[tuple[int, int]]:
+    """A maximum-weight matching of a bipartite graph (positive weights), by OR-Tools' compiled
+    linear sum assignment.
+
+    The assignment is made perfect with a stand-in for each node: old ``i``
+    may take its own stand-in (unmatched), new ``j``'s stand-in takes ``j``
+    (unmatched), and the stand-ins of an edge's ends pair up at no cost, so
+    every matching extends to a perfect assignment of the same weight.
+
+    >>> sorted(best_assignment({(0, 0): 5, (0, 1): 3, (1, 0): 4}))
+    [(0, 1), (1, 0)]
+    """
+    from ortools.graph.python import linear_sum_assignment
+
+    olds = sorted({i for i, _ in edges})
+    news = sorted({j for _, j in edges})
+    left = {i: k for k, i in enumerate(olds)}
+    right = {j: k for k, j in enumerate(news)}
+    n_old, n_new = len(olds), len(news)
+    tails: list[int] = []
+    heads: list[int] = []
+    costs: list[int] = []
+    for (i, j), w in edges.items():
+        tails += (left[i], n_old + right[j])  # the edge, and its stand-ins paired
+        heads += (right[j], n_new + left[i])
+        costs += (-w, 0)
+    for k in range(n_old):  # old k unmatched
+        tails.append(k)
+        heads.append(n_new + k)
+        costs.append(0)
+    for k in range(n_new):  # new k unmatched
+        tails.append(n_old + k)
+        heads.append(k)
+        costs.append(0)
+    solver = linear_sum_assignment.SimpleLinearSumAssignment()
+    solver.add_arcs_with_cost(tails, heads, costs)
+    if solver.solve() != solver.OPTIMAL:  # pragma: no cover - the stand-ins make it always feasible
+        raise RuntimeError("the meld assignment has no solution")
+    return [(i, news[solver.right_mate(k)]) for k, i in enumerate(olds) if solver.right_mate(k) < n_new]
+
+
+def match_melds(old: Sequence[Meld], new: Sequence[Meld]) -> tuple[int | None, ...]:
+    """The partner (index into ``new``) of every old meld, or None.
+
+    Lexicographic: most old melds kept whole, then most shared cards.
+    Components of the share graph with one old and one new meld are paired
+    directly; the others go to a compiled assignment solver (:func:`best_assignment`).
+    """
+    big = sum(len(m) for m in old) + 1
+    edges = _share_edges(old, new, big)
+    partner: list[int | None] = [None] * len(old)
+    forced = _forced(edges, big)
     done_old = {i for i, _ in forced}
     done_new = {j for _, j in forced}
     for i, j in forced:
@@ -128,12 +180,7 @@ def match_melds(old: Sequence[Meld], new: Sequence[Meld]) -> tuple[int | None, .
         else:
             rest[i, j] = w
     if rest:
-        import networkx as nx
-
-        graph = nx.Graph()
-        graph.add_weighted_edges_from(((("o", i), ("n", j), w) for (i, j), w in rest.items()))
-        for a, b in nx.max_weight_matching(graph):
-            (_, i), (_, j) = (a, b) if a[0] == "o" else (b, a)
+        for i, j in best_assignment(rest):
             partner[i] = j
     return tuple(partner)
 

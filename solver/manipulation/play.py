@@ -5,7 +5,7 @@ The public API the engine and the CLI call:
 >>> from solver.melds import parse_table
 >>> rules = ManipulationRules.preset("norwegian")
 >>> play = best_play(parse_table("3H 4H 5H 6H | 3C 4C 5C 6C"), Cards.parse("6S KD"), rules)
->>> play.status, str(play.played), play.kept_melds, play.moved_cards
+>>> str(play.status), str(play.played), play.kept_melds, play.moved_cards
 ('optimal', '6S', 0, 2)
 >>> print(format_table(play.table))
 3H 4H 5H | 3C 4C 5C | 6S 6H 6C
@@ -19,30 +19,30 @@ printed whole in rank order, sets in suit order, jokers with their role.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from functools import lru_cache
+from typing import Literal, NamedTuple
 
-from solver.cards import Card, Cards, Rank, Suit
-from solver.errors import MeldError
+from solver.cards import Cards
+from solver.errors import MeldError, Status
+from solver.manipulation.assemble import assemble
+from solver.manipulation.bound import playable_bound, score_of
+from solver.manipulation.extension import ExtensionSearch, budget_for, extension_play
+from solver.manipulation.least_change import solve_least_change
+from solver.manipulation.model import Instance, Template, exact_instance, plain_instance, solve_play, template
 from solver.manipulation.moves import Move, TableDiff, diff_tables, match_melds
-from solver.manipulation.shortcut import (
-    Extension,
-    ExtensionSearch,
-    card_weight,
-    extension_play,
-    natural_play,
-    playable_bound,
-)
+from solver.manipulation.natural import NaturalPlay, natural_play
 from solver.melds import Meld, format_table, validate_rearrangement, validate_table
+from solver.ranks import JOKER
 from solver.rules import ManipulationRules
-
-if TYPE_CHECKING:
-    from solver.manipulation.model import Instance, Piece, Solved, Template
 
 __all__ = [
     "Play",
     "Move",
+    "Playable",
+    "Most",
     "best_play",
     "all_best_plays",
     "can_play",
@@ -52,9 +52,7 @@ __all__ = [
 ]
 
 Objective = Literal["cards", "value"]
-_SUITS = tuple(Suit)
-_JOKER = Card.parse("JK")
-_JOKER_ROLES_ORDER = _SUITS
+LeastChange = Literal["optimal", "feasible", "skipped"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,13 +60,13 @@ class Play:
     """The answer: what to play, the new table, and how to get there.
 
     ``status``: ``optimal`` (proven best), ``feasible`` (the best found in
-    the time allowed) or ``none`` (no hand card can be played: ``table`` is
-    the old table and ``played`` is empty). ``least_change`` says whether
-    the least-change pass proved its optimum (``optimal``), ran out of time
-    (``feasible``) or was not asked for (``skipped``).
+    the time allowed) or ``infeasible`` (proven: no hand card can be played;
+    ``table`` is the old table and ``played`` is empty). ``least_change``
+    says whether the least-change pass proved its optimum (``optimal``), ran
+    out of time (``feasible``) or was not asked for (``skipped``).
     """
 
-    status: Literal["optimal", "feasible", "none"]
+    status: Status
     played: Cards
     table: tuple[Meld, ...]
     hand: Cards
@@ -80,7 +78,7 @@ class Play:
     kept: tuple[bool, ...] = ()
     matching: tuple[int | None, ...] = ()
     objective: Objective = "cards"
-    least_change: Literal["optimal", "feasible", "skipped"] = "skipped"
+    least_change: LeastChange = "skipped"
 
     @property
     def cards(self) -> int:
@@ -93,160 +91,57 @@ def play_value(cards: Cards, rules: ManipulationRules) -> int:
     return sum(rules.card_value(c) * n for c, n in cards.items())
 
 
-def _check_position(table: Sequence[Meld], hand: Cards, rules: ManipulationRules) -> Cards:
-    spec = rules.meld_spec
-    validate_table(table, spec)
-    on_table = Cards(c for m in table for c in m.cards)
-    (on_table + hand).check_against(rules.deck, "table and hand together")
-    return on_table
+class _Clock:
+    """The time left of one question's limit (every solver call shares it)."""
+
+    __slots__ = ("end",)
+
+    def __init__(self, time_limit: float) -> None:
+        self.end = time.perf_counter() + time_limit
+
+    def left(self) -> float:
+        """Seconds left, at least 0.05 (a solve always gets a moment to report)."""
+        return max(0.05, self.end - time.perf_counter())
 
 
-def _template(rules: ManipulationRules, objective: Objective) -> Template:
-    from solver.manipulation.model import template
+@dataclass(frozen=True, slots=True)
+class _Position:
+    """A checked position and the question asked of it."""
 
-    if objective not in ("cards", "value"):
-        raise ValueError(f"objective must be 'cards' or 'value', not {objective!r}")
-    return template(rules.decks, rules.ace, rules.jokers, objective)
+    old: tuple[Meld, ...]
+    hand: Cards
+    on_table: Cards
+    rules: ManipulationRules
+    objective: Objective
 
+    @classmethod
+    def checked(cls, table: Sequence[Meld], hand: Cards, rules: ManipulationRules, objective: str) -> _Position:
+        """Validate the table, the card counts and the objective (bad input raises)."""
+        if objective not in ("cards", "value"):
+            raise ValueError(f"objective must be 'cards' or 'value', not {objective!r}")
+        old = tuple(table)
+        validate_table(old, rules.meld_spec)
+        on_table = Cards(c for m in old for c in m.cards)
+        (on_table + hand).check_against(rules.deck, "table and hand together")
+        return cls(old, hand, on_table, rules, "value" if objective == "value" else "cards")
 
-def _joker_run(suit: int, start: int, slots: Sequence[Card | None]) -> Meld:
-    from solver.graph.runs import position_rank
-    from solver.manipulation.model import JOKER
-
-    cards: list[Card] = []
-    roles: list[Card | None] = []
-    for k, c in enumerate(slots):
-        if c is None:
-            cards.append(JOKER)
-            roles.append(Card(position_rank(start + k), _SUITS[suit]))
-        else:
-            cards.append(c)
-            roles.append(None)
-    return Meld(tuple(cards), tuple(roles))
-
-
-def _set_meld(rank: int, members: Sequence[Card | None]) -> Meld:
-    from solver.manipulation.model import JOKER
-
-    naturals = sorted((c for c in members if c is not None), key=lambda c: c.index)
-    used = {c.suit for c in naturals}
-    free = [s for s in _JOKER_ROLES_ORDER if s not in used]
-    jokers = sum(1 for c in members if c is None)
-    cards = [*naturals, *([JOKER] * jokers)]
-    roles: list[Card | None] = [None] * len(naturals) + [Card(Rank(rank), free[k]) for k in range(jokers)]
-    return Meld(tuple(cards), tuple(roles))
+    def template(self) -> Template:
+        """The CP-SAT model template of the rule set and objective (cached)."""
+        return template(self.rules.decks, self.rules.ace, self.rules.jokers, self.objective)
 
 
-def _assemble(pieces: Sequence[Piece], rules: ManipulationRules) -> list[Meld] | None:
-    """Pieces to printed melds: adjacent run pieces join (at most one home each), then jokers in
-    a meld of jokers only move to melds with room. None if they find none (the exact model is needed).
-    """
-    runs: list[list[Any]] = []  # [suit, start, slots, home]
-    sets: list[list[Any]] = []  # [rank, members, home]
-    for p in pieces:
-        if p.kind == "set":
-            sets.append([p.rank, list(p.slots), p.home])
-        else:
-            runs.append([p.suit, p.start, list(p.slots), p.home])
-    runs.sort(key=lambda r: (r[3] is None, r[0], r[1]))
-    chains: list[list[Any]] = []
-    for r in runs:
-        for ch in chains:
-            if ch[0] != r[0] or (ch[3] is not None and r[3] is not None) or len(ch[2]) + len(r[2]) > 13:
-                continue
-            if ch[1] + len(ch[2]) == r[1]:
-                ch[2].extend(r[2])
-            elif r[1] + len(r[2]) == ch[1]:
-                ch[1] = r[1]
-                ch[2][:0] = r[2]
-            else:
-                continue
-            if ch[3] is None:
-                ch[3] = r[3]
-            break
-        else:
-            chains.append([r[0], r[1], list(r[2]), r[3]])
-    loose = sum(len(ch[2]) for ch in chains if all(c is None for c in ch[2]))
-    loose += sum(len(st[1]) for st in sets if all(c is None for c in st[1]))
-    if loose:
-        chains = [ch for ch in chains if any(c is not None for c in ch[2])]
-        sets = [st for st in sets if any(c is not None for c in st[1])]
-        lo_pos, hi_pos = (2 if rules.ace == "high" else 1, 13 if rules.ace == "low" else 14)
-        for ch in chains:
-            while loose and len(ch[2]) < 13:
-                if ch[1] + len(ch[2]) <= hi_pos:
-                    ch[2].append(None)
-                elif ch[1] > lo_pos:
-                    ch[1] -= 1
-                    ch[2].insert(0, None)
-                else:  # pragma: no cover - a run of under 13 cards always has room
-                    break
-                loose -= 1
-        for st in sets:
-            while loose and len(st[1]) < 4:
-                st[1].append(None)
-                loose -= 1
-        if loose:
-            return None
-    return [_joker_run(ch[0], ch[1], ch[2]) for ch in chains] + [_set_meld(st[0], st[1]) for st in sets]
+class _Best(NamedTuple):
+    """The best score of stages 1-4: what they play, a table, which stage proved it and how sure."""
+
+    status: Status
+    played: Cards
+    melds: Sequence[Meld]
+    stage: Literal["bound", "extension", "program", "cp-sat"]
+    score: int = 0  # CP-SAT's objective over the whole new table (for least change)
+    instance: Instance | None = None
 
 
-def _sort_key(meld: Meld) -> tuple[int, ...]:
-    return tuple(c.index if r is None else r.index for c, r in zip(meld.cards, meld.roles))
-
-
-def _finish(
-    old: tuple[Meld, ...],
-    hand: Cards,
-    new: Sequence[Meld],
-    played: Cards,
-    rules: ManipulationRules,
-    status: Literal["optimal", "feasible", "none"],
-    objective: Objective,
-    least: Literal["optimal", "feasible", "skipped"],
-    matching: Sequence[int | None] | None = None,
-) -> Play:
-    """Order the new table (partners of old melds first), diff it against the old one.
-
-    ``matching`` (old meld -> new meld) is computed by the graph layer unless
-    given (the extension play pairs every old meld with its own extension).
-    """
-    if matching is None:
-        matching = match_melds(old, new)
-    first = [j for j in matching if j is not None]
-    rest = sorted((j for j in range(len(new)) if j not in set(first)), key=lambda j: _sort_key(new[j]))
-    order = first + rest
-    where = {j: k for k, j in enumerate(order)}
-    table = tuple(new[j] for j in order)
-    diff: TableDiff = diff_tables(old, table, played, [None if j is None else where[j] for j in matching])
-    return Play(
-        status,
-        played,
-        table,
-        hand - played,
-        diff.moves,
-        diff.kept_melds,
-        diff.moved_cards,
-        play_value(played, rules),
-        old,
-        diff.kept,
-        diff.matching,
-        objective,
-        least,
-    )
-
-
-def _unchanged(
-    old: tuple[Meld, ...],
-    hand: Cards,
-    rules: ManipulationRules,
-    objective: Objective,
-    status: Literal["feasible", "none"] = "none",
-) -> Play:
-    """Nothing played: the old table stands (``feasible`` when time ran out before a proof)."""
-    same = tuple(range(len(old)))
-    least: Literal["optimal", "skipped"] = "optimal" if status == "none" else "skipped"
-    return Play(status, Cards(), old, hand, (), len(old), 0, 0, old, (True,) * len(old), same, objective, least)
+# --- the pipeline -------------------------------------------------------------------------------
 
 
 def best_play(
@@ -265,115 +160,154 @@ def best_play(
     at the best. ``time_limit`` (seconds) covers every solver call.
     Bad input raises :class:`~solver.errors.ShanghaiError` subclasses.
 
-    Exact shortcuts come first (:mod:`solver.manipulation.shortcut`): when no
-    hand card is playable at all the answer is ``none``; when the best play
-    keeping every old meld whole plays every playable card it is optimal and
-    least change with no solver call; when it reaches the solver's best
-    score, it is the least-change play and the second solve is skipped.
+    The answer is a pipeline of exact stages, each with its proof and cost:
+
+    1. **bound** (:mod:`~solver.manipulation.bound`, microseconds): the hand
+       cards any play could hold; none: ``infeasible``, no solver call.
+    2. **extension** (:mod:`~solver.manipulation.extension`, at most 1,000
+       search states): the best play keeping every old meld whole; when it
+       plays the whole bound it is optimal and least change, no solver call.
+    3. **dynamic program** (:mod:`~solver.manipulation.natural`, at most
+       20,000 steps): with no joker in play and the ``cards`` objective, the
+       best card count, exact.
+    4. **CP-SAT** (:mod:`~solver.manipulation.model`): otherwise the best score.
+    5. **least change** (:mod:`~solver.manipulation.least_change`): the
+       extension search asked for the best score (a play keeping every meld
+       is least change), else a second CP-SAT solve with the score fixed.
     """
-    import time
-
-    start = time.perf_counter()
-    old = tuple(table)
-    on_table = _check_position(old, hand, rules)
-    if objective not in ("cards", "value"):
-        raise ValueError(f"objective must be 'cards' or 'value', not {objective!r}")
-    bound = playable_bound(on_table, hand, rules)
-    if not bound:
-        return _unchanged(old, hand, rules, objective)
-    least_done: Literal["optimal", "skipped"] = "optimal" if least_change else "skipped"
-    search = ExtensionSearch(old, hand, rules, objective, table_cards=on_table, bound=bound)
-    ext = search.find()
-    if ext.found:
-        return _from_extension(old, hand, ext, rules, objective, least_done)
-    from solver.manipulation.model import exact_instance, plain_instance, solve_least_change
-
-    t = _template(rules, objective)
-    instance: Instance | None = None
-    melds: list[Meld] | None
-    status: Literal["optimal", "feasible"] = "optimal"
-    # with no joker in play the best card count comes from an exact dynamic program (no solver)
-    natural = natural_play(old, hand, rules, table_cards=on_table, bound=bound) if objective == "cards" else None
-    if natural is not None:
-        if not natural.played:
-            return _unchanged(old, hand, rules, objective)
-        played_best, melds = natural.played, list(natural.table)
-        new_score = len(on_table) + len(natural.played)
-    else:
-        solved, instance, first, melds = _solve_plain(t, on_table, hand, rules, time_limit)
-        if solved.status == "unknown":
-            return _unchanged(old, hand, rules, objective, "feasible")
-        if not solved.played:
-            return _unchanged(old, hand, rules, objective, "none" if solved.status == "optimal" else "feasible")
-        status = "optimal" if solved.status == "optimal" else "feasible"
-        played_best, new_score = solved.played, first.objective
-    least: Literal["optimal", "feasible", "skipped"] = "skipped"
+    clock = _Clock(time_limit)
+    pos = _Position.checked(table, hand, rules, objective)
+    search = ExtensionSearch(
+        pos.old, hand, rules, pos.objective, table_cards=pos.on_table, budget=budget_for(len(pos.on_table))
+    )
+    best = _best_score(pos, search, clock)
+    least: LeastChange = "optimal" if least_change else "skipped"
+    if best.status is Status.UNKNOWN or not best.played:
+        return _unchanged(pos, best.status)
+    if best.stage == "extension":
+        return _finish(pos, best.melds, best.played, Status.OPTIMAL, least, tuple(range(len(pos.old))))
+    played, melds = best.played, best.melds
     if least_change:
-        if status == "optimal":
-            score = sum(card_weight(c, rules, objective) * n for c, n in played_best.items())
-            best = search.find(score)
-            if best.found:  # every old meld kept, nothing moved: least change at its best
-                return _from_extension(old, hand, best, rules, objective, "optimal")
-        if instance is None:
-            instance = plain_instance(t, on_table, hand)
-        left = max(0.05, time_limit - (time.perf_counter() - start))
-        better = solve_least_change(t, instance, new_score, old, rules, on_table, left)
-        better_melds = None if better is None else _assemble(better.pieces, rules)
-        if better is not None and better_melds is None:  # a meld of jokers only: the exact model
-            instance = exact_instance(t, on_table, hand)
-            left = max(0.05, time_limit - (time.perf_counter() - start))
-            better = solve_least_change(t, instance, new_score, old, rules, on_table, left)
-            better_melds = None if better is None else _assemble(better.pieces, rules)
-        if better is not None and better_melds is not None:
-            played_best, melds = better.played, better_melds
-            least = "optimal" if better.least_change_status == "optimal" else "feasible"
-        else:
-            least = "feasible"
-    if melds is None:  # pragma: no cover - the exact model never leaves jokers alone
-        raise MeldError("a meld of jokers only could not be placed")
-    played = validate_rearrangement(old, hand, melds, rules.meld_spec)
-    if played != played_best:  # pragma: no cover - a bug in the decoder
-        raise MeldError(f"decoded table adds {played}, the solver says {played_best}")
-    return _finish(old, hand, melds, played, rules, status, objective, least)
+        kept = search.find(score_of(played, rules, pos.objective)) if best.status is Status.OPTIMAL else None
+        if kept is not None and kept.found:  # every old meld kept, nothing moved: least change at its best
+            return _finish(pos, kept.table, kept.played, Status.OPTIMAL, "optimal", tuple(range(len(pos.old))))
+        played, melds, least = _least_change(pos, best, clock)
+    return _finish(pos, melds, played, best.status, least)
 
 
-def _solve_plain(
-    t: Template, on_table: Cards, hand: Cards, rules: ManipulationRules, time_limit: float
-) -> tuple[Solved, Instance, Any, list[Meld] | None]:
-    """Phase 1 with jokers as role copies; again with the exact refinement if the decoded
+def _best_score(pos: _Position, search: ExtensionSearch, clock: _Clock) -> _Best:
+    """Stages 1-4: the bound, the extension search, the dynamic program, CP-SAT (first to prove wins)."""
+    if not search.bound:  # 1. nothing is playable at all
+        return _Best(Status.INFEASIBLE, Cards(), pos.old, "bound")
+    ext = search.find()  # 2. the whole bound with every old meld kept
+    if ext.found:
+        return _Best(Status.OPTIMAL, ext.played, ext.table, "extension")
+    if pos.objective == "cards":  # 3. no joker in play: the exact dynamic program
+        natural = natural_play(pos.old, pos.hand, pos.rules, table_cards=pos.on_table, bound=search.bound)
+        if natural is not None:
+            status = Status.OPTIMAL if natural.played else Status.INFEASIBLE
+            return _Best(status, natural.played, natural.table, "program")
+    return _cpsat(pos, clock)  # 4.
+
+
+def _cpsat(pos: _Position, clock: _Clock, *, exact: bool = False) -> _Best:
+    """Stage 4, CP-SAT with jokers as role copies; again with the exact refinement if the decoded
     table keeps a meld of jokers only that no meld has room for (three or more jokers)."""
-    import time
-
-    from solver.manipulation.model import solve_play
-
-    start = time.perf_counter()
-    solved, instance, first = solve_play(t, on_table, hand, time_limit)
-    if solved.status not in ("optimal", "feasible") or not solved.played:
-        return solved, instance, first, None
-    melds = _assemble(solved.pieces, rules)
+    solved, instance, first = solve_play(pos.template(), pos.on_table, pos.hand, clock.left(), exact=exact)
+    if solved.status is Status.UNKNOWN:
+        return _Best(Status.UNKNOWN, Cards(), pos.old, "cp-sat")
+    if not solved.played:
+        status = Status.INFEASIBLE if solved.status is Status.OPTIMAL else Status.FEASIBLE
+        return _Best(status, Cards(), pos.old, "cp-sat")
+    melds = assemble(solved.pieces, pos.rules)
     if melds is None:
-        left = max(0.05, time_limit - (time.perf_counter() - start))
-        solved, instance, first = solve_play(t, on_table, hand, left, exact=True)
-        if solved.status in ("optimal", "feasible") and solved.played:
-            melds = _assemble(solved.pieces, rules)
-    return solved, instance, first, melds
+        if exact:  # pragma: no cover - the exact model never leaves jokers alone
+            raise MeldError("a meld of jokers only could not be placed")
+        return _cpsat(pos, clock, exact=True)
+    return _Best(solved.status, solved.played, melds, "cp-sat", first.objective, instance)
 
 
-def _from_extension(
-    old: tuple[Meld, ...],
-    hand: Cards,
-    ext: Extension,
-    rules: ManipulationRules,
-    objective: Objective,
-    least: Literal["optimal", "skipped"],
+def _least_change(pos: _Position, best: _Best, clock: _Clock) -> tuple[Cards, Sequence[Meld], LeastChange]:
+    """Stage 5, the second CP-SAT solve: the score fixed, the most old melds kept, the fewest cards
+    moved (the exact joker model when the plain one leaves a meld of jokers only). Falls back to
+    ``best`` (``feasible``) when time runs out."""
+    t = pos.template()
+    score = best.score if best.stage == "cp-sat" else len(pos.on_table) + len(best.played)
+    instance = best.instance or plain_instance(t, pos.on_table, pos.hand)
+    for attempt in range(2):
+        better = solve_least_change(t, instance, score, pos.old, pos.rules, pos.on_table, clock.left())
+        if better is None:
+            break
+        melds = assemble(better.pieces, pos.rules)
+        if melds is not None:
+            least: LeastChange = "optimal" if better.least_change_status is Status.OPTIMAL else "feasible"
+            return better.played, melds, least
+        if attempt == 0:
+            instance = exact_instance(t, pos.on_table, pos.hand)
+    return best.played, best.melds, "feasible"
+
+
+# --- the answer as a Play -----------------------------------------------------------------------
+
+
+def _sort_key(meld: Meld) -> tuple[int, ...]:
+    return tuple(c.index if r is None else r.index for c, r in zip(meld.cards, meld.roles))
+
+
+def _finish(
+    pos: _Position,
+    new: Sequence[Meld],
+    played_best: Cards,
+    status: Status,
+    least: LeastChange,
+    matching: Sequence[int | None] | None = None,
 ) -> Play:
-    """The play of an extension search: optimal, every old meld kept whole (matched to itself)."""
-    played = validate_rearrangement(old, hand, ext.table, rules.meld_spec)
-    if played != ext.played:  # pragma: no cover - a bug in the search
-        raise MeldError(f"extension table adds {played}, the search says {ext.played}")
-    if not played:
-        return _unchanged(old, hand, rules, objective)
-    return _finish(old, hand, ext.table, played, rules, "optimal", objective, least, tuple(range(len(old))))
+    """Check the new table with the independent validator, order it (partners of old melds first)
+    and diff it against the old one.
+
+    ``matching`` (old meld -> new meld) is computed by the graph layer unless
+    given (the extension play pairs every old meld with its own extension).
+    """
+    old = pos.old
+    played = validate_rearrangement(old, pos.hand, new, pos.rules.meld_spec)
+    if played != played_best:  # pragma: no cover - a bug in a stage's decoder
+        raise MeldError(f"decoded table adds {played}, the solver says {played_best}")
+    if matching is None:
+        matching = match_melds(old, new)
+    first = [j for j in matching if j is not None]
+    taken = set(first)
+    rest = sorted((j for j in range(len(new)) if j not in taken), key=lambda j: _sort_key(new[j]))
+    where = {j: k for k, j in enumerate(first + rest)}
+    table = tuple(new[j] for j in first + rest)
+    diff: TableDiff = diff_tables(old, table, played, [None if j is None else where[j] for j in matching])
+    return Play(
+        status,
+        played,
+        table,
+        pos.hand - played,
+        diff.moves,
+        diff.kept_melds,
+        diff.moved_cards,
+        play_value(played, pos.rules),
+        old,
+        diff.kept,
+        diff.matching,
+        pos.objective,
+        least,
+    )
+
+
+def _unchanged(pos: _Position, status: Status) -> Play:
+    """Nothing played: the old table stands (``infeasible``: proven; else time ran out: ``feasible``)."""
+    old = pos.old
+    if status is not Status.INFEASIBLE:
+        status = Status.FEASIBLE
+    least: LeastChange = "optimal" if status is Status.INFEASIBLE else "skipped"
+    same = tuple(range(len(old)))
+    return Play(status, Cards(), old, pos.hand, (), len(old), 0, 0, old, (True,) * len(old), same, pos.objective, least)
+
+
+# --- the other questions ------------------------------------------------------------------------
 
 
 def all_best_plays(
@@ -391,23 +325,117 @@ def all_best_plays(
     more jokers in play the exact joker model is used throughout (every
     multiset listed is one a valid table reaches).
     """
-    import time
+    from solver.manipulation.model import enumerate_plays
 
-    from solver.manipulation.model import enumerate_plays, solve_play
-
-    start = time.perf_counter()
-    old = tuple(table)
-    on_table = _check_position(old, hand, rules)
-    t = _template(rules, objective)
-    exact = (on_table + hand).count(_JOKER) >= 3
-    if not playable_bound(on_table, hand, rules):
+    clock = _Clock(time_limit)
+    pos = _Position.checked(table, hand, rules, objective)
+    if not playable_bound(pos.on_table, hand, rules):
         return ()
-    solved, instance, first = solve_play(t, on_table, hand, time_limit, exact=exact)
-    if solved.status == "unknown" or not solved.played:
+    exact = (pos.on_table + hand).count(JOKER) >= 3
+    t = pos.template()
+    solved, instance, first = solve_play(t, pos.on_table, hand, clock.left(), exact=exact)
+    if solved.status is Status.UNKNOWN or not solved.played:
         return ()
-    left = max(0.05, time_limit - (time.perf_counter() - start))
-    found = enumerate_plays(t, instance, first, on_table, hand, left, limit)
+    found = enumerate_plays(t, instance, first, pos.on_table, hand, clock.left(), limit)
     return tuple(sorted(found, key=lambda c: str(c)))
+
+
+@dataclass(frozen=True, slots=True)
+class Most:
+    """The most hand cards one play adds, a table that adds them, and how sure that is."""
+
+    cards: int
+    table: tuple[Meld, ...]
+    status: Status
+
+
+class Playable:
+    """How many hand cards one play can add in one position: the engine's question.
+
+    The stages of :func:`best_play` without least change, each run at most
+    once and only as far as the question needs: ``lower`` (a table the caller
+    already has, e.g. the greedy play) and the playable bound settle
+    :meth:`at_least` for most positions; :meth:`most` runs the exact stages.
+    ``lower`` may be a function, called only when the bound does not settle
+    the question.
+    ``table`` must be valid and the cards within the deck (not checked here).
+    """
+
+    def __init__(
+        self,
+        table: Sequence[Meld],
+        hand: Cards,
+        rules: ManipulationRules,
+        *,
+        lower: Sequence[Meld] | Callable[[], Sequence[Meld]] | None = None,
+        time_limit: float = 10.0,
+    ) -> None:
+        self.pos = _Position(tuple(table), hand, Cards(c for m in table for c in m.cards), rules, "cards")
+        self.time_limit = time_limit
+        self._lower = lower
+        self._lower_table: tuple[Meld, ...] | None = None
+        self._bound: Cards | None = None
+        self._most: Most | None = None
+
+    @property
+    def lower(self) -> tuple[Meld, ...]:
+        """The lower play (the old table when none was given), computed once if given as a function."""
+        if self._lower_table is None:
+            given = self._lower() if callable(self._lower) else self._lower
+            self._lower_table = tuple(given) if given is not None else self.pos.old
+        return self._lower_table
+
+    @property
+    def lower_cards(self) -> int:
+        """How many hand cards the lower play adds."""
+        return sum(len(m) for m in self.lower) - len(self.pos.on_table)
+
+    @property
+    def bound(self) -> Cards:
+        """The playable bound (stage 1), computed once."""
+        if self._bound is None:
+            self._bound = playable_bound(self.pos.on_table, self.pos.hand, self.pos.rules)
+        return self._bound
+
+    def at_least(self, n: int = 1) -> bool:
+        """Whether a play adds at least ``n`` hand cards (the bound and the lower play first)."""
+        if len(self.bound) < n:
+            return False
+        if self.lower_cards >= n:
+            return True
+        return self.most().cards >= n
+
+    def most(self) -> Most:
+        """The most hand cards one play adds, with its table (exact unless time ran out)."""
+        if self._most is None:
+            self._most = self._exact()
+        return self._most
+
+    def _exact(self) -> Most:
+        pos, bound = self.pos, self.bound
+        if self.lower_cards >= len(bound):  # the lower play reaches the bound
+            return Most(self.lower_cards, self.lower, Status.OPTIMAL)
+        natural = _natural_beyond(pos.old, bound, pos.rules, self.lower_cards)
+        if natural is not None:
+            if natural.played:
+                return Most(natural.cards, natural.table, Status.OPTIMAL)
+            return Most(self.lower_cards, self.lower, Status.OPTIMAL)
+        budget = budget_for(len(pos.on_table))
+        ext = extension_play(pos.old, pos.hand, pos.rules, table_cards=pos.on_table, bound=bound, budget=budget)
+        if ext.found:
+            return Most(len(ext.played), ext.table, Status.OPTIMAL)
+        best = _cpsat(pos, _Clock(self.time_limit))
+        if best.played and len(best.played) >= self.lower_cards:
+            return Most(len(best.played), tuple(best.melds), best.status)
+        return Most(self.lower_cards, self.lower, best.status)
+
+
+@lru_cache(maxsize=256)
+def _natural_beyond(old: tuple[Meld, ...], bound: Cards, rules: ManipulationRules, lower: int) -> NaturalPlay | None:
+    """Stage 3 for :class:`Playable`, shared by hands with the same bound (a drawn card that fits
+    nowhere asks nothing new): the best play adding more than ``lower`` cards, or nothing played."""
+    on_table = Cards(c for m in old for c in m.cards)
+    return natural_play(old, bound, rules, table_cards=on_table, bound=bound, at_least=lower + 1, budget=20_000)
 
 
 def max_cards_playable(
@@ -415,35 +443,21 @@ def max_cards_playable(
 ) -> int:
     """The most hand cards one play can add (the best found if time runs out).
 
-    No solver call when no hand card is playable at all, or when every
-    playable card can be played without rearranging (the exact shortcuts of
-    :mod:`solver.manipulation.shortcut`).
+    No solver call when no hand card is playable at all, when every playable
+    card can be played without rearranging, or with no joker in play (the
+    exact stages of :func:`best_play`).
     """
-    old = tuple(table)
-    on_table = _check_position(old, hand, rules)
-    bound = playable_bound(on_table, hand, rules)
-    if not bound:
-        return 0
-    if extension_play(old, hand, rules, table_cards=on_table, bound=bound).found:
-        return len(bound)
-    solved, _, _, _ = _solve_plain(_template(rules, "cards"), on_table, hand, rules, time_limit)
-    return len(solved.played)
+    pos = _Position.checked(table, hand, rules, "cards")
+    return Playable(pos.old, hand, rules, time_limit=time_limit).most().cards
 
 
 def can_play(table: Sequence[Meld], hand: Cards, rules: ManipulationRules, *, time_limit: float = 10.0) -> bool:
     """Whether at least one hand card can be played (for ``must_play`` and ``draw_rule``).
 
-    No solver call when no hand card is playable at all, or when one can be
-    played without rearranging.
+    No solver call when no hand card is playable at all, when one can be
+    played without rearranging, or with no joker in play.
     """
     if not hand:
         return False
-    old = tuple(table)
-    on_table = _check_position(old, hand, rules)
-    bound = playable_bound(on_table, hand, rules)
-    if not bound:
-        return False
-    if extension_play(old, hand, rules, table_cards=on_table, bound=bound, target=1).found:
-        return True
-    solved, _, _, _ = _solve_plain(_template(rules, "cards"), on_table, hand, rules, time_limit)
-    return bool(solved.played)
+    pos = _Position.checked(table, hand, rules, "cards")
+    return Playable(pos.old, hand, rules, time_limit=time_limit).at_least(1)

@@ -4,11 +4,15 @@ The dataclass defaults are the default preset, ``german``. The rule book
 marks ``must_play = one`` as the option's default but gives the default
 preset ``more_than_one``; a rule set with no preset named is the default
 preset, so ``ManipulationRules()`` has ``more_than_one`` (docs/decisions.md).
+More than 5 players need a third deck: ``max_players`` left at its default
+5 reads as 8 when ``decks`` is 3 or more.
 
 >>> ManipulationRules.preset("norwegian").ace
 'both'
 >>> ManipulationRules.from_dict({"preset": "norwegian", "jokers": 2}).jokers
 2
+>>> ManipulationRules().max_players, ManipulationRules(decks=3).max_players
+(5, 8)
 """
 
 from __future__ import annotations
@@ -51,9 +55,11 @@ class ManipulationRules(RuleSet):
     initial_meld: int = option(0, 0, 200, "points a first play from hand alone must reach")
     target: int = option(50, 1, 10_000, "the first player to reach this total loses")
     min_players: int = option(3, 2, 8, "fewest players")
-    max_players: int = option(5, 2, 8, "most players")
+    max_players: int = option(5, 2, 8, "most players (the default 5 reads as 8 with decks = 3 or more)")
 
     def __post_init__(self) -> None:
+        if self.decks >= 3 and self.max_players == 5:  # more than 5 players: a deck is added, 3 decks seat 8
+            object.__setattr__(self, "max_players", 8)
         if self.min_players > self.max_players:
             raise RulesError("manipulation rule option 'min_players' exceeds 'max_players'")
 

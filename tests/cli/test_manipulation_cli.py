@@ -129,7 +129,7 @@ def test_folder_with_one_bad_file_solves_the_rest(tmp_path: Path) -> None:
     assert result.returncode == 2
     solved = [json.loads(line) for line in result.stdout.splitlines()]
     assert [Path(d["puzzle"]).name for d in solved] == ["a.toml", "c.toml"]
-    assert solved[1]["status"] == "none"
+    assert solved[1]["status"] == "infeasible"
     assert "b.toml" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 

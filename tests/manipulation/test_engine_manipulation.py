@@ -130,6 +130,42 @@ def test_initial_meld_rummikub() -> None:
     assert [str(a) for a in low.legal_actions()] == ["draw"]  # 9 points is not enough to open
 
 
+def test_initial_meld_ignores_the_order_of_melds_and_cards() -> None:
+    """Issue 12: the old melds may come anywhere in the new table, cards in any order."""
+    rules = ManipulationRules.preset("rummikub")
+    game = scripted(["10H JH QH 8D", "3S", "4S"], table="5D 6D 7D", stock="AC", rules=rules)
+    do(game, "play QH JH 10H | 7D 6D 5D")
+    assert game.opened[0] and sorted(sorted(map(str, m.cards)) for m in game.table) == [
+        ["10H", "JH", "QH"],
+        ["5D", "6D", "7D"],
+    ]
+    moved = scripted(["10H JH QH 8D", "3S", "4S"], table="5D 6D 7D", stock="AC", rules=rules)
+    with pytest.raises(IllegalActionError, match="first play"):  # the old meld is still not to be touched
+        do(moved, "play QH JH 10H | 8D 7D 6D 5D")
+
+
+def test_initial_meld_counts_a_joker_as_its_card() -> None:
+    """Issue 12: a joker counts the value of the card it stands for (10 + 10 + 10 = 30)."""
+    rules = ManipulationRules.preset("rummikub")
+    game = scripted(["10H 10S JK 2C", "3S", "4S"], stock="AC", rules=rules)
+    assert game.can_play() and game.opening_value(parse_table("10H 10S JK")) == 30
+    do(game, "play 10H 10S JK")
+    assert game.opened[0]
+    short = scripted(["9H 9S JK 2C", "3S", "4S"], stock="AC", rules=rules)
+    with pytest.raises(IllegalActionError, match="first play"):  # 27 points
+        do(short, "play 9H 9S JK")
+
+
+def test_three_decks_seat_eight() -> None:
+    """Issue 12: more than 5 players need a third deck; ``decks = 3`` seats up to 8."""
+    assert ManipulationRules(decks=3).max_players == 8
+    game = ManipulationGame(ManipulationRules(decks=3), 8, seed=1)
+    assert len(game.hands) == 8 and all(len(h) == 10 for h in game.hands)
+    with pytest.raises(IllegalActionError, match="3-5 players"):
+        ManipulationGame(ManipulationRules(), 6)
+    assert ManipulationRules(decks=3, max_players=6).max_players == 6  # an explicit limit stands
+
+
 @pytest.mark.parametrize("preset", ["german", "norwegian", "rummikub"])
 def test_random_games_keep_every_card(preset: str) -> None:
     for seed in range(3):
@@ -149,3 +185,13 @@ def test_record_replays() -> None:
     again = replay(GameRecord.from_json(game.record().to_json()))
     assert again.scores() == game.scores() and again.observation(1) == game.observation(1)
     assert any(isinstance(a, MPlay) for a in game.history) and any(isinstance(a, (MDraw, MPass)) for a in game.history)
+
+
+def test_ace_end_of_a_run_follows_the_shared_rule() -> None:
+    """One rule for the ace (``solver.ranks.ace_high``): Q-K-A under ``both`` prints the ace high."""
+    rules = ManipulationRules(ace="both", decks=1)
+    game = scripted(["AH 2C", "3S", "4S"], table="JH QH KH", rules=rules)
+    plays = [str(a) for a in game.legal_actions() if isinstance(a, MPlay)]
+    assert plays == ["play JH QH KH AH"]
+    low = scripted(["AH 2C", "3S", "4S"], table="2H 3H 4H", rules=rules)
+    assert [str(a) for a in low.legal_actions() if isinstance(a, MPlay)] == ["play AH 2H 3H 4H"]

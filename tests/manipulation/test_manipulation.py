@@ -13,6 +13,7 @@ import solver.manipulation.play as manipulation_module
 from solver.cards import Card, Cards, Rank, Suit
 from solver.manipulation import Play, all_best_plays, best_play, can_play, max_cards_playable, play_value
 from solver.manipulation.moves import diff_tables
+from solver.manipulation.natural import natural_play
 from solver.melds import Meld, format_table, meld_kind, parse_table, validate_rearrangement
 from solver.puzzles import ManipulationPosition, load
 from solver.rules import ManipulationRules
@@ -27,7 +28,7 @@ def check_play(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules, p
     assert play.value == play_value(played, rules)
     for meld in play.table:  # runs whole in rank order: every wild has its role, cards in order
         kind = meld_kind(meld, rules.meld_spec)
-        if kind == "run" and play.status != "none":
+        if kind == "run" and play.status != "infeasible":
             roles = [r or c for c, r in zip(meld.cards, meld.roles)]
             positions = [int(c.rank or 0) for c in roles]
             if positions[0] == 1 and len(positions) > 1 and positions[1] != 2:
@@ -104,7 +105,7 @@ def test_nothing_playable() -> None:
     rules = ManipulationRules()
     table = parse_table("5H 6H 7H")
     play = best_play(table, Cards.parse("KD 2S"), rules)
-    assert play.status == "none" and not play.played and play.table == table and play.hand == Cards.parse("KD 2S")
+    assert play.status == "infeasible" and not play.played and play.table == table and play.hand == Cards.parse("KD 2S")
     assert not can_play(table, Cards.parse("KD 2S"), rules)
     assert can_play(table, Cards.parse("KD 8H"), rules)
     assert max_cards_playable(table, Cards.parse("8H 9H 4H KD"), rules) == 3
@@ -231,10 +232,10 @@ def test_solver_matches_exhaustive_search(
     """``program=False`` switches off the dynamic program, so CP-SAT answers joker-free positions too."""
     table, hand, rules = position
     best, plays = best_by_brute_force(table, hand, rules, objective)
-    with patch.object(manipulation_module, "natural_play", manipulation_module.natural_play if program else _none):
+    with patch.object(manipulation_module, "natural_play", natural_play if program else _none):
         play = best_play(table, hand, rules, objective=objective, time_limit=20)  # type: ignore[arg-type]
     check_play(table, hand, rules, play)
-    assert play.status in ("optimal", "none")
+    assert play.status in ("optimal", "infeasible")
     score = play.cards if objective == "cards" else play.value
     assert score == best, (format_table(table), str(hand), str(play.played))
     if objective == "cards":
@@ -269,7 +270,7 @@ def test_puzzle_answers(path: Path) -> None:
     assert "played" in answer
     play = best_play(pos.table, pos.hand, rules, time_limit=30)
     check_play(pos.table, pos.hand, rules, play)
-    assert play.status in ("optimal", "none")
+    assert play.status in ("optimal", "infeasible")
     assert play.cards == answer["played"]
     plays = all_best_plays(pos.table, pos.hand, rules, time_limit=30, limit=20)
     if "distinct_plays" in answer:

@@ -15,10 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import solver.manipulation.model as model
+import solver.manipulation.play as stages
 from solver.cards import Card, Cards
 from solver.manipulation import best_play, can_play, max_cards_playable
-from solver.manipulation.shortcut import ExtensionSearch, card_weight, extension_play, playable_bound
+from solver.manipulation.bound import card_weight, playable_bound
+from solver.manipulation.extension import ExtensionSearch, extension_play
 from solver.melds import Meld, meld_kinds, parse_table, validate_rearrangement
 from solver.rules import ManipulationRules
 from tests.manipulation.test_manipulation import check_play, small_positions
@@ -96,8 +97,8 @@ def _no_solver(*args: object, **kwargs: object) -> object:
 
 def test_shortcut_proves_without_the_solver(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every playable card goes on without rearranging: optimal, least change, no CP-SAT."""
-    monkeypatch.setattr(model, "solve_play", _no_solver)
-    monkeypatch.setattr(model, "solve_least_change", _no_solver)
+    monkeypatch.setattr(stages, "solve_play", _no_solver)
+    monkeypatch.setattr(stages, "solve_least_change", _no_solver)
     rules = ManipulationRules()
     table = parse_table("5H 6H 7H | 9S 9H 9D | 2C 3C 4C 5C 6C 7C 8C")
     hand = Cards.parse("4H 8H 9C 10C JC KS")
@@ -108,7 +109,7 @@ def test_shortcut_proves_without_the_solver(monkeypatch: pytest.MonkeyPatch) -> 
         assert (play.kept_melds, play.moved_cards, play.least_change) == (3, 0, "optimal")
     assert max_cards_playable(table, hand, rules) == 5 and can_play(table, hand, rules)
     nothing = best_play(table, Cards.parse("KS 2D"), rules)
-    assert nothing.status == "none" and not nothing.played
+    assert nothing.status == "infeasible" and not nothing.played
     assert max_cards_playable(table, Cards.parse("KS 2D"), rules) == 0
     assert not can_play(table, Cards.parse("KS 2D"), rules)
 
@@ -116,7 +117,7 @@ def test_shortcut_proves_without_the_solver(monkeypatch: pytest.MonkeyPatch) -> 
 def test_least_change_solve_skipped_when_nothing_needs_to_move(monkeypatch: pytest.MonkeyPatch) -> None:
     """5C could join 5S 5D only by breaking their runs (it cannot): the solver proves one card,
     the extension search reaches it without rearranging, and the second solve never runs."""
-    monkeypatch.setattr(model, "solve_least_change", _no_solver)
+    monkeypatch.setattr(stages, "solve_least_change", _no_solver)
     rules = ManipulationRules()
     table = parse_table("3S 4S 5S | 5D 6D 7D")
     hand = Cards.parse("5C 8D")

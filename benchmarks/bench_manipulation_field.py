@@ -1,0 +1,316 @@
+"""Manipulation Shanghai across the field: every kind of position, this solver against the peer.
+
+Run from the repository root::
+
+    python -m benchmarks.bench_manipulation_field [--positions 10] [--quick] [--stages] [--plot out.png]
+
+Seeded kinds of positions (jokers 0-6, ace low / high / both, 1-4 decks,
+tables of 20-190 cards, hands of 5-50). For each kind: the median over its
+positions of the fastest of three in-process solves of ours without least
+change (``plain``), ours with least change (the default answer) and the peer
+``rummikub-solver`` (HiGHS, plain: it has no least change), the ratios, and
+whether the optima agree. The peer has no ``ace=both`` and at most four
+jokers: those kinds show ``n/a`` for it (ace ``high`` is the peer's ace-low
+game with ranks relabelled, so it is compared). ``--stages`` adds the median
+time each stage of ``best_play`` takes; ``--plot`` draws time against table
+size (matplotlib, from the ``bench`` extra). The machine is shared: expect
+noise, read the ratios (same run); ``--cpu`` times by process CPU time,
+which other work on the machine disturbs less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cache, partial
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from benchmarks.positions import random_position
+from solver.cards import Cards, Suit
+from solver.manipulation import best_play
+from solver.melds import Meld
+from solver.rules import ManipulationRules
+
+console = Console(highlight=False, width=200)
+CLOCK: list[Callable[[], float]] = [time.perf_counter]
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """A kind of position: rules, table and hand sizes, jokers placed on the table."""
+
+    name: str
+    rules: ManipulationRules
+    table: int
+    hand: int
+    table_jokers: int | None = None
+
+    def positions(self, n: int, seed: int) -> list[tuple[tuple[Meld, ...], Cards]]:
+        """``n`` seeded positions of this kind."""
+        base = seed * 100_000 + sum(map(ord, self.name)) * 100
+        return [random_position(self.rules, self.table, self.hand, base + k, self.table_jokers) for k in range(n)]
+
+
+def _r(**kw: Any) -> ManipulationRules:
+    return ManipulationRules(**kw)
+
+
+KINDS: tuple[Kind, ...] = (
+    Kind("small: 2 decks, table 20, hand 5", _r(), 20, 5),
+    Kind("one deck, table 28, hand 14", _r(decks=1), 28, 14),
+    Kind("two decks, table 40, hand 22 (tight)", _r(), 40, 22),
+    Kind("two decks, dense table 76, hand 16", _r(), 76, 16),
+    Kind("two decks, big hand 42, table 38", _r(), 38, 42),
+    Kind("three decks, table 110, hand 20", _r(decks=3), 110, 20),
+    Kind("four decks, table 143, hand 27", _r(decks=4), 143, 27),
+    Kind("four decks, table 190, hand 50", _r(decks=4), 190, 50),
+    Kind("ace high, 2 decks, table 50, hand 14", _r(ace="high"), 50, 14),
+    Kind("ace both, 2 decks, table 50, hand 14", _r(ace="both"), 50, 14),
+    Kind("2 jokers, 2 decks, table 40, hand 14", _r(jokers=2), 40, 14),
+    Kind("4 jokers, 2 decks, table 60, hand 14", _r(jokers=4), 60, 14),
+    Kind("6 jokers, 4 decks, table 180, hand 30", _r(decks=4, jokers=6), 180, 30, 3),
+)
+
+
+# --- the peer -----------------------------------------------------------------------------------
+
+
+@cache
+def _peer_rules(decks: int, jokers: int) -> Any:
+    from rummikub_solver import RuleSet
+
+    return RuleSet(numbers=13, repeats=decks, colours=4, jokers=jokers, min_len=3, min_initial_value=1)
+
+
+def peer_supports(rules: ManipulationRules) -> bool:
+    """The peer plays ace low (or high, relabelled), at most four jokers, at most four decks."""
+    return rules.ace != "both" and rules.jokers <= 4
+
+
+def _tile(card: Any, ace: str) -> int:
+    if card.rank is None:
+        return 52
+    rank = int(card.rank)
+    number = (13 if rank == 1 else rank - 1) if ace == "high" else rank
+    return list(Suit).index(card.suit) * 13 + number - 1
+
+
+def peer_solve(table: Sequence[Meld], hand: Cards, rules: ManipulationRules) -> int:
+    """The peer's best tile count for a position (in process, its own model built per call)."""
+    rs = _peer_rules(rules.decks, rules.jokers)
+    state = rs.new_game()
+    state.add_table(*(rs.tiles[_tile(c, rules.ace)] for m in table for c in m.cards))
+    state.add_rack(*(rs.tiles[_tile(c, rules.ace)] for c in hand))
+    state.initial = False
+    sol = rs.solve(state)
+    return len(sol.tiles) if sol else 0
+
+
+# --- timing -------------------------------------------------------------------------------------
+
+
+def fastest(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, Any]:
+    """The fastest of ``repeat`` runs (other work on the machine only ever adds time) and the value."""
+    best = float("inf")
+    value = None
+    clock = CLOCK[0]
+    for _ in range(repeat):
+        start = clock()
+        value = fn()
+        best = min(best, clock() - start)
+    return best, value
+
+
+@dataclass
+class Stages:
+    """Seconds spent in each stage of ``best_play`` during one call (wrapped module functions)."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            clock = CLOCK[0]
+            start = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.seconds[name] = self.seconds.get(name, 0.0) + clock() - start
+
+        return timed
+
+
+@contextmanager
+def stage_timer(stages: Stages) -> Iterator[None]:
+    """Wrap the stage functions ``best_play`` calls, restoring them afterwards."""
+    import solver.manipulation.play as play
+    from solver.manipulation.extension import ExtensionSearch
+
+    names = {
+        "bound": (play, "playable_bound"),
+        "program": (play, "natural_play"),
+        "cp-sat": (play, "solve_play"),
+        "least change": (play, "solve_least_change"),
+        "matching": (play, "match_melds"),
+        "validate": (play, "validate_rearrangement"),
+    }
+    saved = {k: getattr(mod, attr) for k, (mod, attr) in names.items()}
+    find = ExtensionSearch.find
+    try:
+        for k, (mod, attr) in names.items():
+            setattr(mod, attr, stages.wrap(k, saved[k]))
+        ExtensionSearch.find = stages.wrap("extension", find)  # type: ignore[method-assign]
+        yield
+    finally:
+        for k, (mod, attr) in names.items():
+            setattr(mod, attr, saved[k])
+        ExtensionSearch.find = find  # type: ignore[method-assign]
+
+
+STAGES = ("extension", "program", "cp-sat", "least change", "matching", "validate")
+
+
+@dataclass
+class Row:
+    """One kind's measurements (seconds per position)."""
+
+    kind: Kind
+    table_cards: list[int] = field(default_factory=list)
+    plain: list[float] = field(default_factory=list)
+    least: list[float] = field(default_factory=list)
+    peer: list[float] = field(default_factory=list)
+    equal: int = 0
+    compared: int = 0
+    proven: int = 0
+    stages: dict[str, list[float]] = field(default_factory=dict)
+
+
+def measure(kind: Kind, n: int, seed: int, with_stages: bool, repeat: int) -> Row:
+    """Solve every position of a kind: ours plain, ours least change, the peer."""
+    row = Row(kind)
+    rules = kind.rules
+    for table, hand in kind.positions(n, seed):
+        best_play(table, hand, rules)  # warm the template cache
+        a, plain = fastest(partial(best_play, table, hand, rules, least_change=False), repeat)
+        b, least = fastest(partial(best_play, table, hand, rules), repeat)
+        assert plain.cards == least.cards, (kind.name, plain.cards, least.cards)
+        row.table_cards.append(sum(len(m) for m in table))
+        row.plain.append(a)
+        row.least.append(b)
+        row.proven += least.status in ("optimal", "infeasible") and least.least_change == "optimal"
+        if peer_supports(rules):
+            c, theirs = fastest(partial(peer_solve, table, hand, rules), repeat)
+            row.peer.append(c)
+            row.compared += 1
+            row.equal += theirs == least.cards
+        if with_stages:
+            stages = Stages()
+            with stage_timer(stages):
+                best_play(table, hand, rules)
+            for k in STAGES:
+                row.stages.setdefault(k, []).append(stages.seconds.get(k, 0.0))
+    return row
+
+
+def fmt(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def _ratio(a: float, b: list[float]) -> str:
+    return f"{a / statistics.median(b):.2f}x" if b else "n/a"
+
+
+def report(rows: Sequence[Row], n: int, with_stages: bool) -> None:
+    """The table of kinds (and of stages)."""
+    t = Table(title=f"Manipulation across the field: medians of {n} positions a kind, fastest of 3 each")
+    for col in (
+        "kind",
+        "table",
+        "ours plain",
+        "ours least change",
+        "peer (plain)",
+        "plain / peer",
+        "least change / peer",
+        "equal optima",
+        "proven",
+    ):
+        t.add_column(col, justify="left" if col == "kind" else "right")
+    for r in rows:
+        p, q = statistics.median(r.plain), statistics.median(r.least)
+        t.add_row(
+            r.kind.name,
+            str(int(statistics.median(r.table_cards))),
+            fmt(p),
+            fmt(q),
+            fmt(statistics.median(r.peer)) if r.peer else "n/a",
+            _ratio(p, r.peer),
+            _ratio(q, r.peer),
+            f"{r.equal}/{r.compared}" if r.compared else "n/a",
+            f"{r.proven}/{len(r.plain)}",
+        )
+    console.print(t)
+    if with_stages:
+        s = Table(title="Median time in each stage of best_play (least change), per kind")
+        s.add_column("kind")
+        for k in STAGES:
+            s.add_column(k, justify="right")
+        for r in rows:
+            s.add_row(r.kind.name, *(fmt(statistics.median(r.stages[k])) for k in STAGES))
+        console.print(s)
+
+
+def plot(rows: Sequence[Row], path: str) -> None:
+    """Time against table size, every position: ours plain, ours least change, the peer."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - the bench extra installs it
+        console.print("matplotlib is not installed (pip install -e '.[bench]'): no plot")
+        return
+    fig, ax = plt.subplots(figsize=(8, 5))
+    xs = [x for r in rows for x in r.table_cards]
+    ax.scatter(xs, [y * 1000 for r in rows for y in r.plain], s=12, label="ours, plain")
+    ax.scatter(xs, [y * 1000 for r in rows for y in r.least], s=12, marker="x", label="ours, least change")
+    px = [x for r in rows if r.peer for x in r.table_cards]
+    ax.scatter(px, [y * 1000 for r in rows for y in r.peer], s=12, marker="^", label="rummikub-solver (plain)")
+    ax.set_xlabel("table cards")
+    ax.set_ylabel("solve time, ms (fastest of 3)")
+    ax.set_yscale("log")
+    ax.set_title("Manipulation best play against table size, every kind of position")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    console.print(f"plot written to {path}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--positions", type=int, default=10, help="positions per kind")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="4 positions a kind, fastest of 2")
+    parser.add_argument("--stages", action="store_true", help="also the median time of each stage")
+    parser.add_argument("--kind", action="append", default=[], help="only kinds whose name contains this")
+    parser.add_argument("--plot", metavar="PNG", help="draw time against table size")
+    parser.add_argument("--cpu", action="store_true", help="process CPU time instead of wall time (a loaded machine)")
+    args = parser.parse_args(argv)
+    if args.cpu:
+        CLOCK[0] = time.process_time
+    n = 4 if args.quick else args.positions
+    repeat = 2 if args.quick else 3
+    kinds = [k for k in KINDS if not args.kind or any(s in k.name for s in args.kind)]
+    rows = [measure(k, n, args.seed, args.stages, repeat) for k in kinds]
+    report(rows, n, args.stages)
+    if args.plot:
+        plot(rows, args.plot)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,143 @@
+"""Stage 1 of the best play: the playable bound, an upper bound on every play.
+
+Every copy of a card on the new table sits in its own meld (a set never
+holds two cards of one suit, a run never one rank twice), so the copies of a
+card ``c`` the new table can hold are at most the melds that can contain
+``c``: sets of its rank (each needs two more cards of other suits, or
+jokers) plus runs through its position (each holds one of the pairs
+``(p-2, p-1)``, ``(p-1, p+1)``, ``(p+1, p+2)`` of its suit, jokers filling
+gaps). A hand card is *playable* only as far as that capacity exceeds the
+copies already on the table; a joker only if some meld with a joker can be
+built at all. The playable cards :func:`playable_bound` returns bound every
+objective that rewards each card played (``cards``, ``value``).
+
+Cost: one pass over the 52 card kinds, a few operations each (microseconds).
+
+>>> from solver.melds import parse_table
+>>> rules = ManipulationRules()
+>>> table = parse_table("5H 6H 7H | 9S 9H 9D")
+>>> str(playable_bound(Cards(c for m in table for c in m.cards), Cards.parse("8H 9C KD"), rules))
+'8H 9C'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from solver.cards import Card, Cards
+from solver.ranks import (
+    JOKER,
+    JOKER_INDEX,
+    N_NATURAL,
+    VALUE_SCALE,
+    card_index,
+    natural_card,
+    position_range,
+    positions_of,
+)
+from solver.rules import ManipulationRules
+
+__all__ = ["playable_bound", "card_weight", "score_of"]
+
+_J = JOKER_INDEX
+
+
+def card_weight(card: Card, rules: ManipulationRules, objective: str) -> int:
+    """The objective weight of one played card (the CP-SAT model's weights)."""
+    if objective == "cards" or card.rank is None:
+        return 1
+    return rules.card_value(card) * VALUE_SCALE + 1
+
+
+@cache
+def _run_capacity(n2: int, n1: int, m1: int, m2: int, jokers: int) -> int:
+    """Most runs through one position, given the cards at p-2, p-1, p+1, p+2 and the jokers.
+
+    Runs ending at p hold (p-2, p-1), runs through p hold (p-1, p+1), runs
+    starting at p hold (p+1, p+2); no card serves two runs, jokers fill gaps.
+    """
+    best = 0
+    for a in range(n2 + jokers + 1):  # runs ending at p
+        for c in range(m2 + jokers + 1):  # runs starting at p
+            left = jokers - max(0, a - n2) - max(0, c - m2) - max(0, a - n1) - max(0, c - m1)
+            if left < 0:
+                continue
+            b = 0  # runs through p
+            while max(0, a + b + 1 - n1) + max(0, b + 1 + c - m1) - max(0, a - n1) - max(0, c - m1) <= left:
+                b += 1
+            best = max(best, a + b + c)
+    return best
+
+
+def _set_capacity(others: Sequence[int], jokers: int, decks: int) -> int:
+    """Most sets holding one card, given the copies of the other three suits and the jokers."""
+    best = 0
+    for y in range(1, decks + 1):
+        if sum(min(n, y) for n in others) + jokers >= 2 * y:
+            best = y
+    return best
+
+
+def _capacity(index: int, counts: Sequence[int], rules: ManipulationRules) -> int:
+    """Most melds that can hold the natural card ``index`` among ``counts`` (jokers included)."""
+    suit, rank = divmod(index, 13)
+    rank += 1
+    jokers = counts[_J]
+    others = [counts[s * 13 + rank - 1] for s in range(4) if s != suit]
+    total = _set_capacity(others, jokers, rules.decks)
+    lo, hi = position_range(rules.ace)
+
+    def at(q: int) -> int:
+        return counts[card_index(suit, q)] if lo <= q <= hi else 0
+
+    for p in positions_of(rank, rules.ace):
+        total += _run_capacity(at(p - 2), at(p - 1), at(p + 1), at(p + 2), jokers)
+    return total
+
+
+def playable_bound(table: Cards, hand: Cards, rules: ManipulationRules) -> Cards:
+    """The hand cards that could be played at all (an upper bound on every play).
+
+    ``table`` is the multiset of table cards. Exact as a bound: a card left out
+    cannot be played in any rearrangement (see the module docstring).
+    """
+    counts = (table + hand).counts
+    tc, hc = table.counts, hand.counts
+    out: dict[Card, int] = {}
+    partner_for_joker = False
+    for i in range(N_NATURAL):
+        if not counts[i]:
+            continue
+        if hc[i]:
+            n = min(hc[i], _capacity(i, counts, rules) - tc[i])
+            if n > 0:
+                out[natural_card(i)] = n
+        if counts[_J] and not partner_for_joker:
+            partner_for_joker = _joker_partner(i, counts, rules)
+    if hc[_J] and partner_for_joker:
+        out[JOKER] = hc[_J]
+    return Cards.from_counts(out)
+
+
+def _joker_partner(index: int, counts: Sequence[int], rules: ManipulationRules) -> bool:
+    """Whether the natural ``index`` and a joker can share a meld of three."""
+    if counts[_J] >= 2:
+        return True
+    suit, rank = divmod(index, 13)
+    if any(counts[s * 13 + rank] for s in range(4) if s != suit):
+        return True
+    lo, hi = position_range(rules.ace)
+    for p in positions_of(rank + 1, rules.ace):
+        for q in (p - 2, p - 1, p + 1, p + 2):
+            if lo <= q <= hi and counts[card_index(suit, q)] and card_index(suit, q) != index:
+                return True
+    return False
+
+
+# --- the extension play ----------------------------------------------------------------------
+
+
+def score_of(cards: Cards, rules: ManipulationRules, objective: str) -> int:
+    """The objective score of played cards (the sum of :func:`card_weight`)."""
+    return sum(card_weight(c, rules, objective) * n for c, n in cards.items())

@@ -1,0 +1,331 @@
+"""Stage 5 of the best play: least change, the play that disturbs the old table least.
+
+With the best score fixed, a second CP-SAT solve: each old meld may keep a
+*home*, a new meld of its kind made of a part of the old meld (a run's
+window, a set's cards) plus copies from the pool (naturals or jokers);
+maximise kept melds, then old cards left in their home
+(docs/decisions-manipulation.md has the formulation).
+
+Cost: one CP-SAT solve on the plain model plus, per old meld, a handful of
+window variables (runs) or four copy variables (sets).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from ortools.sat.python import cp_model_helper as cp
+
+from solver.cards import Card, Cards
+from solver.errors import Status
+from solver.manipulation.model import (
+    INF,
+    Builder,
+    Instance,
+    Piece,
+    Solved,
+    Template,
+    decode_pool,
+    played_cards,
+    run_model,
+)
+from solver.melds import Meld, resolve_roles
+from solver.ranks import MAX_RUN, N_NATURAL, SUITS, ace_high, card_index, natural_card
+from solver.rules import ManipulationRules
+
+__all__ = ["solve_least_change"]
+
+
+@dataclass(frozen=True, slots=True)
+class _OldRun:
+    suit: int
+    naturals: dict[int, Card]  # position -> card
+    jokers: int
+
+
+@dataclass(frozen=True, slots=True)
+class _OldSet:
+    rank: int
+    suits: tuple[int, ...]
+    jokers: int
+
+
+@lru_cache(maxsize=4096)
+def _analyse(meld: Meld, rules: ManipulationRules) -> _OldRun | _OldSet:
+    """An old meld's kind, natural cards (runs: by position) and jokers, as the validator reads it."""
+    cards = meld.cards
+    if not any(c.is_joker for c in cards):  # fast path: the kind is plain to see
+        ranks = [int(c.rank or 0) for c in cards]
+        if len(set(ranks)) == 1:
+            return _OldSet(ranks[0], tuple(SUITS.index(c.suit) for c in cards if c.suit is not None), 0)
+        high_ace = ace_high(rules.ace, ranks)
+        suit = SUITS.index(cards[0].suit) if cards[0].suit is not None else 0
+        return _OldRun(suit, {(14 if r == 1 and high_ace else r): c for r, c in zip(ranks, cards)}, 0)
+    spec = rules.meld_spec
+    kind, roles = resolve_roles(meld, spec)
+    jokers = sum(1 for c in cards if spec.is_wild(c))
+    if kind == "set":
+        rank = next(int(c.rank) for c in roles if c.rank is not None)
+        suits = tuple(SUITS.index(c.suit) for c in cards if not spec.is_wild(c) and c.suit is not None)
+        return _OldSet(rank, suits, jokers)
+    ranks = [int(r.rank) for r in roles if r.rank is not None]
+    high_ace = ace_high(rules.ace, ranks)
+    naturals: dict[int, Card] = {}
+    suit = 0
+    for c in cards:
+        if spec.is_wild(c) or c.rank is None or c.suit is None:
+            continue
+        suit = SUITS.index(c.suit)
+        p = int(c.rank)
+        if p == 1 and high_ace:
+            p = 14
+        naturals[p] = c
+    return _OldRun(suit, naturals, jokers)
+
+
+@dataclass(frozen=True, slots=True)
+class _Home:
+    index: int
+    kind: Literal["run", "set"]
+    options: tuple[tuple[int, int, int], ...] = ()  # run: (window var, first, last)
+    fills: tuple[tuple[int, int], ...] = ()  # run: (position, joker var) where a joker may fill
+    suit: int = 0
+    naturals: tuple[tuple[int, Card], ...] = ()
+    rank: int = 0
+    stays: tuple[tuple[int, int, int], ...] = ()  # set: (suit, copy var, joker var or -1)
+    kept: int = -1
+
+
+class _Terms:
+    """Terms the homes add to the template's per-card constraints."""
+
+    def __init__(self) -> None:
+        self.copies: list[list[tuple[int, int]]] = [[] for _ in range(N_NATURAL)]
+        self.naturals: list[list[tuple[int, int]]] = [[] for _ in range(N_NATURAL)]
+        self.jokers: list[list[int]] = [[] for _ in range(N_NATURAL)]
+
+    def copy(self, idx: int, var: int, joker: int = -1) -> None:
+        """A copy of card ``idx`` in a home (a joker when ``joker`` is set)."""
+        self.copies[idx].append((var, 1))
+        self.naturals[idx].append((var, 1))
+        if joker >= 0:
+            self.joker(idx, joker)
+
+    def joker(self, idx: int, joker: int) -> None:
+        """One of the home's copies of card ``idx`` is a joker when ``joker`` is set."""
+        self.naturals[idx].append((joker, -1))
+        self.jokers[idx].append(joker)
+
+
+class _Homes:
+    """Builds the homes of the old melds into a copy of the plain model (one method per kind)."""
+
+    def __init__(self, b: Builder, t: Template, old: Sequence[Meld], instance: Instance) -> None:
+        self.b, self.t, self.instance = b, t, instance
+        self.big = sum(len(m) for m in old) + 1
+        self.objective: list[tuple[int, int]] = []
+        self.terms = _Terms()
+        self.wild = t.jokers > 0
+
+    def add(self, i: int, info: _OldRun | _OldSet) -> _Home:
+        """The home of old meld ``i``: kept (worth more than every card) and its cards left home."""
+        b = self.b
+        kept = b.var(0, 1)
+        self.objective.append((kept, self.big))
+        held: list[int] = []  # joker slots of this home
+        if isinstance(info, _OldRun):
+            home = self._run(i, info, kept, held)
+        else:
+            home = self._set(i, info, kept, held)
+        if info.jokers:  # the old jokers stay home: counted as staying, all of them for a kept meld
+            rj = b.var(0, info.jokers)
+            b.linear([rj, *held], [1] + [-1] * len(held), -INF, 0)
+            b.linear((kept, rj), (info.jokers, -1), -INF, 0)
+            self.objective.append((rj, 1))
+        return home
+
+    def _windows(self, info: _OldRun) -> list[tuple[int, int, int]]:
+        """The windows (var, first, last) a run's home may take: around its naturals, no more
+        cards nobody has than jokers in play."""
+        lo_pos, hi_pos = self.t.pos_range
+        available, jokers = self.instance.available, self.instance.jokers_in_play
+        nps = sorted(info.naturals)
+        nlo, nhi = nps[0], nps[-1]
+        ext = 2 + info.jokers
+        missing = {q for q in range(lo_pos, hi_pos + 1) if not available[card_index(info.suit, q)]}
+        opts: list[tuple[int, int, int]] = []
+        for a in range(max(lo_pos, nlo - ext), nhi + 1):
+            for z in range(max(a + 2, nlo), min(hi_pos, nhi + ext) + 1):
+                if z - a + 1 > MAX_RUN or not any(a <= q <= z for q in nps):
+                    continue
+                if sum(1 for q in range(a, z + 1) if q in missing and q not in info.naturals) > jokers:
+                    continue  # more cards no one has than jokers in play
+                opts.append((self.b.var(0, 1), a, z))
+        return opts
+
+    def _run(self, i: int, info: _OldRun, kept: int, held: list[int]) -> _Home:
+        b, terms = self.b, self.terms
+        nps = sorted(info.naturals)
+        opts = self._windows(info)
+        b.linear([v for v, _, _ in opts], [1] * len(opts), 0, 1)
+        covering = [v for v, a, z in opts if a <= nps[0] and z >= nps[-1]]
+        b.linear([kept, *covering], [1] + [-1] * len(covering), -INF, 0)
+        for v, a, z in opts:
+            inside = [q for q in nps if a <= q <= z]
+            self.objective.append((v, len(inside)))
+            for q in inside:
+                terms.copy(info.naturals[q].index, v)
+        fills: list[tuple[int, int]] = []
+        for q in sorted({q for _, a, z in opts for q in range(a, z + 1)} - set(nps)):
+            # a copy of the card at q, there exactly when the chosen window covers q
+            over = [v for v, a, z in opts if a <= q <= z]
+            idx = card_index(info.suit, q)
+            for v in over:
+                terms.copy(idx, v)
+            if self.wild:  # the copy may be a joker standing for the card
+                j = b.var(0, 1)
+                b.linear([j, *over], [1] + [-1] * len(over), -INF, 0)
+                held.append(j)
+                terms.joker(idx, j)
+                fills.append((q, j))
+        return _Home(i, "run", tuple(opts), tuple(fills), info.suit, tuple(sorted(info.naturals.items())), kept=kept)
+
+    def _set(self, i: int, info: _OldSet, kept: int, held: list[int]) -> _Home:
+        b = self.b
+        available, jokers = self.instance.available, self.instance.jokers_in_play
+        h = b.var(0, 1)
+        stays: list[tuple[int, int, int]] = []
+        naturals_in: list[tuple[int, int]] = []
+        for s in range(4):
+            idx = card_index(s, info.rank)
+            v = b.var(0, 1 if available[idx] or jokers else 0)
+            b.linear((v, h), (1, -1), -INF, 0)
+            j = -1
+            naturals_in.append((v, 1))
+            if s in info.suits:  # the old natural itself (WLOG: never a joker in its place)
+                self.objective.append((v, 1))
+                b.linear((kept, v), (1, -1), -INF, 0)
+            elif self.wild:
+                j = b.var(0, 1)
+                b.linear((j, v), (1, -1), -INF, 0)
+                held.append(j)
+                naturals_in.append((j, -1))
+            self.terms.copy(idx, v, j)
+            stays.append((s, v, j))
+        copies = [v for _, v, _ in stays]
+        b.linear([*copies, h], [1, 1, 1, 1, -3], 0, INF)
+        b.linear([*copies, h], [1, 1, 1, 1, -4], -INF, 0)
+        if self.wild:  # a natural card in every home (without jokers every copy is one)
+            b.linear([v for v, _ in naturals_in] + [h], [c for _, c in naturals_in] + [-1], 0, INF)
+        b.linear((kept, h), (1, -1), -INF, 0)
+        return _Home(i, "set", rank=info.rank, stays=tuple(stays), kept=kept)
+
+    def close(self) -> None:
+        """Add the homes' copies to the template's per-card constraints."""
+        b, t, terms = self.b, self.t, self.terms
+        refinement = self.instance.refinement
+        for idx in range(N_NATURAL):
+            if terms.copies[idx]:
+                b.append_terms(t.usage_cons[idx], terms.copies[idx])
+            if refinement is not None and terms.naturals[idx]:
+                b.append_terms(refinement.natural_cons[idx], terms.naturals[idx])
+            elif self.wild and terms.naturals[idx]:  # homes hold no more naturals of a card than are played
+                nats = terms.naturals[idx]
+                b.linear([v for v, _ in nats] + [t.usage[idx]], [c for _, c in nats] + [-1], -INF, 0)
+            if terms.jokers[idx]:  # joker slots at this card are jokers standing for it
+                js = terms.jokers[idx]
+                b.linear([*js, t.joker_copies[idx]], [1] * len(js) + [-1], -INF, 0)
+
+
+def _add_homes(
+    b: Builder, t: Template, old: Sequence[Meld], rules: ManipulationRules, instance: Instance
+) -> tuple[list[_Home], list[tuple[int, int]]]:
+    """Every old meld's home, and the least-change objective's terms."""
+    builder = _Homes(b, t, old, instance)
+    homes = [builder.add(i, _analyse(meld, rules)) for i, meld in enumerate(old)]
+    builder.close()
+    return homes, builder.objective
+
+
+def _decode_homes(homes: Sequence[_Home], values: Sequence[int]) -> tuple[list[Piece], list[int]]:
+    """Home pieces, and the jokers standing for each card inside homes."""
+    pieces: list[Piece] = []
+    jokers = [0] * N_NATURAL
+    for h in homes:
+        if h.kind == "run":
+            chosen = [(a, z) for v, a, z in h.options if values[v]]
+            if not chosen:
+                continue
+            a, z = chosen[0]
+            nat = dict(h.naturals)
+            joker_at = {q for q, j in h.fills if values[j]}
+            slots: list[Card | None] = []
+            for q in range(a, z + 1):
+                if q in nat:
+                    slots.append(nat[q])
+                elif q in joker_at:
+                    slots.append(None)
+                    jokers[natural_card(card_index(h.suit, q)).index] += 1
+                else:
+                    slots.append(natural_card(card_index(h.suit, q)))
+            pieces.append(Piece("run", h.suit, a, tuple(slots), home=h.index))
+        else:
+            cards: list[Card | None] = []
+            for s, v, j in h.stays:
+                if not values[v]:
+                    continue
+                card = natural_card(card_index(s, h.rank))
+                if j >= 0 and values[j]:
+                    cards.append(None)
+                    jokers[card.index] += 1
+                else:
+                    cards.append(card)
+            if cards:
+                pieces.append(Piece("set", -1, 0, tuple(cards), h.rank, home=h.index))
+    return pieces, jokers
+
+
+def solve_least_change(
+    t: Template,
+    instance: Instance,
+    score: int,
+    old: Sequence[Meld],
+    rules: ManipulationRules,
+    table: Cards,
+    time_limit: float,
+) -> Solved | None:
+    """Phase 2: with the score held at phase 1's best, keep the most old melds, move the fewest cards.
+
+    ``score`` is the best objective over the whole new table's cards (old
+    ones included). Returns None when no solution was found in time (the
+    caller keeps phase 1's). No warm start: phase 1's values as a hint made
+    it twice as slow (docs/decisions-manipulation.md).
+    """
+    proto = cp.CpModelProto()
+    proto.copy_from(instance.proto)
+    b = Builder(proto)
+    usage = [v for v in t.usage if v >= 0]
+    weights = [w for v, w in zip(t.usage, t.weights) if v >= 0]
+    b.linear(usage, weights, score, INF)
+    homes, objective = _add_homes(b, t, old, rules, instance)
+    proto.clear_objective()
+    obj = proto.objective
+    for v, c in objective:
+        obj.vars.append(v)
+        obj.coeffs.append(-c)
+    r = run_model(proto, time_limit)
+    if r.status not in (Status.OPTIMAL, Status.FEASIBLE):
+        return None
+    home_pieces, home_jokers = _decode_homes(homes, r.values)
+    pool = decode_pool(t, r.values, instance.refinement, home_jokers)
+    score = sum(r.values[v] * w for v, w in zip(usage, weights))
+    return Solved(
+        Status.FEASIBLE,
+        score,
+        played_cards(t, r.values, table),
+        (*home_pieces, *pool),
+        least_change_status=r.status,
+    )

@@ -1,0 +1,462 @@
+"""Stage 3 of the best play: the exact dynamic program, when no joker is in play.
+
+:func:`natural_play` finds the most hand cards one play can add, with a
+table that adds them, by dynamic programming over rank positions (also the
+engine's "can the player play?" question). Exact, with no least-change
+pass; it steps aside (None) when a joker is in play or past a work budget.
+
+Cost: at most ``budget`` steps (2,000 by default, 2-4 us each: about what
+the CP-SAT solve it replaces costs); past it the program gives up and
+CP-SAT decides.
+
+>>> from solver.melds import parse_table
+>>> rules = ManipulationRules.preset("norwegian")
+>>> best = natural_play(parse_table("3H 4H 5H 6H | 3C 4C 5C 6C"), Cards.parse("6S KD"), rules)
+>>> str(best.played), [str(m) for m in best.table]
+('6S', ['3H 4H 5H', '6S 6H 6C', '3C 4C 5C'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
+
+from solver.cards import Card, Cards
+from solver.manipulation.bound import playable_bound
+from solver.melds import Meld
+from solver.ranks import N_NATURAL, ace_high, natural_card, position_range
+from solver.rules import ManipulationRules
+
+__all__ = ["NaturalPlay", "natural_play", "DP_BUDGET"]
+
+
+DP_BUDGET = 2_000
+"""Steps (2-4 us each) before :func:`natural_play` gives up: about what a CP-SAT solve costs."""
+
+RunCodes = tuple[int, ...]  # one suit's open runs, sorted: 1, 2 = that many cards so far, 3 = three or more
+
+
+class _Option(NamedTuple):
+    """One way a suit's copies at a position go: continuing runs, starting runs, into sets."""
+
+    used: int  # copies used
+    into_sets: int  # copies going into sets
+    codes: RunCodes  # the suit's open runs after
+    continued: int  # runs of three or more continued
+    started: int  # runs started
+
+
+class _State(NamedTuple):
+    """The program's state: each suit's open runs, this position's set copies, the aces used."""
+
+    spades: RunCodes
+    hearts: RunCodes
+    diamonds: RunCodes
+    clubs: RunCodes
+    set_sum: int  # copies going into sets at this position
+    set_max: int  # most copies of one suit going into sets here
+    low_aces: tuple[int, ...]  # copies each suit used at the first ace column (ace=both)
+
+
+_state = tuple.__new__  # builds a _State from a tuple without the Python-level constructor (hot loop)
+
+
+class _Stage(NamedTuple):
+    """One suit at one rank position."""
+
+    suit: int
+    card: int  # card index
+    copies: int  # copies on the table and in the bound
+    table: int  # copies on the table (all must be used)
+    column: int  # 0, or the ace's first (1) or second (2) column under ace=both
+    later: int  # copies of the later suits at this position
+    hand: int  # hand copies counted here
+
+
+@dataclass(frozen=True, slots=True)
+class NaturalPlay:
+    """The best play (most hand cards) of a position with no joker, found by dynamic programming.
+
+    ``table`` is a whole new table holding every old table card and ``played``;
+    no play adds more hand cards. It keeps old melds only where the program
+    happens to rebuild them (there is no least-change pass); those come
+    first, in their old order.
+    """
+
+    played: Cards
+    table: tuple[Meld, ...]
+
+    @property
+    def cards(self) -> int:
+        """How many hand cards the play adds."""
+        return len(self.played)
+
+
+@cache
+def _suit_options(runs: RunCodes, avail: int, need: int, sets: bool) -> tuple[_Option, ...]:
+    """Ways one suit's copies at a position continue its open ``runs``, start runs or join sets.
+
+    Runs of one or two cards must continue; a run of three or more may stop.
+    At least ``need`` copies (the table's) are used, at most ``avail``.
+    Dominated options are left out: no run starts, and no copy is left
+    unused, while a run of three or more stops (continuing that run instead
+    is as good). The ace's first column under ``ace=both``, whose unused
+    copies may go to its other column, is always the first stage: no run is
+    open there.
+    """
+    must = sum(1 for r in runs if r < 3)
+    long = len(runs) - must
+    if must > avail:
+        return ()
+    grown = [r + 1 for r in runs if r < 3]
+    out: list[_Option] = []
+    for c3 in range(long + 1):
+        for new in range(avail - must - c3 + 1):
+            if new and c3 < long:
+                continue
+            codes = tuple(sorted([*grown, *([3] * c3), *([1] * new)]))
+            for g in range(avail - must - c3 - new + 1 if sets else 1):
+                used = must + c3 + new + g
+                if used >= need and (c3 == long or used == avail):
+                    out.append(_Option(used, g, codes, c3, new))
+    return tuple(out)
+
+
+def _stages(tc: Sequence[int], bc: Sequence[int], ace: str) -> list[_Stage]:
+    """The DP's stages in rank-position order (four suits a position).
+
+    With ``ace=both`` the ace has two columns: 1 for the first one met (any
+    copies, recorded in the state; its hand copies are counted at the other
+    column) and 2 for the second (the rest; the table's copies must be used
+    by then).
+    """
+    lo, hi = position_range(ace)
+    out: list[_Stage] = []
+    for q in range(lo, hi + 1):
+        base = 0 if q == 14 else q - 1
+        avails = [tc[base] + bc[base], tc[13 + base] + bc[13 + base], tc[26 + base] + bc[26 + base]]
+        avails.append(tc[39 + base] + bc[39 + base])
+        column = 0 if ace != "both" or q not in (1, 14) else (1 if q == 1 else 2)
+        rest = avails[1] + avails[2] + avails[3]
+        for s in range(4):
+            i = 13 * s + base
+            out.append(_Stage(s, i, avails[s], tc[i], column, rest, 0 if column == 1 else bc[i]))
+            if s < 3:
+                rest -= avails[s + 1]
+    return out
+
+
+def _orient(stages: list[_Stage]) -> list[_Stage]:
+    """The stages in the direction with fewer table cards before the first hand card (runs read
+    both ways): every arrangement of those cards is a state the program carries to that card."""
+    hand = [k for k, st in enumerate(stages) if st[2] > st[3]]
+    if not hand or sum(st[3] for st in stages[: hand[0]]) <= sum(st[3] for st in stages[hand[-1] + 1 :]):
+        return stages
+    out: list[_Stage] = []
+    for k in range(len(stages) - 4, -1, -4):
+        for s, i, avail, need, column, rest, _ in stages[k : k + 4]:
+            column = (0, 2, 1)[column]
+            out.append(_Stage(s, i, avail, need, column, rest, 0 if column == 1 else avail - need))
+    return out
+
+
+_Back = dict[_State, tuple[_State, _Option]]  # a layer's way back: state -> (previous state, option)
+_SKIP = _Option(0, 0, (), 0, 0)  # no copy here and no open run of the suit: nothing changes
+
+
+class _OutOfBudget(Exception):
+    """The dynamic program ran out of its work budget."""
+
+
+def _moves(stage: _Stage, st: _State, memo: dict[RunCodes, tuple[_Option, ...]]) -> list[tuple[_Option, _State, int]]:
+    """Every move from state ``st`` at ``stage``: (option, next state, hand cards added).
+
+    After the fourth suit the position closes: its set copies must make sets.
+    ``memo`` holds the stage's options by run codes (except at the ace's
+    second column, where they also depend on the copies the first took).
+    """
+    s, _, avail, need, column, rest, _ = stage
+    low = st.low_aces
+    runs: RunCodes = st[s]  # type: ignore[assignment]
+    if column == 2:
+        # the second ace column: the copies the first left; hand cards are what the first did not count
+        taken = low[s]
+        sub = need - taken if need > taken else 0
+        opts = _suit_options(runs, avail - taken, sub, False)
+    else:
+        found = memo.get(runs)
+        if found is None:
+            found = memo[runs] = _suit_options(runs, avail, 0 if column else need, True)
+        opts = found
+        sub = need
+    gsum, gmax = st[4], st[5]
+    out: list[tuple[_Option, _State, int]] = []
+    for opt in opts:
+        used, g, codes, _, _ = opt
+        gs = gsum + g
+        gm = g if g > gmax else gmax
+        if gs + rest < 3 * gm:  # too few copies here to make sets of them (at the fourth suit: none to come)
+            continue
+        if s == 3:  # the position closes, its set copies made into sets
+            gs = gm = 0
+        if column == 1:
+            low = (*st.low_aces[:s], used, *st.low_aces[s + 1 :])
+        if s == 0:
+            ns = _state(_State, (codes, st[1], st[2], st[3], gs, gm, low))
+        elif s == 1:
+            ns = _state(_State, (st[0], codes, st[2], st[3], gs, gm, low))
+        elif s == 2:
+            ns = _state(_State, (st[0], st[1], codes, st[3], gs, gm, low))
+        else:
+            ns = _state(_State, (st[0], st[1], st[2], codes, gs, gm, low))
+        out.append((opt, ns, used - sub if used > sub else 0))
+    return out
+
+
+class _Program:
+    """The dynamic program over ``stages``: forward while hand cards remain, then depth first."""
+
+    def __init__(self, stages: list[_Stage], budget: int) -> None:
+        self.stages = stages
+        self.budget = budget
+        self.work = 0
+        self.failed: set[tuple[int, _State]] = set()
+        self.memos: list[dict[RunCodes, tuple[_Option, ...]]] = [{} for _ in stages]
+        left = [0] * (len(stages) + 1)  # hand copies in the stages from k on
+        for k in range(len(stages) - 1, -1, -1):
+            left[k] = left[k + 1] + stages[k][6]
+        self.left = left
+
+    def complete(self, k: int, st: _State) -> list[_Option] | None:
+        """The options of a path from stage ``k`` to the end (reversed), or None."""
+        if k == len(self.stages):
+            return [] if all(r == 3 for runs in st[:4] for r in runs) else None
+        if (k, st) in self.failed:
+            return None
+        stage = self.stages[k]
+        s = stage[0]
+        if not stage[2] and not stage[4] and not st[s] and (s != 3 or not st[4]):
+            rest = self.complete(k + 1, st)
+            if rest is not None:
+                rest.append(_SKIP)
+            return rest
+        moves = _moves(stage, st, self.memos[k])
+        self.work += len(moves) + 1
+        if self.work > self.budget:
+            raise _OutOfBudget
+        for opt, ns, _ in moves:
+            rest = self.complete(k + 1, ns)
+            if rest is not None:
+                rest.append(opt)
+                return rest
+        self.failed.add((k, st))
+        return None
+
+    def _layer(self, k: int, cur: dict[_State, int], need: int) -> tuple[dict[_State, int], _Back]:
+        """One forward step: every state's moves at stage ``k``, keeping for each next state the most
+        hand cards (at least ``need``) and where it came from."""
+        nxt: dict[_State, int] = {}
+        back: _Back = {}
+        stage, memo = self.stages[k], self.memos[k]
+        s = stage.suit
+        nothing = not stage.copies and not stage.column
+        plain = stage.column == 0  # not an ace column: moves inline (the hot loop), else by _moves
+        rest, sub = stage.later, stage.table
+        for st, val in cur.items():
+            if nothing and not st[s] and (s != 3 or not st[4]):
+                self.work += 1
+                if val >= need and val > nxt.get(st, -1):
+                    nxt[st] = val
+                    back[st] = (st, _SKIP)
+                continue
+            if not plain:
+                moves = _moves(stage, st, memo)
+                self.work += len(moves) + 1
+                for opt, ns, gain in moves:
+                    nv = val + gain
+                    if nv >= need and nv > nxt.get(ns, -1):
+                        nxt[ns] = nv
+                        back[ns] = (st, opt)
+                continue
+            runs: RunCodes = st[s]  # type: ignore[assignment]
+            opts = memo.get(runs)
+            if opts is None:
+                opts = memo[runs] = _suit_options(runs, stage.copies, sub, True)
+            self.work += len(opts) + 1
+            gsum, gmax = st[4], st[5]
+            low = st[6]
+            for opt in opts:
+                used, g, codes, _, _ = opt  # unpacked: the hot loop
+                nv = val + used - sub
+                if nv < need:
+                    continue
+                gs = gsum + g
+                gm = g if g > gmax else gmax
+                if gs + rest < 3 * gm:
+                    continue
+                if s == 3:
+                    gs = gm = 0
+                if s == 0:
+                    ns = _state(_State, (codes, st[1], st[2], st[3], gs, gm, low))
+                elif s == 1:
+                    ns = _state(_State, (st[0], codes, st[2], st[3], gs, gm, low))
+                elif s == 2:
+                    ns = _state(_State, (st[0], st[1], codes, st[3], gs, gm, low))
+                else:
+                    ns = _state(_State, (st[0], st[1], st[2], codes, gs, gm, low))
+                if nv > nxt.get(ns, -1):
+                    nxt[ns] = nv
+                    back[ns] = (st, opt)
+        return nxt, back
+
+    def best(self, target: int) -> tuple[int, list[_Option]] | None:
+        """The most hand cards a path adds and its options, when that reaches ``target``; else None.
+
+        Forward while hand cards remain (a state that cannot reach ``target``
+        with the hand cards still to come is dropped), then the best states
+        are completed depth first.
+        """
+        cur: dict[_State, int] = {_State((), (), (), (), 0, 0, (0, 0, 0, 0)): 0}
+        layers: list[_Back] = []
+        k = 0
+        while k < len(self.stages) and self.left[k] > 0:
+            cur, back = self._layer(k, cur, target - self.left[k + 1])
+            if self.work > self.budget:
+                raise _OutOfBudget
+            layers.append(back)
+            k += 1
+            if not cur:
+                return None
+        for st, val in sorted(cur.items(), key=lambda item: -item[1]):
+            if val < target:
+                return None
+            tail = self.complete(k, st)
+            if tail is not None:
+                head: list[_Option] = []
+                for back in reversed(layers):
+                    st, opt = back[st]
+                    head.append(opt)
+                return val, [*reversed(head), *reversed(tail)]
+        return None
+
+
+def natural_play(
+    table: Sequence[Meld],
+    hand: Cards,
+    rules: ManipulationRules,
+    *,
+    table_cards: Cards | None = None,
+    bound: Cards | None = None,
+    at_least: int = 1,
+    budget: int = DP_BUDGET,
+) -> NaturalPlay | None:
+    """The best play by card count when no joker is in play, or None (then ask the solver).
+
+    ``table`` must be valid (not checked here). When no play adds
+    ``at_least`` hand cards the answer is the old table, nothing played (so
+    with ``at_least=1`` it is always the best play).
+
+    A dynamic program over rank positions, one suit at a time: the state is
+    each suit's open runs (one, two, three or more cards so far) and the
+    copies going into sets at the current position (``g`` copies per suit
+    make sets of three or four distinct suits exactly when ``3 * max(g) <=
+    sum(g)``). Every table card is used; hand cards within ``bound``
+    (:func:`playable_bound` by default) may be. States that cannot reach
+    ``at_least`` with the hand cards still to come are dropped; once no hand
+    card is left, a depth-first search completes the best states. None when
+    a joker is in play, when ``ace=both`` could allow a run over all 14
+    positions, or when more than ``budget`` steps would be needed.
+
+    >>> from solver.melds import parse_table
+    >>> rules = ManipulationRules.preset("norwegian")
+    >>> best = natural_play(parse_table("3H 4H 5H 6H | 3C 4C 5C 6C"), Cards.parse("6S KD"), rules)
+    >>> str(best.played), [str(m) for m in best.table]
+    ('6S', ['3H 4H 5H', '6S 6H 6C', '3C 4C 5C'])
+    """
+    old = tuple(table)
+    on_table = Cards(c for m in old for c in m.cards) if table_cards is None else table_cards
+    if any(on_table.counts[N_NATURAL:]) or any(hand.counts[N_NATURAL:]):
+        return None
+    if bound is None:
+        bound = playable_bound(on_table, hand, rules)
+    if len(bound) < at_least or not bound:
+        return NaturalPlay(Cards(), old)
+    tc, bc = on_table.counts, bound.counts
+    if rules.ace == "both":
+        for s in range(4):
+            if tc[s * 13] + bc[s * 13] >= 2 and all(tc[s * 13 + r] + bc[s * 13 + r] for r in range(1, 13)):
+                return None
+    stages = _orient(_stages(tc, bc, rules.ace))
+    try:
+        found = _Program(stages, budget).best(max(1, at_least))
+    except _OutOfBudget:
+        return None
+    if found is None:
+        return NaturalPlay(Cards(), old)
+    melds = _natural_melds(stages, found[1], rules.ace)
+    played = Cards(c for m in melds for c in m.cards) - on_table
+    return NaturalPlay(played, _old_first(old, melds))
+
+
+def _natural_melds(stages: Sequence[_Stage], path: Sequence[_Option], ace: str) -> list[Meld]:
+    """Replay a path with the cards themselves: runs in rank order, sets in suit order."""
+    melds: list[Meld] = []
+    open_runs: list[list[list[Card]]] = [[], [], [], []]
+    to_sets: list[Card] = []
+    copies = 0
+    for stage, (_, g, _, c3, new) in zip(stages, path):
+        s = stage[0]
+        card = natural_card(stage.card)
+        short = [r for r in open_runs[s] if len(r) < 3]
+        long = [r for r in open_runs[s] if len(r) >= 3]
+        melds.extend(_run_meld(r, ace) for r in long[c3:])
+        going = short + long[:c3] + [[] for _ in range(new)]
+        for r in going:
+            r.append(card)
+        open_runs[s] = going
+        to_sets.extend([card] * g)
+        copies = max(copies, g)
+        if s == 3:
+            # round robin over the copies in suit order: no set holds a suit twice, sizes 3-4
+            groups: list[list[Card]] = [[] for _ in range(copies)]
+            for k, c in enumerate(sorted(to_sets, key=lambda c: c.index)):
+                groups[k % copies].append(c)
+            melds.extend(Meld.of(gr) for gr in groups)
+            to_sets, copies = [], 0
+    for runs in open_runs:
+        melds.extend(_run_meld(r, ace) for r in runs)
+    return melds
+
+
+def _run_meld(cards: list[Card], ace: str) -> Meld:
+    """A run in rank order, whichever way the program read it (the ace at the end
+    :func:`solver.ranks.ace_high` gives it)."""
+    high = ace_high(ace, [int(c.rank or 0) for c in cards])
+    return Meld.of(sorted(cards, key=lambda c: 14 if c.rank == 1 and high else int(c.rank or 0)))
+
+
+def _old_first(old: Sequence[Meld], melds: Sequence[Meld]) -> tuple[Meld, ...]:
+    """The new table in a stable order: the old melds rebuilt unchanged first (as they were
+    printed, in old order), then the others by the first old meld their cards come from (those
+    with more of its cards first)."""
+    waiting: dict[tuple[int, ...], list[int]] = {}
+    for j, m in enumerate(melds):
+        waiting.setdefault(tuple(sorted(c.index for c in m.cards)), []).append(j)
+    first: list[Meld] = []
+    taken: set[int] = set()
+    home: dict[int, int] = {}  # card index -> the first old meld holding it
+    for k, m in enumerate(old):
+        for c in m.cards:
+            home.setdefault(c.index, k)
+        js = waiting.get(tuple(sorted(c.index for c in m.cards)))
+        if js:
+            taken.add(js.pop(0))
+            first.append(m)
+
+    def order(m: Meld) -> tuple[int, int, list[int]]:
+        homes = [home.get(c.index, len(old)) for c in m.cards]
+        return min(homes), -homes.count(min(homes)), [c.index for c in m.cards]
+
+    return (*first, *sorted((m for j, m in enumerate(melds) if j not in taken), key=order))

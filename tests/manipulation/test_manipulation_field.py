@@ -1,0 +1,119 @@
+"""Every exact stage against CP-SAT on random positions of every kind the benchmark spans
+(jokers 0-6, ace low / high / both, 1-4 decks, tables of 20-190 cards, hands of 5-50), not only
+small ones; and the compiled meld assignment against networkx's blossom."""
+
+from __future__ import annotations
+
+import random
+from unittest.mock import patch
+
+import networkx as nx
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import solver.manipulation.model as model
+from benchmarks.bench_manipulation_field import KINDS, Kind
+from solver.cards import Cards
+from solver.errors import Status
+from solver.manipulation import Playable, best_play
+from solver.manipulation.bound import playable_bound, score_of
+from solver.manipulation.extension import ExtensionSearch
+from solver.manipulation.moves import best_assignment
+from solver.manipulation.natural import natural_play
+from solver.melds import Meld, validate_rearrangement
+from tests.manipulation.test_manipulation import check_play
+
+Position = tuple[tuple[Meld, ...], Cards]
+
+
+def _cp_sat_score(table: tuple[Meld, ...], hand: Cards, kind: Kind, objective: str) -> int:
+    """The best score by CP-SAT alone (the exact joker model, no shortcut)."""
+    rules = kind.rules
+    t = model.template(rules.decks, rules.ace, rules.jokers, "value" if objective == "value" else "cards")
+    on_table = Cards(c for m in table for c in m.cards)
+    solved, _, _ = model.solve_play(t, on_table, hand, 30, exact=True)
+    assert solved.status is Status.OPTIMAL
+    return score_of(solved.played, rules, objective)
+
+
+def _positions(kind: Kind) -> list[Position]:
+    return kind.positions(2, 16)
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[k.name.split(",")[0] + f" {k.table}/{k.hand}" for k in KINDS])
+def test_every_stage_agrees_with_cp_sat(kind: Kind) -> None:
+    rules = kind.rules
+    for table, hand in _positions(kind):
+        on_table = Cards(c for m in table for c in m.cards)
+        best = _cp_sat_score(table, hand, kind, "cards")
+        bound = playable_bound(on_table, hand, rules)
+        assert len(bound) >= best
+        search = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound)
+        ext = search.find()
+        if ext.found:  # the whole bound with every old meld kept: CP-SAT cannot beat it
+            assert len(ext.played) == best == len(bound)
+            assert validate_rearrangement(table, hand, ext.table, rules.meld_spec) == ext.played
+        kept = search.find(best)
+        if kept.found:  # a play keeping every old meld reaching the best
+            assert len(kept.played) >= best and ext.complete
+            assert validate_rearrangement(table, hand, kept.table, rules.meld_spec) == kept.played
+        if not rules.jokers:
+            natural = natural_play(table, hand, rules, table_cards=on_table, budget=200_000)
+            if natural is not None:
+                assert natural.cards == best
+                assert validate_rearrangement(table, hand, natural.table, rules.meld_spec) == natural.played
+        assert Playable(table, hand, rules).most().cards == best
+        play = best_play(table, hand, rules, time_limit=30)
+        check_play(table, hand, rules, play)
+        assert play.cards == best and play.least_change == "optimal"
+        if kept.found:
+            assert play.kept_melds == len(table) and play.moved_cards == 0
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k.table <= 110], ids=lambda k: k.name.split(",")[0])
+def test_value_objective_and_cp_sat_alone_agree(kind: Kind) -> None:
+    """The value objective, and the cards objective with every shortcut switched off."""
+    rules = kind.rules
+    for table, hand in _positions(kind)[:1]:
+        best = _cp_sat_score(table, hand, kind, "value")
+        play = best_play(table, hand, rules, objective="value", time_limit=30)
+        check_play(table, hand, rules, play)
+        assert score_of(play.played, rules, "value") == best
+        with (
+            patch("solver.manipulation.play.natural_play", lambda *a, **k: None),
+            patch.object(ExtensionSearch, "find", lambda self, target=None: _nothing(self)),
+        ):
+            alone = best_play(table, hand, rules, least_change=False, time_limit=30)
+        assert alone.cards == _cp_sat_score(table, hand, kind, "cards")
+
+
+def _nothing(search: ExtensionSearch) -> object:
+    from solver.manipulation.extension import Extension
+
+    return Extension(Cards(), search.old, search.bound, False, False, 0)
+
+
+def test_the_target_position_is_proven_with_least_change() -> None:
+    """Issue 16's target: four decks, six jokers, 180 table cards, hand 30: proven optimal with least change."""
+    (kind,) = [k for k in KINDS if k.rules.jokers == 6]
+    table, hand = kind.positions(1, 3)[0]
+    play = best_play(table, hand, kind.rules, time_limit=20)
+    check_play(table, hand, kind.rules, play)
+    assert play.status is Status.OPTIMAL and play.least_change == "optimal"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 9), st.integers(1, 9))
+def test_compiled_assignment_weighs_as_much_as_the_blossom(seed: int, n_old: int, n_new: int) -> None:
+    rng = random.Random(seed)
+    edges = {(i, j): rng.randint(1, 40) for i in range(n_old) for j in range(n_new) if rng.random() < 0.4}
+    if not edges:
+        return
+    pairs = best_assignment(edges)
+    assert len({i for i, _ in pairs}) == len(pairs) == len({j for _, j in pairs})
+    assert all((i, j) in edges for i, j in pairs)
+    graph = nx.Graph()
+    graph.add_weighted_edges_from((("o", i), ("n", j), w) for (i, j), w in edges.items())
+    blossom = sum(graph.edges[e]["weight"] for e in nx.max_weight_matching(graph))
+    assert sum(edges[p] for p in pairs) == blossom
