@@ -144,6 +144,7 @@ class ContractGame(PenaltyGame):
 
     def clear_caches(self) -> None:
         """Forget the answers cached per hand and meld (after the state was edited by hand, as tests do)."""
+        super().clear_caches()
         self._laydown_cache.clear()
         self._found.clear()
         self._fits.clear()

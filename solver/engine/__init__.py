@@ -14,7 +14,7 @@ The registry here is the one place that knows each game's engine options
 >>> new_game("zsy", options={"time_limit": 1})
 Traceback (most recent call last):
 ...
-solver.engine.SetupError: unknown zsy engine option 'time_limit' (known: max_hands)
+solver.engine.SetupError: unknown zsy engine option 'time_limit' (known: max_hands, shown)
 """
 
 from __future__ import annotations

@@ -92,6 +92,11 @@ class Game(ABC):
             self._legal_key = key
         return list(self._legal)
 
+    def clear_caches(self) -> None:
+        """Forget every cached answer (legal actions, solver questions) after the state was edited
+        by hand: a puzzle position set up in a new game, or a test's position."""
+        self._legal_key = -1
+
     def _listed(self, action: Any) -> bool:
         """True if ``action`` is among the legal actions already listed for this position."""
         return self._legal_key == len(self.history) and action in self._legal

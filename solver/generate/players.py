@@ -42,10 +42,6 @@ DECIDERS = ("greedy", "shallow", "solver")
 """The decision makers the benchmark compares (``shallow``: Manipulation only)."""
 
 
-def _reset(game: Any) -> None:
-    game._legal_key = -1  # the legal-action cache is keyed by history length; the position changed
-
-
 def manipulation_played(kind: str, table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> Cards:
     """The hand cards decision maker ``kind`` plays in the position (empty: it draws or passes)."""
     if kind == "shallow":
@@ -58,10 +54,7 @@ def manipulation_played(kind: str, table: tuple[Meld, ...], hand: Cards, rules: 
     game.opened[0] = True
     game.to_move = 0
     game.phase = "turn"
-    game._cache.clear()
-    game._plays.clear()
-    game._keys.clear()
-    _reset(game)
+    game.clear_caches()
     action = make_player(kind, 0).choose(game)
     new_table = getattr(action, "table", None)
     if new_table is None:
@@ -81,7 +74,6 @@ def _contract_game(rules: ContractRules, pos: ContractPosition) -> Any:
     game.in_turn = game.to_move = 0
     game.phase = "play"
     game.clear_caches()
-    _reset(game)
     return game
 
 
@@ -116,7 +108,7 @@ def _zsy_game(rules: ZsyRules, hand: Cards, to_beat: Any) -> Any:
     game.trick = to_beat
     game.trick_player = 1 if to_beat is not None else -1
     game.to_move = 0
-    _reset(game)
+    game.clear_caches()
     return game
 
 

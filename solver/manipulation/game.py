@@ -270,6 +270,14 @@ class ManipulationGame(PenaltyGame):
         self._keys: dict[int, _Position] = {}
         self._deal()
 
+    def clear_caches(self) -> None:
+        """Forget the greedy plays and solver answers cached per position (after a hand edit)."""
+        super().clear_caches()
+        self._cache.clear()
+        self._questions.clear()
+        self._openings.clear()
+        self._keys.clear()
+
     def _deal(self) -> None:
         self.hand_number += 1
         self.dealer = (self.dealer + 1) % self.num_players
