@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from cli.main import app
 from solver.answers import solve_puzzle
 from solver.picture import puzzle_svg, svg_to_png
-from solver.puzzles import iter_puzzle_paths, load
+from solver.puzzles import ContractPosition, ManipulationPosition, iter_puzzle_paths, load
 
 ROOT = Path(__file__).resolve().parents[1]
 SIX = ROOT / "puzzles" / "manipulation" / "norwegian-six-of-spades.toml"
@@ -24,9 +24,13 @@ def test_position_shows_every_card_once() -> None:
     for path in iter_puzzle_paths(ROOT / "puzzles")[::7]:
         puzzle = load(path)
         pos = puzzle.position
-        expected = len(getattr(pos, "hand", ())) + sum(len(getattr(m, "meld", m)) for m in getattr(pos, "table", ()))
-        if getattr(pos, "to_beat", None) is not None:
-            expected += len(pos.to_beat)  # type: ignore[union-attr]
+        expected = len(pos.hand)
+        if isinstance(pos, ManipulationPosition):
+            expected += sum(len(m) for m in pos.table)
+        elif isinstance(pos, ContractPosition):
+            expected += sum(len(t.meld) for t in pos.table)
+        elif pos.to_beat is not None:
+            expected += len(pos.to_beat)
         assert len(_cards(puzzle_svg(puzzle))) == expected, path
 
 

@@ -67,7 +67,7 @@ def test_env_game_equals_engine_game(game: str, seed: int, options: dict[str, in
     # the engine's random player's choices, encoded and stepped through the env, give the same game
     env = aec_env(game, seed=seed, **options)
     env.reset(seed=seed)
-    ref = new_game(game, None, 4, seed, **options)
+    ref = new_game(game, None, 4, seed, options=options)
     player = RandomPlayer(seed)
     codec = env.unwrapped.turn.codec
     rewards = dict.fromkeys(env.agents, 0.0)

@@ -34,7 +34,7 @@ def do(game: ZsyGame, *texts: str) -> None:
 
 def test_deal_and_first_lead() -> None:
     game = new_game("zsy", players=5, seed=3)
-    assert sorted(len(h) for h in game.hands) == [10, 11, 11, 11, 11]  # type: ignore[attr-defined]
+    assert sorted(len(h) for h in game.hands) == [10, 11, 11, 11, 11]
     assert game.current_player() == 0  # the dealer leads
     check_invariants(game)
     assert not any(isinstance(a, ZPass) for a in game.legal_actions())  # the leader cannot pass
@@ -181,9 +181,9 @@ def test_random_games_keep_every_card(preset: str) -> None:
 def test_observation_hides_other_hands() -> None:
     game = new_game("zsy", players=4, seed=2)
     obs = game.observation(1)
-    assert obs["hand"] == str(game.hands[1])  # type: ignore[attr-defined]
-    assert "hands" not in obs and obs["hand_sizes"] == [len(h) for h in game.hands]  # type: ignore[attr-defined]
-    assert str(game.hands[0]) not in str(obs)  # type: ignore[attr-defined]
+    assert obs["hand"] == str(game.hands[1])
+    assert "hands" not in obs and obs["hand_sizes"] == [len(h) for h in game.hands]
+    assert str(game.hands[0]) not in str(obs)
 
 
 def test_teams6_first_leader_holds_the_shown_card() -> None:
