@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from solver.cards import Cards
 from solver.errors import PuzzleError, Status
 from solver.melds import TableMeld
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 from solver.rules import ContractRules, ManipulationRules, ZsyRules
+
+if TYPE_CHECKING:
+    from solver.contract import Distance, LayDown, Layoff
 
 __all__ = ["Answer", "SolveOptions", "solve_puzzle", "zsy_codes", "codes", "meld_codes", "move_json"]
 
@@ -157,20 +160,46 @@ def _manipulation_mismatch(
 # --- Contract Shanghai -----------------------------------------------------------------
 
 
-def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
-    from solver.contract import Distance, LayDown, Layoff, best_lay_down, best_layoff, distance_to_contract
+@dataclass(frozen=True, slots=True)
+class _ContractSolution:
+    """The solver's answers for one contract position, before they become data."""
 
+    down: LayDown | None
+    dist: Distance | None
+    layoff: Layoff | None
+    whole: bool
+    can_go_out: bool
+    status: str
+
+
+def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     pos = puzzle.position
     rules = puzzle.rules
     if not isinstance(pos, ContractPosition) or not isinstance(rules, ContractRules):
         raise PuzzleError(f"{puzzle.name}: not a contract position")
+    sol = _solve_contract(pos, rules, opts)
+    data = _contract_data(pos, rules, sol)
+    mismatch = _contract_mismatch(puzzle.answer, data) if puzzle.answer else None
+    return Answer(data, mismatch, {"down": sol.down, "dist": sol.dist, "layoff": sol.layoff, "whole": sol.whole})
+
+
+def _seen_cards(pos: ContractPosition) -> Cards:
+    """The cards outside the hand in view: the table, the dead cards and the discard."""
+    seen = Cards(c for t in pos.table for c in t.meld.cards) + pos.dead
+    if pos.discard is not None:
+        seen = seen + Cards([pos.discard])
+    return seen
+
+
+def _solve_contract(pos: ContractPosition, rules: ContractRules, opts: SolveOptions) -> _ContractSolution:
+    """Ask the questions: the best lay-down and the distance (before laying down), the best lay-off."""
+    from solver.contract import best_lay_down, best_layoff, distance_to_contract
+
     objective: Literal["points", "cards"] = "points" if opts.objective == "value" else "cards"
     limit = opts.time_limit
     hand = pos.hand
     table = pos.table
-    seen = Cards(c for t in table for c in t.meld.cards) + pos.dead
-    if pos.discard is not None:
-        seen = seen + Cards([pos.discard])
+    seen = _seen_cards(pos)
     whole = pos.round == rules.rounds and rules.last_round_all_at_once
     down: LayDown | None = None
     dist: Distance | None = None
@@ -189,24 +218,38 @@ def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
         layoff = best_layoff(hand, table, rules, player=0, objective=objective, time_limit=limit)
     if layoff is not None:
         statuses.append(layoff.status)
-    if pos.laid_down:
-        can_go_out = layoff.can_go_out if layoff is not None else True
-    elif down is None:
-        can_go_out = False
-    else:
-        can_go_out = len(down.hand) <= 1 or (layoff is not None and layoff.can_go_out)
     # a proven "there is none" (the contract cannot be made) is as exact as an optimum
     exact = all(s in (Status.OPTIMAL, Status.INFEASIBLE) for s in statuses)
     status = str(Status.OPTIMAL if exact else Status.FEASIBLE)
-    layoff_data = None
-    if layoff is not None:
-        layoff_data = {
-            "played": codes(layoff.played),
-            "cards": len(layoff.played),
-            "points": layoff.points,
-            "hand": codes(layoff.hand),
-            "table": [{"cards": meld_codes(t.meld), "owner": t.owner} for t in layoff.table],
-        }
+    can_go_out = _can_go_out(pos.laid_down, down, layoff)
+    return _ContractSolution(down, dist, layoff, whole, can_go_out, status)
+
+
+def _can_go_out(laid_down: bool, down: LayDown | None, layoff: Layoff | None) -> bool:
+    """Whether the hand can be emptied this turn (but for the final discard)."""
+    if laid_down:
+        return layoff.can_go_out if layoff is not None else True
+    if down is None:
+        return False
+    return len(down.hand) <= 1 or (layoff is not None and layoff.can_go_out)
+
+
+def _layoff_data(layoff: Layoff | None) -> dict[str, Any] | None:
+    """The lay-off as data: the cards played, their count and points, the hand left and the new table."""
+    if layoff is None:
+        return None
+    return {
+        "played": codes(layoff.played),
+        "cards": len(layoff.played),
+        "points": layoff.points,
+        "hand": codes(layoff.hand),
+        "table": [{"cards": meld_codes(t.meld), "owner": t.owner} for t in layoff.table],
+    }
+
+
+def _contract_data(pos: ContractPosition, rules: ContractRules, sol: _ContractSolution) -> dict[str, Any]:
+    """The answer's JSON data (docs/json.md)."""
+    down, dist, layoff = sol.down, sol.dist, sol.layoff
     data: dict[str, Any] = {
         "round": pos.round,
         "contract": " + ".join(map(str, rules.contract(pos.round))),
@@ -217,29 +260,32 @@ def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
         if dist is None
         else {"missing": dist.missing, "options": codes(dist.options), "completion": codes(dist.completion)},
         "missing": dist.missing if dist is not None else None,
-        "layoff": layoff_data,
+        "layoff": _layoff_data(layoff),
         "swaps": [{"card": str(s.card), "meld": s.meld, "wild": str(s.wild), "to": s.to} for s in layoff.swaps]
         if layoff
         else [],
-        "can_go_out": can_go_out,
-        "status": status,
+        "can_go_out": sol.can_go_out,
+        "status": sol.status,
     }
-    if whole:
+    if sol.whole:
         data["whole_hand"] = True
-    mismatch = None
-    if puzzle.answer:
-        got: dict[str, Any] = {
-            "can_lay_down": data["can_lay_down"],
-            "points_left": data["points_left"],
-            "distance": data["missing"],
-            "layoff": layoff_data["cards"] if layoff_data else 0,
-            "layoff_points": layoff_data["points"] if layoff_data else 0,
-            "can_go_out": can_go_out,
-            "swaps": len(data["swaps"]),
-        }
-        wrong = [f"{k}: expected {v!r}, got {got[k]!r}" for k, v in puzzle.answer.items() if got.get(k) != v]
-        mismatch = "; ".join(wrong) or None
-    return Answer(data, mismatch, {"down": down, "dist": dist, "layoff": layoff, "whole": whole})
+    return data
+
+
+def _contract_mismatch(answer: dict[str, Any], data: dict[str, Any]) -> str | None:
+    """Compare the data with the file's [answer]: every key it gives."""
+    layoff_data = data["layoff"]
+    got: dict[str, Any] = {
+        "can_lay_down": data["can_lay_down"],
+        "points_left": data["points_left"],
+        "distance": data["missing"],
+        "layoff": layoff_data["cards"] if layoff_data else 0,
+        "layoff_points": layoff_data["points"] if layoff_data else 0,
+        "can_go_out": data["can_go_out"],
+        "swaps": len(data["swaps"]),
+    }
+    wrong = [f"{k}: expected {v!r}, got {got[k]!r}" for k, v in answer.items() if got.get(k) != v]
+    return "; ".join(wrong) or None
 
 
 # --- Zheng Shang You -----------------------------------------------------------------------

@@ -174,6 +174,9 @@ class BruteLayoff:
     fewest_left: int
 
 
+_Option = tuple[Cards, int, int]  # (cards from the hand, wilds freed, wilds received)
+
+
 def exhaustive_layoff(
     hand: Cards,
     table: Sequence[TableMeld],
@@ -190,85 +193,112 @@ def exhaustive_layoff(
     """
     wilds = rules.wilds
     anon = next(iter(sorted(wilds, key=lambda c: c.index)))
-    options: list[list[tuple[Cards, int, int]]] = []  # (cards from hand, freed, received)
     total_table_wilds = sum(1 for t in table for c in t.meld.cards if c in wilds)
-    for t in table:
-        kind = meld_kind(t.meld, rules.meld_spec)
-        rank = set_rank(t.meld, rules) if kind == "set" else None
-        suit = next(c.suit for c in t.meld.cards if c not in wilds)
-        fits = [
-            (c, n)
-            for c, n in hand.items()
-            if c in wilds or (kind == "set" and c.rank == rank) or (kind == "run" and c.suit == suit)
-        ]
-        w_idx = [i for i, c in enumerate(t.meld.cards) if c in wilds]
-        allowed = rules.wild_swap and (t.owner != player or rules.wild_swap_own)
-        freed_sets = (
-            [()] if not allowed else [s for k in range(len(w_idx) + 1) for s in itertools.combinations(w_idx, k)]
-        )
-        mine: list[tuple[Cards, int, int]] = []
-        for sub in _sub_multisets(fits):
-            s = Cards(sub)
-            nat = Cards(c for c in sub if c not in wilds)
-            for freed in freed_sets:
-                if not swap_possible(t.meld, list(freed), nat, rules, kind):
+    received = (total_table_wilds if rules.wild_swap else 0) + 1
+    options = [_meld_options(hand, t, rules, player, anon, received) for t in table]
+    search = _LayoffSearch(options, rules, objective)
+    best = search.best(0, hand, 0)
+    fewest = search.fewest_left(0, hand, 0)
+    assert best is not None and fewest is not None
+    return BruteLayoff(best[0], best[1], -best[2], fewest)
+
+
+def _meld_options(
+    hand: Cards, t: TableMeld, rules: ContractRules, player: int, anon: Card, received: int
+) -> list[_Option]:
+    """Every legal (cards from the hand, wilds freed, wilds received) for one table meld.
+
+    ``anon`` stands for any received wild; ``received`` bounds how many it may receive (exclusive).
+    """
+    wilds = rules.wilds
+    kind = meld_kind(t.meld, rules.meld_spec)
+    rank = set_rank(t.meld, rules) if kind == "set" else None
+    suit = next(c.suit for c in t.meld.cards if c not in wilds)
+    fits = [
+        (c, n)
+        for c, n in hand.items()
+        if c in wilds or (kind == "set" and c.rank == rank) or (kind == "run" and c.suit == suit)
+    ]
+    freed_sets = _freed_sets(t, rules, player)
+    mine: list[_Option] = []
+    for sub in _sub_multisets(fits):
+        s = Cards(sub)
+        nat = Cards(c for c in sub if c not in wilds)
+        for freed in freed_sets:
+            if not swap_possible(t.meld, list(freed), nat, rules, kind):
+                continue
+            kept_cards = [c for i, c in enumerate(t.meld.cards) if i not in freed]
+            kept_roles = [r for i, r in enumerate(t.meld.roles) if i not in freed]
+            for g in range(received):
+                cards = kept_cards + list(sub) + [anon] * g
+                roles = kept_roles + [None] * (len(sub) + g)
+                if (sub or freed or g) and not is_kind(Meld(tuple(cards), tuple(roles)), rules, kind):
                     continue
-                kept_cards = [c for i, c in enumerate(t.meld.cards) if i not in freed]
-                kept_roles = [r for i, r in enumerate(t.meld.roles) if i not in freed]
-                for g in range((total_table_wilds if rules.wild_swap else 0) + 1):
-                    cards = kept_cards + list(sub) + [anon] * g
-                    roles = kept_roles + [None] * (len(sub) + g)
-                    if (sub or freed or g) and not is_kind(Meld(tuple(cards), tuple(roles)), rules, kind):
-                        continue
-                    mine.append((s, len(freed), g))
-        options.append(mine)
+                mine.append((s, len(freed), g))
+    return mine
 
-    pts = rules.points
-    memo: dict[tuple[int, Cards, int], tuple[int, int, int] | None] = {}
-    memo_left: dict[tuple[int, Cards, int], int | None] = {}
 
-    def score(s: Cards) -> tuple[int, int]:
-        p, c = sum(pts(x) for x in s), len(s)
-        return (p, c) if objective == "points" else (c, p)
+def _freed_sets(t: TableMeld, rules: ContractRules, player: int) -> list[tuple[int, ...]]:
+    """Every subset of the meld's wild positions the player may free (only the empty one without swaps)."""
+    w_idx = [i for i, c in enumerate(t.meld.cards) if c in rules.wilds]
+    allowed = rules.wild_swap and (t.owner != player or rules.wild_swap_own)
+    if not allowed:
+        return [()]
+    return [s for k in range(len(w_idx) + 1) for s in itertools.combinations(w_idx, k)]
 
-    def rec(i: int, left: Cards, balance: int) -> tuple[int, int, int] | None:
+
+class _LayoffSearch:
+    """The memoised search over the table's melds in order, one option per meld, with the wilds balanced."""
+
+    def __init__(
+        self, options: list[list[_Option]], rules: ContractRules, objective: Literal["points", "cards"]
+    ) -> None:
+        self.options = options
+        self.points = rules.points
+        self.objective = objective
+        self.memo: dict[tuple[int, Cards, int], tuple[int, int, int] | None] = {}
+        self.memo_left: dict[tuple[int, Cards, int], int | None] = {}
+
+    def score(self, s: Cards) -> tuple[int, int]:
+        """(primary, secondary) of the cards ``s`` laid off, by the objective."""
+        p, c = sum(self.points(x) for x in s), len(s)
+        return (p, c) if self.objective == "points" else (c, p)
+
+    def best(self, i: int, left: Cards, balance: int) -> tuple[int, int, int] | None:
+        """The best (primary, secondary, -swaps) from meld ``i`` on, or None if the wilds cannot balance."""
         key = (i, left, balance)
-        if key in memo:
-            return memo[key]
-        if i == len(table):
+        if key in self.memo:
+            return self.memo[key]
+        if i == len(self.options):
             res: tuple[int, int, int] | None = (0, 0, 0) if balance == 0 else None
         else:
             res = None
-            for s, f, g in options[i]:
+            for s, f, g in self.options[i]:
                 if not s <= left:
                     continue
-                sub = rec(i + 1, left - s, balance + f - g)
+                sub = self.best(i + 1, left - s, balance + f - g)
                 if sub is None:
                     continue
-                a, b = score(s)
+                a, b = self.score(s)
                 cand = (sub[0] + a, sub[1] + b, sub[2] - f)
                 if res is None or cand > res:
                     res = cand
-        memo[key] = res
+        self.memo[key] = res
         return res
 
-    def rec_left(i: int, left: Cards, balance: int) -> int | None:
+    def fewest_left(self, i: int, left: Cards, balance: int) -> int | None:
+        """The fewest cards left in the hand from meld ``i`` on, or None if the wilds cannot balance."""
         key = (i, left, balance)
-        if key in memo_left:
-            return memo_left[key]
-        if i == len(table):
+        if key in self.memo_left:
+            return self.memo_left[key]
+        if i == len(self.options):
             r: int | None = len(left) if balance == 0 else None
         else:
             r = None
-            for s, f, g in options[i]:
+            for s, f, g in self.options[i]:
                 if s <= left:
-                    sub = rec_left(i + 1, left - s, balance + f - g)
+                    sub = self.fewest_left(i + 1, left - s, balance + f - g)
                     if sub is not None and (r is None or sub < r):
                         r = sub
-        memo_left[key] = r
+        self.memo_left[key] = r
         return r
-
-    best = rec(0, hand, 0)
-    fewest = rec_left(0, hand, 0)
-    assert best is not None and fewest is not None
-    return BruteLayoff(best[0], best[1], -best[2], fewest)

@@ -19,7 +19,6 @@ plain validator of :mod:`solver.melds` and :mod:`solver.contract.referee`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
@@ -38,10 +37,10 @@ from solver.contract.actions import (
 from solver.contract.api import LayDown, best_lay_down, distance_to_contract
 from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
+from solver.contract.tablemelds import replaceable, with_roles
 from solver.engine.base import PenaltyGame
 from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
 from solver.melds import Meld, TableMeld, meld_kind, resolve_roles
-from solver.ranks import ace_high
 from solver.rules import ContractRules
 
 __all__ = [
@@ -265,28 +264,8 @@ class ContractGame(PenaltyGame):
             except MeldError:
                 self._fits[key] = None
             else:
-                self._fits[key] = self._with_roles(meld, roles)
+                self._fits[key] = with_roles(meld, roles, self.rules)
         return self._fits[key]
-
-    def _with_roles(self, meld: Meld, resolved: Sequence[Card]) -> Meld:
-        """Write each wild's resolved role into the meld, ordered for display."""
-        spec = self.rules.meld_spec
-        pairs = [(c, r if spec.is_wild(c) else None) for c, r in zip(meld.cards, resolved)]
-        kind = (
-            "run"
-            if len({r.suit for r in resolved}) == 1 and len({r.rank for r in resolved}) == len(resolved)
-            else "set"
-        )
-        if kind == "run":
-            high = ace_high(self.rules.ace, [int(r.rank) for r in resolved if r.rank is not None])
-
-            def pos(pair: tuple[Card, Card | None]) -> int:
-                card = pair[1] or pair[0]
-                assert card.rank is not None
-                return 14 if card.rank == 1 and high else int(card.rank)
-
-            pairs.sort(key=pos)
-        return Meld(tuple(c for c, _ in pairs), tuple(r for _, r in pairs))
 
     def _layoffs(self, p: int) -> list[ContractAction]:
         out: list[ContractAction] = []
@@ -316,37 +295,23 @@ class ContractGame(PenaltyGame):
         for i in range(len(self.table)):
             if not self._swappable(p, i):
                 continue
-            for wild, card in self._replaceable(i, self.hands[p]):
+            for wild, card in replaceable(self.table[i].meld, self.hands[p], self.rules.meld_spec):
                 for dest in range(len(self.table)):
                     action = CSwap(p, Swap(card, i, wild, dest))
                     if self._swap_result(action) is not None:
                         out.append(action)
         return out
 
-    def _replaceable(self, target: int, hand: Cards) -> list[tuple[Card, Card]]:
-        """The (wild, natural from ``hand``) pairs a swap in meld ``target`` may make: in a set any
-        natural of the set's rank replaces any of its wilds (the source: any ten for the 2S in
-        10D 10H 2S), in a run the card a wild stands for. A wild never replaces a wild."""
-        meld = self.table[target].meld
-        spec = self.rules.meld_spec
-        naturals = [c for c in hand.distinct() if not spec.is_wild(c)]
-        wilds = [(c, r) for c, r in zip(meld.cards, meld.roles) if spec.is_wild(c)]
-        if meld_kind(meld, spec) == "set":
-            rank = next(c.rank for c in meld.cards if not spec.is_wild(c))
-            kinds = sorted({c for c, _ in wilds}, key=lambda c: c.index)
-            return [(w, card) for w in kinds for card in naturals if card.rank == rank]
-        return [(w, r) for w, r in wilds if r is not None and r in naturals]
-
     def _wild_index(self, target: int, swap: Swap) -> int | None:
         """Where in meld ``target`` the swap's wild stands, if ``swap.card`` may take its place."""
-        if (swap.wild, swap.card) not in self._replaceable(target, Cards([swap.card])):
-            return None
         meld = self.table[target].meld
+        if (swap.wild, swap.card) not in replaceable(meld, Cards([swap.card]), self.rules.meld_spec):
+            return None
         kind = meld_kind(meld, self.rules.meld_spec)
         for k, (c, r) in enumerate(zip(meld.cards, meld.roles)):
             if c == swap.wild and (kind == "set" or r == swap.card):
                 return k
-        return None  # pragma: no cover - _replaceable found it
+        return None  # pragma: no cover - replaceable found it
 
     def _swap_result(self, action: CSwap) -> list[TableMeld] | None:
         """The table after a swap, or None if the swap is not possible."""
@@ -368,14 +333,14 @@ class ContractGame(PenaltyGame):
             resolved = resolve_roles(swapped, spec)[1]
         except MeldError:
             return None
-        table[swap.meld] = TableMeld(self._with_roles(swapped, resolved), tm.owner)
+        table[swap.meld] = TableMeld(with_roles(swapped, resolved, self.rules), tm.owner)
         dest = table[swap.to].meld
         placed = Meld((*dest.cards, swap.wild), (*dest.roles, action.role))
         try:
             resolved = resolve_roles(placed, spec)[1]
         except MeldError:
             return None
-        table[swap.to] = TableMeld(self._with_roles(placed, resolved), table[swap.to].owner)
+        table[swap.to] = TableMeld(with_roles(placed, resolved, self.rules), table[swap.to].owner)
         return table
 
     def verify(self, action: Any) -> None:
@@ -478,7 +443,7 @@ class ContractGame(PenaltyGame):
             spec = self.rules.meld_spec
             for meld in action.melds:
                 resolved = resolve_roles(meld, spec)[1]
-                self.table.append(TableMeld(self._with_roles(meld, resolved), p))
+                self.table.append(TableMeld(with_roles(meld, resolved, self.rules), p))
             self.hands[p] = self.hands[p] - Cards(c for m in action.melds for c in m.cards)
             self.laid_down[p] = True
             self.laid_this_turn = True
@@ -572,7 +537,7 @@ class ContractGame(PenaltyGame):
         """The first wild of meld ``target`` that ``card`` may replace (a swap written without its wild)."""
         if not 0 <= target < len(self.table):
             return None
-        found = self._replaceable(target, Cards([card]))
+        found = replaceable(self.table[target].meld, Cards([card]), self.rules.meld_spec)
         return found[0][0] if found else None
 
     def seen_cards(self, player: int) -> Cards:

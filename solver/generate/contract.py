@@ -20,11 +20,11 @@ from __future__ import annotations
 import random
 
 from solver.cards import Card, Cards, Rank, Suit
-from solver.contract import best_discards, best_lay_down, best_layoff, distance_to_contract
+from solver.contract import Layoff, best_discards, best_lay_down, best_layoff, distance_to_contract
 from solver.contract.brute import exhaustive_layoff
 from solver.contract.referee import check_layoff
 from solver.errors import MeldError, ShanghaiError
-from solver.generate.difficulty import Level, measure
+from solver.generate.difficulty import Difficulty, Level, measure
 from solver.generate.players import contract_turn
 from solver.melds import Meld, TableMeld, meld_kind
 from solver.puzzles import ContractPosition, Puzzle
@@ -105,24 +105,10 @@ def unique_layoff(hand: Cards, table: tuple[TableMeld, ...], played: Cards, rule
 
 def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | None:
     melds_range, hand_range = LAYOFF_SIZES[level]
-    table: list[TableMeld] = []
-    for _ in range(rng.randint(*melds_range)):
-        kind = rng.choice(("set", "run"))
-        length = rng.randint(3, 4) if kind == "set" else rng.randint(4, 6)
-        meld = _with_wild(rng, rules, _meld(rng, rules, kind, length))
-        try:
-            meld_kind(meld, rules.meld_spec)
-        except MeldError:
-            return None
-        table.append(TableMeld(meld, rng.choice((0, 1, 1, 2, 3))))
-    size = rng.randint(*hand_range)
-    cards = [
-        _fitting(rng, rng.choice(table).meld, rules)
-        if rng.random() < 0.75
-        else Card(Rank(rng.randint(1, 13)), rng.choice(_SUITS))
-        for _ in range(size)
-    ]
-    hand = Cards(cards)
+    table = _layoff_table(rng, rules, melds_range)
+    if table is None:
+        return None
+    hand = _layoff_hand(rng, rules, table, hand_range)
     position = tuple(table)
     try:
         (hand + Cards(c for t in position for c in t.meld.cards)).check_against(rules.deck, "position")
@@ -133,12 +119,54 @@ def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | 
     if layoff.status != "optimal" or n < 2 or (n == len(hand) and len(hand) > 1 and rng.random() < 0.5):
         return None
     pos = ContractPosition(rng.randint(1, rules.rounds - 1), hand, position, laid_down=True)
+    difficulty = measure("contract", _layoff_features(rules, pos, layoff))
+    if difficulty.level != level:
+        return None
+    if not unique_layoff(hand, position, layoff.played, rules):
+        return None
+    _confirm_layoff(rules, pos, layoff)
+    return _layoff_puzzle(rules, pos, layoff, difficulty)
+
+
+def _layoff_table(rng: random.Random, rules: ContractRules, melds_range: tuple[int, int]) -> list[TableMeld] | None:
+    """A few random melds with a wild each, random owners; None if one is not a valid meld."""
+    table: list[TableMeld] = []
+    for _ in range(rng.randint(*melds_range)):
+        kind = rng.choice(("set", "run"))
+        length = rng.randint(3, 4) if kind == "set" else rng.randint(4, 6)
+        meld = _with_wild(rng, rules, _meld(rng, rules, kind, length))
+        try:
+            meld_kind(meld, rules.meld_spec)
+        except MeldError:
+            return None
+        table.append(TableMeld(meld, rng.choice((0, 1, 1, 2, 3))))
+    return table
+
+
+def _layoff_hand(
+    rng: random.Random, rules: ContractRules, table: list[TableMeld], hand_range: tuple[int, int]
+) -> Cards:
+    """A hand dealt mostly (three cards in four) from cards that fit the table's melds."""
+    size = rng.randint(*hand_range)
+    cards = [
+        _fitting(rng, rng.choice(table).meld, rules)
+        if rng.random() < 0.75
+        else Card(Rank(rng.randint(1, 13)), rng.choice(_SUITS))
+        for _ in range(size)
+    ]
+    return Cards(cards)
+
+
+def _layoff_features(rules: ContractRules, pos: ContractPosition, layoff: Layoff) -> dict[str, int]:
+    """The difficulty features of a lay-off puzzle: its size, swaps, decoys and the greedy player's shortfall."""
+    hand, position = pos.hand, pos.table
+    n = len(layoff.played)
     greedy, _ = contract_turn("greedy", rules, pos)
     decoys = 0
     for card in (hand - layoff.played).distinct():
         alone = best_layoff(Cards([card]), position, rules, player=0, objective="cards", time_limit=5.0)
         decoys += bool(alone.played)
-    feats = {
+    return {
         "cards": n,
         "swaps": len(layoff.swaps),
         "greedy_shortfall": max(1, n - len(greedy)) if greedy != layoff.played else 0,
@@ -147,15 +175,22 @@ def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | 
         "wilds": sum(1 for c in hand if c in rules.wilds)
         + sum(1 for t in position for c in t.meld.cards if c in rules.wilds),
     }
-    difficulty = measure("contract", feats)
-    if difficulty.level != level:
-        return None
-    if not unique_layoff(hand, position, layoff.played, rules):
-        return None
+
+
+def _confirm_layoff(rules: ContractRules, pos: ContractPosition, layoff: Layoff) -> None:
+    """Raise :class:`MeldError` unless the referee and the brute force agree with the solver's lay-off."""
+    hand, position = pos.hand, pos.table
     if check_layoff(position, hand, layoff.table, rules, player=0) != layoff.played:  # pragma: no cover
         raise MeldError("the referee disagrees with the solver's lay-off")
-    if exhaustive_layoff(hand, position, rules, player=0, objective="cards").primary != n:  # pragma: no cover
+    brute = exhaustive_layoff(hand, position, rules, player=0, objective="cards")
+    if brute.primary != len(layoff.played):  # pragma: no cover
         raise MeldError("the brute force lays off a different number of cards")
+
+
+def _layoff_puzzle(rules: ContractRules, pos: ContractPosition, layoff: Layoff, difficulty: Difficulty) -> Puzzle:
+    """The puzzle: "go out" when the lay-off leaves at most the final discard, else "best lay-off"."""
+    hand = pos.hand
+    n = len(layoff.played)
     goes_out = len(hand) - n <= 1
     kind = "goout" if goes_out else "layoff"
     title = f"Go out this turn: lay off {n} cards" if goes_out else f"Best lay-off: {n} of {len(hand)} cards"
