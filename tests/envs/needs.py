@@ -15,5 +15,5 @@ def need(module: str, extra: str) -> Any:
         return importlib.import_module(module)
     except ImportError:
         if os.environ.get("CI"):
-            pytest.fail(f"{module} is missing under CI: .ci/run must install the [{extra}] extra")
-        pytest.skip(f"{module} not installed (pip install -e '.[{extra}]')")
+            pytest.fail(f"{module} is missing under CI: .ci/run must install the [{extra}] extra", pytrace=False)
+        pytest.skip(f"{module} not installed (pip install -e '.[{extra}]')", allow_module_level=True)
