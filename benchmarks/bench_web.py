@@ -115,11 +115,14 @@ class Way:
         self.pid = pid  # the server's pid; None: this process (its own thread is counted by thread_time)
         self.wall: list[float] = []
         self.cpu: list[float] = []
+        self.parts: list[tuple[float, float, float]] = []  # CPU of this thread, the server, its workers
         self.wait: list[float] = []
         self.solve: list[float] = []
 
-    def _others(self) -> list[int]:
-        return _family(self.pid) if self.pid is not None and SCHEDSTAT else []
+    def _others(self) -> tuple[list[int], list[int]]:
+        if self.pid is None or not SCHEDSTAT:
+            return [], []
+        return [self.pid], _family(self.pid)[1:]
 
     def _own_wait(self) -> int:
         if not SCHEDSTAT:
@@ -129,17 +132,19 @@ class Way:
 
     def measure(self, puzzle: dict[str, Any]) -> None:
         """Time one solve of ``puzzle``."""
-        pids = self._others()
-        run0, wait0 = _sched(pids)
+        server, workers = self._others()
+        (srun0, swait0), (wrun0, wwait0) = _sched(server), _sched(workers)
         own0 = self._own_wait()
         cpu0, t0 = time.thread_time(), time.perf_counter()
         result = self.call(puzzle)
         t1, cpu1 = time.perf_counter(), time.thread_time()
         own1 = self._own_wait()
-        run1, wait1 = _sched(pids)
+        (srun1, swait1), (wrun1, wwait1) = _sched(server), _sched(workers)
+        parts = ((cpu1 - cpu0) * 1000, (srun1 - srun0) / 1e6, (wrun1 - wrun0) / 1e6)
         self.wall.append((t1 - t0) * 1000)
-        self.cpu.append((cpu1 - cpu0) * 1000 + (run1 - run0) / 1e6)
-        self.wait.append((own1 - own0 + wait1 - wait0) / 1e6)
+        self.parts.append(parts)
+        self.cpu.append(sum(parts))
+        self.wait.append((own1 - own0 + swait1 - swait0 + wwait1 - wwait0) / 1e6)
         self.solve.append(result["seconds"] * 1000)
 
 
@@ -198,6 +203,13 @@ def latency(ways: list[Way], puzzles: list[dict[str, Any]], rounds: int, console
             f"{gap:.2f}", "", f"{med(w.cpu) - med(peer.cpu):.2f}", f"{med(w.wait) - med(peer.wait):.2f}", "",
         )  # fmt: skip
     console.print(table)
+    if SCHEDSTAT:
+        cpu_table = Table(title="where the CPU goes, ms (medians per request)")
+        for col in ("way", "this thread (client)", "server process", "worker processes"):
+            cpu_table.add_column(col, justify="left" if col == "way" else "right")
+        for w in ways:
+            cpu_table.add_row(w.name, *(f"{med(part):.2f}" for part in zip(*w.parts)))
+        console.print(cpu_table)
     return {
         "in_process_median_ms": med(peer.wall),
         "in_process_cpu_ms": med(peer.cpu),
@@ -206,6 +218,49 @@ def latency(ways: list[Way], puzzles: list[dict[str, Any]], rounds: int, console
         "http_threads_median_ms": med(ways[2].wall),
         "http_threads_cpu_ms": med(ways[2].cpu),
     }
+
+
+def spans(puzzles: list[dict[str, Any]], port: int, console: Console) -> None:
+    """The pieces of a ``POST /api/solve``, each timed alone in this process (medians, ms)."""
+    import pickle
+
+    from pydantic import TypeAdapter
+
+    from solver.puzzles import from_data
+    from web.app import SolveRequest, _fields
+
+    server = EngineServer()
+    bodies = [json.dumps({"puzzle": p, "time_limit": 10}).encode() for p in puzzles]
+    requests = [{"cmd": "solve", **_fields(SolveRequest.model_validate(json.loads(b)))} for b in bodies]
+    replies = [server.handle(r) for r in requests]
+    reply_json = TypeAdapter(dict[str, Any])
+    health = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def get_health(i: int) -> None:
+        health.request("GET", "/api/health")
+        health.getresponse().read()
+
+    pieces: list[tuple[str, Callable[[int], object]]] = [
+        ("request body: JSON decode + pydantic SolveRequest", lambda i: SolveRequest.model_validate(json.loads(bodies[i]))),
+        ("request model -> protocol request (_fields)", lambda i: _fields(SolveRequest.model_validate(json.loads(bodies[i])))),
+        ("pickle request and reply both ways (the worker pipe)", lambda i: pickle.loads(pickle.dumps(requests[i])) and pickle.loads(pickle.dumps(replies[i]))),
+        ("puzzle parsing (puzzles.from_data)", lambda i: from_data(puzzles[i], "<request>")),
+        ("EngineServer.handle (parse, solve, answer)", lambda i: server.handle(requests[i])),
+        ("reply -> JSON bytes (as FastAPI serialises it)", lambda i: reply_json.dump_json(replies[i]["result"])),
+        ("GET /api/health over HTTP (uvicorn + FastAPI floor)", get_health),
+    ]  # fmt: skip
+    table = Table(title="the pieces of POST /api/solve, each alone in one process, ms (medians)")
+    table.add_column("piece")
+    table.add_column("median", justify="right")
+    for name, piece in pieces:
+        times = []
+        for k in range(3 * len(puzzles)):
+            i = k % len(puzzles)
+            t0 = time.perf_counter()
+            piece(i)
+            times.append((time.perf_counter() - t0) * 1000)
+        table.add_row(name, f"{statistics.median(times):.3f}")
+    console.print(table)
 
 
 def load(port: int, puzzles: list[dict[str, Any]], clients: int, seconds: float, console: Console) -> dict[str, Any]:
@@ -279,6 +334,7 @@ def main() -> None:
             Way("HTTP, --workers 0", _http(ports[1]), procs[1].pid),
         ]
         figures: dict[str, Any] = latency(ways, puzzles, args.requests, console)
+        spans(puzzles, ports[0], console)
         after = os.getloadavg()
         console.print(f"load average after: {after[0]:.2f} {after[1]:.2f} {after[2]:.2f}")
         figures["load_average"] = [round(before[0], 2), round(after[0], 2)]
