@@ -187,7 +187,7 @@ def latency(ways: list[Way], puzzles: list[dict[str, Any]], rounds: int, console
     med = statistics.median
     cpu = "CPU" if SCHEDSTAT else "CPU (this thread only)"
     table = Table(title=f"solve of a two-deck position, ms ({platform.machine()}, {rounds} interleaved rounds)")
-    for col in ("way", "wall median", "wall p90", f"{cpu} median", "waiting for a CPU", "engine's solve span"):
+    for col in ("way", "wall median", "wall p90", f"{cpu} median", "waiting (sum)", "engine's solve span"):
         table.add_column(col, justify="left" if col == "way" else "right")
     for w in ways:
         table.add_row(
