@@ -195,3 +195,35 @@ def test_a_worker_past_its_time_is_replaced() -> None:
         asyncio.run(run())
     finally:
         engine.stop()
+
+
+def test_sequential_solves_stay_on_the_warm_worker() -> None:
+    """Idle workers are a stack: one request at a time goes to the worker that answered last
+    (warm caches); requests at once still spread over every worker."""
+    engine = WebEngine(Limits(workers=2))
+    used: list[int] = []
+
+    async def run() -> None:
+        engine.start()
+        assert engine._pool is not None
+        for k, worker in enumerate(engine._pool.workers):
+            send = worker.conn.send
+
+            def record(obj: Any, k: int = k, send: Any = send) -> None:
+                used.append(k)
+                send(obj)
+
+            worker.conn.send = record
+        for _ in range(4):
+            answer = await engine.stateless({"cmd": "solve", "puzzle": SIX})
+            assert answer["played"] == ["6S"]
+        assert len(used) == 4 and len(set(used)) == 1, used
+        used.clear()
+        answers = await asyncio.gather(*(engine.stateless({"cmd": "solve", "puzzle": SIX}) for _ in range(2)))
+        assert [a["played"] for a in answers] == [["6S"], ["6S"]]
+        assert sorted(used) == [0, 1]
+
+    try:
+        asyncio.run(run())
+    finally:
+        engine.stop()
