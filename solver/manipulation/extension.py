@@ -331,15 +331,15 @@ class ExtensionSearch:
         """The hand without the cards no extension play can hold, and the slack left after them.
 
         A card is held only by an old meld's extension (one of ``options``) or
-        by a meld of hand cards alone: a set of three suits or a run of three
-        positions, each present in the hand. With a joker in the hand every
-        card may be held (nothing is removed). Exact: the search never places
-        a removed card, so it only skips them, spending their weight of slack.
+        by a meld of hand cards alone: a set of its rank whose suits in the
+        hand plus the hand's jokers reach three, or a run of three positions
+        around it whose positions missing from the hand the jokers can fill.
+        Jokers are never dropped. Exact: the search never places a dropped
+        card, so it only skips them, spending their weight of slack.
         """
         search, free = self.search, self.free0
-        if search.joker >= 0 and free[search.joker]:
-            return free, slack
-        held = [False] * len(free)
+        jokers = free[search.joker] if search.joker >= 0 else 0
+        held = [k == search.joker for k in range(len(free))]
         for opts in options:
             for take, _ in opts:
                 for k, n in enumerate(take):
@@ -354,11 +354,11 @@ class ExtensionSearch:
             suits = sum(1 for j in slots if j >= 0 and free[j] > 0)
             a = avail[suit]
             in_run = any(
-                all(a[q] for q in range(start, start + 3))
+                sum(not a[q] for q in range(start, start + 3)) <= jokers
                 for p in positions_of(rank, self.rules.ace)
                 for start in range(max(lo, p - 2), min(p, hi - 2) + 1)
             )
-            held[k] = suits >= 3 or in_run
+            held[k] = suits + jokers >= 3 or in_run
         lost = sum(w * n for w, n, h in zip(search.weights, free, held) if not h)
         if not lost:
             return free, slack

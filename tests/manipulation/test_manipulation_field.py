@@ -145,3 +145,24 @@ def test_reach_test_keeps_the_extension_search_exact(kind: Kind) -> None:
             if fast.found:
                 assert score_of(fast.played, rules, "cards") >= target
                 assert validate_rearrangement(table, hand, fast.table, rules.meld_spec) == fast.played
+
+
+@pytest.mark.parametrize("jokers", [1, 2])
+def test_reach_test_with_jokers_in_the_hand(jokers: int) -> None:
+    """The reach test where the hand holds jokers (they fill holes of hand-only runs and sets)."""
+    from benchmarks.positions import JOKER, random_position
+    from solver.rules import ManipulationRules
+
+    rules = ManipulationRules(jokers=jokers)
+    for seed in range(40):
+        table, hand = random_position(rules, 24, 7, 900 + seed, table_jokers=0)
+        hand = hand + Cards([JOKER] * max(0, jokers - hand.count(JOKER)))
+        on_table = Cards(c for m in table for c in m.cards)
+        bound = playable_bound(on_table, hand, rules)
+        for target in range(len(bound), 0, -2):
+            fast = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000).find(target)
+            slow = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000)
+            full = _without_reach(slow, target)
+            assert isinstance(full, type(fast))
+            if fast.complete and full.complete:
+                assert fast.found == full.found, (seed, target)
