@@ -327,6 +327,43 @@ class ExtensionSearch:
         self.search = _Search(cards, weights, rules, budget)
         self._options: list[list[tuple[Take, Meld]]] | None = None
 
+    def _reachable(self, options: Sequence[Sequence[tuple[Take, Meld]]], slack: int) -> tuple[Take, int]:
+        """The hand without the cards no extension play can hold, and the slack left after them.
+
+        A card is held only by an old meld's extension (one of ``options``) or
+        by a meld of hand cards alone: a set of its rank whose suits in the
+        hand plus the hand's jokers reach three, or a run of three positions
+        around it whose positions missing from the hand the jokers can fill.
+        Jokers are never dropped. Exact: the search never places a dropped
+        card, so it only skips them, spending their weight of slack.
+        """
+        search, free = self.search, self.free0
+        jokers = free[search.joker] if search.joker >= 0 else 0
+        held = [k == search.joker for k in range(len(free))]
+        for opts in options:
+            for take, _ in opts:
+                for k, n in enumerate(take):
+                    held[k] = held[k] or n > 0
+        avail = {s: search._available(s, free) for s in range(4)}
+        lo, hi = search.lo, search.hi
+        for k, card in enumerate(search.cards):
+            if held[k] or card.rank is None or card.suit is None:
+                continue
+            suit, rank = SUITS.index(card.suit), int(card.rank)
+            slots = [search.slot.get(s * 13 + rank - 1, -1) for s in range(4)]
+            suits = sum(1 for j in slots if j >= 0 and free[j] > 0)
+            a = avail[suit]
+            in_run = any(
+                sum(not a[q] for q in range(start, start + 3)) <= jokers
+                for p in positions_of(rank, self.rules.ace)
+                for start in range(max(lo, p - 2), min(p, hi - 2) + 1)
+            )
+            held[k] = suits + jokers >= 3 or in_run
+        lost = sum(w * n for w, n, h in zip(search.weights, free, held) if not h)
+        if not lost:
+            return free, slack
+        return tuple(n if h else 0 for n, h in zip(free, held)), slack - lost
+
     def find(self, target: int | None = None) -> Extension:
         """A play scoring at least ``target`` (default: every playable card), if there is one."""
         old, bound, search = self.old, self.bound, self.search
@@ -344,6 +381,9 @@ class ExtensionSearch:
                     self._options.append(_old_options(search, m, self.rules, self.free0))
                     search.tick(1 + len(self._options[-1]))
             options = self._options
+            free0, slack = self._reachable(options, slack)
+            if slack < 0:  # the cards no extension play can hold are worth more than the slack
+                return Extension(Cards(), old, bound, False, True, 0)
             active = [i for i, opts in enumerate(options) if opts]
 
             def extend(k: int, free: Take) -> list[tuple[int, Meld]] | None:
@@ -366,7 +406,7 @@ class ExtensionSearch:
                     search.failed.add(key)
                 return found
 
-            result = extend(0, self.free0)
+            result = extend(0, free0)
         except _Budget:
             return Extension(Cards(), old, bound, False, False, 0)
         if result is None:

@@ -155,15 +155,18 @@ class _Homes:
         nps = sorted(info.naturals)
         nlo, nhi = nps[0], nps[-1]
         ext = 2 + info.jokers
-        missing = {q for q in range(lo_pos, hi_pos + 1) if not available[card_index(info.suit, q)]}
+        holes = [0] * (hi_pos + 2)  # holes[q]: cards no one has at positions lo_pos..q-1 (none of the run's)
+        for q in range(lo_pos, hi_pos + 1):
+            hole = not available[card_index(info.suit, q)] and q not in info.naturals
+            holes[q + 1] = holes[q] + hole
         opts: list[tuple[int, int, int]] = []
+        var = self.b.var
         for a in range(max(lo_pos, nlo - ext), nhi + 1):
-            for z in range(max(a + 2, nlo), min(hi_pos, nhi + ext) + 1):
-                if z - a + 1 > MAX_RUN or not any(a <= q <= z for q in nps):
-                    continue
-                if sum(1 for q in range(a, z + 1) if q in missing and q not in info.naturals) > jokers:
+            first_in = next(q for q in nps if q >= a)  # a natural at or after a (a <= nhi)
+            for z in range(max(a + 2, nlo, first_in), min(hi_pos, nhi + ext, a + MAX_RUN - 1) + 1):
+                if holes[z + 1] - holes[a] > jokers:
                     continue  # more cards no one has than jokers in play
-                opts.append((self.b.var(0, 1), a, z))
+                opts.append((var(0, 1), a, z))
         return opts
 
     def _run(self, i: int, info: _OldRun, kept: int, held: list[int]) -> _Home:
@@ -173,11 +176,14 @@ class _Homes:
         b.linear([v for v, _, _ in opts], [1] * len(opts), 0, 1)
         covering = [v for v, a, z in opts if a <= nps[0] and z >= nps[-1]]
         b.linear([kept, *covering], [1] + [-1] * len(covering), -INF, 0)
+        objective, copies, naturals = self.objective, terms.copies, terms.naturals
+        index = {q: info.naturals[q].index for q in nps}
         for v, a, z in opts:
             inside = [q for q in nps if a <= q <= z]
-            self.objective.append((v, len(inside)))
-            for q in inside:
-                terms.copy(info.naturals[q].index, v)
+            objective.append((v, len(inside)))
+            for q in inside:  # terms.copy, inlined: thousands of terms on big tables
+                copies[index[q]].append((v, 1))
+                naturals[index[q]].append((v, 1))
         fills: list[tuple[int, int]] = []
         for q in sorted({q for _, a, z in opts for q in range(a, z + 1)} - set(nps)):
             # a copy of the card at q, there exactly when the chosen window covers q

@@ -29,11 +29,16 @@ from solver.melds import Meld
 from solver.ranks import N_NATURAL, ace_high, natural_card, position_range
 from solver.rules import ManipulationRules
 
-__all__ = ["NaturalPlay", "natural_play", "DP_BUDGET"]
+__all__ = ["NaturalPlay", "natural_play", "DP_BUDGET", "DP_CARDS"]
 
 
 DP_BUDGET = 2_000
 """Steps (2-4 us each) before :func:`natural_play` gives up: about what a CP-SAT solve costs."""
+
+DP_CARDS = 50
+"""The most cards (table plus playable hand) for which :func:`~solver.manipulation.best_play` tries
+the program: past it, at :data:`DP_BUDGET` steps, it decided none of the benchmark's positions with
+two or more decks (docs/decisions-manipulation.md) and cost 1-2 ms each time."""
 
 RunCodes = tuple[int, ...]  # one suit's open runs, sorted: 1, 2 = that many cards so far, 3 = three or more
 

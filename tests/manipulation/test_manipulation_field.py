@@ -117,3 +117,52 @@ def test_compiled_assignment_weighs_as_much_as_the_blossom(seed: int, n_old: int
     graph.add_weighted_edges_from((("o", i), ("n", j), w) for (i, j), w in edges.items())
     blossom = sum(graph.edges[e]["weight"] for e in nx.max_weight_matching(graph))
     assert sum(edges[p] for p in pairs) == blossom
+
+
+def _without_reach(search: ExtensionSearch, target: int | None) -> object:
+    """The extension search with every card left in (the reach test switched off)."""
+    with patch.object(ExtensionSearch, "_reachable", lambda self, options, slack: (self.free0, slack)):
+        return search.find(target)
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[k.name.split(",")[0] + f" {k.table}/{k.hand}" for k in KINDS])
+def test_reach_test_keeps_the_extension_search_exact(kind: Kind) -> None:
+    """Removing the hand cards no extension play can hold changes no answer of the search
+    (every target from the whole bound down), on random positions of every kind."""
+    rules = kind.rules
+    for table, hand in kind.positions(3, 23):
+        on_table = Cards(c for m in table for c in m.cards)
+        bound = playable_bound(on_table, hand, rules)
+        for target in sorted({len(bound), len(bound) - 1, len(bound) // 2, 3}, reverse=True):
+            fast = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000).find(target)
+            slow = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000)
+            full = _without_reach(slow, target)
+            assert isinstance(full, type(fast))
+            if fast.complete and full.complete:
+                assert fast.found == full.found, (kind.name, target)
+            if fast.complete and not fast.found:
+                assert not full.found
+            if fast.found:
+                assert score_of(fast.played, rules, "cards") >= target
+                assert validate_rearrangement(table, hand, fast.table, rules.meld_spec) == fast.played
+
+
+@pytest.mark.parametrize("jokers", [1, 2])
+def test_reach_test_with_jokers_in_the_hand(jokers: int) -> None:
+    """The reach test where the hand holds jokers (they fill holes of hand-only runs and sets)."""
+    from benchmarks.positions import JOKER, random_position
+    from solver.rules import ManipulationRules
+
+    rules = ManipulationRules(jokers=jokers)
+    for seed in range(40):
+        table, hand = random_position(rules, 24, 7, 900 + seed, table_jokers=0)
+        hand = hand + Cards([JOKER] * max(0, jokers - hand.count(JOKER)))
+        on_table = Cards(c for m in table for c in m.cards)
+        bound = playable_bound(on_table, hand, rules)
+        for target in range(len(bound), 0, -2):
+            fast = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000).find(target)
+            slow = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000)
+            full = _without_reach(slow, target)
+            assert isinstance(full, type(fast))
+            if fast.complete and full.complete:
+                assert fast.found == full.found, (seed, target)
