@@ -203,16 +203,21 @@ class ZsyCodec(Codec):
             return sorted({self.TRIBUTE + a.card.index for a in legal})
         out: set[int] = set()
         exact = 0
-        for a in legal:
-            if isinstance(a, ZPass):
-                out.add(self.PASS)
-            elif isinstance(a, ZPlay):
-                cards = a.combo.cards
-                if cards == sel:
-                    exact += 1
-                elif sel <= cards:
-                    for c in (cards - sel).distinct():
-                        out.add(c.index)
+        if any(isinstance(a, ZPass) for a in legal):
+            out.add(self.PASS)
+        plays = [a.combo.cards.counts for a in legal if isinstance(a, ZPlay)]
+        if not sel:  # the first pick of a turn: any card of any play
+            for counts in plays:
+                out.update(i for i, n in enumerate(counts) if n)
+        else:  # the plays holding the selection: exactly it, or the cards they add to it
+            have = sel.counts
+            picked = [(i, n) for i, n in enumerate(have) if n]
+            for counts in plays:
+                if all(counts[i] >= n for i, n in picked):
+                    if counts == have:
+                        exact += 1
+                    else:
+                        out.update(i for i, (a, b) in enumerate(zip(counts, have)) if a > b)
         out.update(self.PLAY + k for k in range(min(exact, 4)))
         if turn.can_cancel():
             out.add(self.CANCEL)
