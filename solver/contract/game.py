@@ -329,8 +329,10 @@ class ContractGame(PenaltyGame):
         10D 10H 2S), in a run the card a wild stands for. A wild never replaces a wild."""
         meld = self.table[target].meld
         spec = self.rules.meld_spec
-        naturals = [c for c in hand.distinct() if not spec.is_wild(c)]
         wilds = [(c, r) for c, r in zip(meld.cards, meld.roles) if spec.is_wild(c)]
+        if not wilds:  # nothing to replace (and no need to validate the meld's kind)
+            return []
+        naturals = [c for c in hand.distinct() if not spec.is_wild(c)]
         if meld_kind(meld, spec) == "set":
             rank = next(c.rank for c in meld.cards if not spec.is_wild(c))
             kinds = sorted({c for c, _ in wilds}, key=lambda c: c.index)
