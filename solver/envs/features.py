@@ -21,9 +21,10 @@ Nothing hidden from the observer is in it: other hands appear as sizes only.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from solver.cards import N_CARDS, Cards
+from solver.cards import N_CARDS, Card, Cards
 from solver.envs.actions import MAX_MELDS, Turn
 
 __all__ = ["features", "feature_size", "write_features", "MAX_SEATS", "MAX_TABLE"]
@@ -58,6 +59,13 @@ class _Writer:
         """Card counts (N): nothing for no cards."""
         if cards:
             self.out[self.at : self.at + N] = cards.counts
+        self.at += N
+
+    def each(self, cards: Iterable[Card]) -> None:
+        """Card counts (N) of a few loose cards (a meld, the pile): no multiset built."""
+        out, at = self.out, self.at
+        for card in cards:
+            out[at + card.index] += 1
         self.at += N
 
     def seats(self, values: list[float], n: int, p: int) -> None:
@@ -121,10 +129,13 @@ def _contract(turn: Turn, p: int, w: _Writer) -> None:
     game: Any = turn.game
     n = game.num_players
     w.one_hot(game.pile[-1].index if game.pile else -1, N)
-    w.counts(Cards(game.pile) if game.pile else None)
+    w.each(game.pile)
     table = game.table
     for m in range(MAX_MELDS):
-        w.counts(table[m].meld.multiset if m < len(table) else None)
+        if m < len(table):
+            w.each(table[m].meld.cards)
+        else:
+            w.skip(N)
     for m in range(MAX_MELDS):
         if m < len(table):
             w.one_hot((table[m].owner - p) % n, MAX_SEATS)
@@ -144,9 +155,12 @@ def _manipulation(turn: Turn, p: int, w: _Writer) -> None:
     game: Any = turn.game
     n = game.num_players
     table = game.table
-    w.counts(Cards(c for m in table for c in m.cards) if table else None)
+    w.each(c for m in table for c in m.cards)
     for m in range(MAX_TABLE):
-        w.counts(Cards(table[m].cards) if m < len(table) else None)
+        if m < len(table):
+            w.each(table[m].cards)
+        else:
+            w.skip(N)
     w.seats([float(x) for x in game.opened], n, p)
     w.value(len(game.stock) / 100)
     w.value(1.0 if game.phase == "drawn" else 0.0)
