@@ -20,6 +20,7 @@ plain validator of :mod:`solver.melds` and :mod:`solver.contract.referee`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
@@ -40,7 +41,7 @@ from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
 from solver.engine.base import PenaltyGame
 from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
-from solver.melds import Meld, TableMeld, meld_kind, resolve_roles
+from solver.melds import Meld, MeldSpec, TableMeld, meld_kind, resolve_roles
 from solver.ranks import ace_high
 from solver.rules import ContractRules
 
@@ -59,6 +60,12 @@ __all__ = [
 
 
 Phase = Literal["first_discard", "offer", "call", "play", "over"]
+
+
+@lru_cache(maxsize=4096)
+def _kind(meld: Meld, spec: MeldSpec) -> str:
+    """The validator's kind of a table meld (memoised: the engine asks it for the same melds each turn)."""
+    return meld_kind(meld, spec)
 
 
 class ContractGame(PenaltyGame):
@@ -333,7 +340,7 @@ class ContractGame(PenaltyGame):
         if not wilds:  # nothing to replace (and no need to validate the meld's kind)
             return []
         naturals = [c for c in hand.distinct() if not spec.is_wild(c)]
-        if meld_kind(meld, spec) == "set":
+        if _kind(meld, spec) == "set":
             rank = next(c.rank for c in meld.cards if not spec.is_wild(c))
             kinds = sorted({c for c, _ in wilds}, key=lambda c: c.index)
             return [(w, card) for w in kinds for card in naturals if card.rank == rank]
@@ -344,7 +351,7 @@ class ContractGame(PenaltyGame):
         if (swap.wild, swap.card) not in self._replaceable(target, Cards([swap.card])):
             return None
         meld = self.table[target].meld
-        kind = meld_kind(meld, self.rules.meld_spec)
+        kind = _kind(meld, self.rules.meld_spec)
         for k, (c, r) in enumerate(zip(meld.cards, meld.roles)):
             if c == swap.wild and (kind == "set" or r == swap.card):
                 return k
