@@ -41,9 +41,10 @@ from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
 from solver.engine.base import PenaltyGame
 from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
-from solver.melds import Meld, MeldSpec, TableMeld, meld_kind, resolve_roles
+from solver.melds import Meld, TableMeld, meld_kind, resolve_roles
 from solver.ranks import ace_high
 from solver.rules import ContractRules
+from solver.rules.base import MeldSpec
 
 __all__ = [
     "CCall",
