@@ -23,6 +23,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 from functools import cache
+from itertools import chain, compress, repeat
+from operator import add, le, sub
 from typing import Final
 
 from solver.errors import CardError, TooManyCopiesError
@@ -277,13 +279,11 @@ class Cards:
 
     def items(self) -> Iterator[tuple[Card, int]]:
         """Distinct cards with their multiplicities, in canonical order."""
-        for card, n in zip(ALL_CARDS, self._counts):
-            if n:
-                yield card, n
+        return zip(compress(ALL_CARDS, self._counts), filter(None, self._counts))
 
     def distinct(self) -> tuple[Card, ...]:
         """The distinct cards, in canonical order."""
-        return tuple(c for c, n in zip(ALL_CARDS, self._counts) if n)
+        return tuple(compress(ALL_CARDS, self._counts))
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -292,7 +292,11 @@ class Cards:
 
     def __iter__(self) -> Iterator[Card]:
         if self._cards is None:
-            self._cards = tuple(card for card, n in zip(ALL_CARDS, self._counts) for _ in range(n))
+            counts = self._counts
+            cards = tuple(compress(ALL_CARDS, counts))  # one copy of each: the usual case
+            self._cards = (
+                cards if len(cards) == sum(counts) else tuple(chain.from_iterable(map(repeat, ALL_CARDS, counts)))
+            )
         return iter(self._cards)
 
     def __len__(self) -> int:
@@ -305,18 +309,18 @@ class Cards:
         return isinstance(card, Card) and self._counts[card._index] > 0
 
     def __add__(self, other: Cards) -> Cards:
-        return Cards._make(tuple(a + b for a, b in zip(self._counts, other._counts)))
+        return Cards._make(tuple(map(add, self._counts, other._counts)))
 
     def __sub__(self, other: Cards) -> Cards:
         """Remove ``other``; every card removed must be present (else :class:`CardError`)."""
-        out = tuple(a - b for a, b in zip(self._counts, other._counts))
+        out = tuple(map(sub, self._counts, other._counts))
         if min(out) < 0:
             missing = Cards._make(tuple(max(0, -n) for n in out))
             raise CardError(f"cards not present: {missing}")
         return Cards._make(out)
 
     def __le__(self, other: Cards) -> bool:
-        return all(a <= b for a, b in zip(self._counts, other._counts))
+        return all(map(le, self._counts, other._counts))
 
     def __ge__(self, other: Cards) -> bool:
         return other <= self

@@ -37,10 +37,10 @@ from solver.contract.actions import (
 from solver.contract.api import LayDown, best_lay_down, distance_to_contract
 from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
-from solver.contract.tablemelds import replaceable, with_roles
+from solver.contract.tablemelds import replaceable, table_kind, with_roles
 from solver.engine.base import PenaltyGame
 from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
-from solver.melds import Meld, TableMeld, meld_kind, resolve_roles
+from solver.melds import Meld, TableMeld, resolve_roles
 from solver.rules import ContractRules
 
 __all__ = [
@@ -307,7 +307,7 @@ class ContractGame(PenaltyGame):
         meld = self.table[target].meld
         if (swap.wild, swap.card) not in replaceable(meld, Cards([swap.card]), self.rules.meld_spec):
             return None
-        kind = meld_kind(meld, self.rules.meld_spec)
+        kind = table_kind(meld, self.rules.meld_spec)
         for k, (c, r) in enumerate(zip(meld.cards, meld.roles)):
             if c == swap.wild and (kind == "set" or r == swap.card):
                 return k

@@ -23,6 +23,8 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import is_
 from typing import Any, ClassVar, Protocol, Self
 
 from solver.cards import Card, Cards
@@ -99,7 +101,11 @@ class Game(ABC):
 
     def _listed(self, action: Any) -> bool:
         """True if ``action`` is among the legal actions already listed for this position."""
-        return self._legal_key == len(self.history) and action in self._legal
+        if self._legal_key != len(self.history):
+            return False
+        # the very object listed (a player's choice from the list) is found by identity, in C,
+        # before any dataclass comparison; else compare as ``in`` does
+        return any(map(is_, self._legal, repeat(action))) or action in self._legal
 
     @abstractmethod
     def _legal_actions(self) -> list[Any]:

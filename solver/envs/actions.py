@@ -87,7 +87,7 @@ class Codec:
 class Turn:
     """A game with the current player's selection in progress: what an env or OpenSpiel state wraps."""
 
-    __slots__ = ("_cache", "_strings", "cancels", "codec", "game", "selection", "stage")
+    __slots__ = ("_cache", "_memo", "_strings", "cancels", "codec", "game", "selection", "stage")
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -97,6 +97,7 @@ class Turn:
         self.cancels = 0  # cancels this turn: at most MAX_CANCELS, so every game ends
         self._strings: list[str] = []
         self._cache: tuple[int, Cards, Any, int, list[int]] | None = None
+        self._memo: tuple[int, Any] | None = None  # a codec's data for one position (history length)
 
     def clone(self) -> Turn:
         """An independent copy (the game cloned)."""
@@ -108,6 +109,7 @@ class Turn:
         new.cancels = self.cancels
         new._strings = self._strings.copy()
         new._cache = None
+        new._memo = None
         return new
 
     def history_strings(self) -> list[str]:
@@ -195,28 +197,48 @@ class ZsyCodec(Codec):
         return [a for a in game.legal_actions() if type(a).__name__ == "ZPlay"]
 
     def legal(self, turn: Turn) -> list[int]:
-        from solver.zsy.game import Tribute, ZPass, ZPlay
+        from solver.zsy.game import Tribute, ZPass
 
         legal = turn.game.legal_actions()
         sel = turn.selection
         if legal and isinstance(legal[0], Tribute):
             return sorted({self.TRIBUTE + a.card.index for a in legal})
+        plays, anything = self._position(turn, legal)
         out: set[int] = set()
         exact = 0
-        for a in legal:
-            if isinstance(a, ZPass):
-                out.add(self.PASS)
-            elif isinstance(a, ZPlay):
-                cards = a.combo.cards
-                if cards == sel:
-                    exact += 1
-                elif sel <= cards:
-                    for c in (cards - sel).distinct():
-                        out.add(c.index)
+        if any(isinstance(a, ZPass) for a in legal):
+            out.add(self.PASS)
+        if not sel:  # the first pick of a turn: any card of any play
+            out.update(anything)
+        else:  # the plays holding the selection: exactly it, or the cards they add to it
+            have = sel.counts
+            picked = [(i, n) for i, n in enumerate(have) if n]
+            for counts, held in plays:
+                if all(counts[i] >= n for i, n in picked):
+                    if counts == have:
+                        exact += 1
+                    else:
+                        out.update(i for i in held if counts[i] > have[i])
         out.update(self.PLAY + k for k in range(min(exact, 4)))
         if turn.can_cancel():
             out.add(self.CANCEL)
         return sorted(out)
+
+    @staticmethod
+    def _position(turn: Turn, legal: list[Any]) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], set[int]]:
+        """Per play its count vector and the card indexes it holds, and every card any play holds:
+        computed once per position (the selection changes within it, the plays do not)."""
+        from solver.zsy.game import ZPlay
+
+        key = len(turn.game.history)
+        if turn._memo is None or turn._memo[0] != key:
+            plays = []
+            for a in legal:
+                if isinstance(a, ZPlay):
+                    counts = a.combo.cards.counts
+                    plays.append((counts, tuple(i for i, n in enumerate(counts) if n)))
+            turn._memo = (key, (plays, {i for _, held in plays for i in held}))
+        return turn._memo[1]
 
     def step(self, turn: Turn, index: int) -> Any:
         from solver.zsy.game import Tribute, ZPass

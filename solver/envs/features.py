@@ -21,12 +21,13 @@ Nothing hidden from the observer is in it: other hands appear as sizes only.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from solver.cards import N_CARDS, Cards
+from solver.cards import N_CARDS, Card, Cards
 from solver.envs.actions import MAX_MELDS, Turn
 
-__all__ = ["features", "feature_size", "MAX_SEATS", "MAX_TABLE"]
+__all__ = ["features", "feature_size", "write_features", "MAX_SEATS", "MAX_TABLE"]
 
 N = N_CARDS
 MAX_SEATS = 8
@@ -44,75 +45,125 @@ def feature_size(game: str) -> int:
     return _SIZES[game]
 
 
-def _counts(cards: Cards, scale: float = 1.0) -> list[float]:
-    return [n * scale for n in cards.counts]
+class _Writer:
+    """Writes the features into a zeroed buffer (a list or a numpy array) from the front: only
+    the non-zero parts are written, with slice assignments (a card count vector at once)."""
 
+    __slots__ = ("at", "out")
 
-def _seats(values: list[float], n: int, p: int) -> list[float]:
-    out = [0.0] * MAX_SEATS
-    for q in range(n):
-        out[(q - p) % n] = values[q]
-    return out
+    def __init__(self, out: Any) -> None:
+        self.out = out
+        self.at = 0
 
+    def counts(self, cards: Cards | None) -> None:
+        """Card counts (N): nothing for no cards."""
+        if cards:
+            self.out[self.at : self.at + N] = cards.counts
+        self.at += N
 
-def _one_hot(i: int, size: int) -> list[float]:
-    out = [0.0] * size
-    if 0 <= i < size:
-        out[i] = 1.0
-    return out
+    def each(self, cards: Iterable[Card]) -> None:
+        """Card counts (N) of a few loose cards (a meld, the pile): no multiset built."""
+        out, at = self.out, self.at
+        for card in cards:
+            out[at + card.index] += 1
+        self.at += N
+
+    def seats(self, values: list[float], n: int, p: int) -> None:
+        """Per seat, relative to the observer (MAX_SEATS)."""
+        for q in range(n):
+            if values[q]:
+                self.out[self.at + (q - p) % n] = values[q]
+        self.at += MAX_SEATS
+
+    def one_hot(self, i: int, size: int) -> None:
+        """A one-hot of ``i`` among ``size`` (all zeros when out of range)."""
+        if 0 <= i < size:
+            self.out[self.at + i] = 1.0
+        self.at += size
+
+    def value(self, x: float) -> None:
+        """One number."""
+        self.out[self.at] = x
+        self.at += 1
+
+    def skip(self, size: int) -> None:
+        """``size`` zeros."""
+        self.at += size
 
 
 def features(turn: Turn, player: int) -> list[float]:
     """``player``'s view of the position as ``feature_size(game)`` floats."""
+    out = [0.0] * _SIZES[turn.game.GAME]
+    write_features(turn, player, out)
+    return [float(x) for x in out]
+
+
+def write_features(turn: Turn, player: int, out: Any) -> None:
+    """Write :func:`features` into ``out``, a zeroed buffer of ``feature_size(game)`` (a list or a
+    numpy array: the env fills its observation array in place, without a list in between)."""
     game: Any = turn.game
     n, p = game.num_players, player
     to_move = game.current_player()
-    out = _counts(game.hands[p]) + _counts(turn.selection if to_move == p else Cards())
-    out += _seats([len(h) / 30 for h in game.hands], n, p)
-    out += _one_hot((to_move - p) % n if to_move >= 0 else -1, MAX_SEATS)
-    out += _seats([s / 100 for s in game.scores()], n, p)
-    out += _EXTRA[game.GAME](turn, p)
-    return out
+    w = _Writer(out)
+    w.counts(game.hands[p])
+    w.counts(turn.selection if to_move == p else None)
+    w.seats([len(h) / 30 for h in game.hands], n, p)
+    w.one_hot((to_move - p) % n if to_move >= 0 else -1, MAX_SEATS)
+    w.seats([s / 100 for s in game.scores()], n, p)
+    _EXTRA[game.GAME](turn, p, w)
+    assert w.at == len(out), (w.at, len(out))
 
 
-def _zsy(turn: Turn, p: int) -> list[float]:
+def _zsy(turn: Turn, p: int, w: _Writer) -> None:
     game: Any = turn.game
     n = game.num_players
-    out = _counts(game.trick.cards if game.trick is not None else Cards()) + _counts(game.played)
-    out += [*_counts(game.pending), 1.0 if game.phase == "tribute" else 0.0]
-    out += _one_hot((game.trick_player - p) % n if game.trick is not None else -1, MAX_SEATS)
-    return out + _seats([1.0 if q in game.places else 0.0 for q in range(n)], n, p)
+    w.counts(game.trick.cards if game.trick is not None else None)
+    w.counts(game.played)
+    w.counts(game.pending)
+    w.value(1.0 if game.phase == "tribute" else 0.0)
+    w.one_hot((game.trick_player - p) % n if game.trick is not None else -1, MAX_SEATS)
+    w.seats([1.0 if q in game.places else 0.0 for q in range(n)], n, p)
 
 
-def _contract(turn: Turn, p: int) -> list[float]:
+def _contract(turn: Turn, p: int, w: _Writer) -> None:
     game: Any = turn.game
     n = game.num_players
-    out = _one_hot(game.pile[-1].index if game.pile else -1, N) + _counts(Cards(game.pile))
-    owners: list[float] = []
+    w.one_hot(game.pile[-1].index if game.pile else -1, N)
+    w.each(game.pile)
+    table = game.table
     for m in range(MAX_MELDS):
-        if m < len(game.table):
-            out += _counts(game.table[m].meld.multiset)
-            owners += _one_hot((game.table[m].owner - p) % n, MAX_SEATS)
+        if m < len(table):
+            w.each(table[m].meld.cards)
         else:
-            out += [0.0] * N
-            owners += [0.0] * MAX_SEATS
-    out += owners
-    out += _seats([float(x) for x in game.laid_down], n, p) + _seats([float(x) for x in game.calls], n, p)
-    out += _one_hot(game.round - 1, 8)
-    out += _one_hot(("first_discard", "offer", "call", "play", "over").index(game.phase), 5)
+            w.skip(N)
+    for m in range(MAX_MELDS):
+        if m < len(table):
+            w.one_hot((table[m].owner - p) % n, MAX_SEATS)
+        else:
+            w.skip(MAX_SEATS)
+    w.seats([float(x) for x in game.laid_down], n, p)
+    w.seats([float(x) for x in game.calls], n, p)
+    w.one_hot(game.round - 1, 8)
+    w.one_hot(("first_discard", "offer", "call", "play", "over").index(game.phase), 5)
     stage = turn.stage
-    out += _one_hot(stage[0] if stage else -1, MAX_MELDS) + _one_hot(stage[1].index if stage else -1, N)
-    return [*out, len(game.stock) / 100]
+    w.one_hot(stage[0] if stage else -1, MAX_MELDS)
+    w.one_hot(stage[1].index if stage else -1, N)
+    w.value(len(game.stock) / 100)
 
 
-def _manipulation(turn: Turn, p: int) -> list[float]:
+def _manipulation(turn: Turn, p: int, w: _Writer) -> None:
     game: Any = turn.game
     n = game.num_players
-    out = _counts(Cards(c for m in game.table for c in m.cards))
+    table = game.table
+    w.each(c for m in table for c in m.cards)
     for m in range(MAX_TABLE):
-        out += _counts(Cards(game.table[m].cards)) if m < len(game.table) else [0.0] * N
-    out += _seats([float(x) for x in game.opened], n, p)
-    return [*out, len(game.stock) / 100, 1.0 if game.phase == "drawn" else 0.0]
+        if m < len(table):
+            w.each(table[m].cards)
+        else:
+            w.skip(N)
+    w.seats([float(x) for x in game.opened], n, p)
+    w.value(len(game.stock) / 100)
+    w.value(1.0 if game.phase == "drawn" else 0.0)
 
 
 _EXTRA = {"zsy": _zsy, "contract": _contract, "manipulation": _manipulation}

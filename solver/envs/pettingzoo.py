@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 from solver.engine import new_game
 from solver.engine.base import PenaltyGame
 from solver.envs.actions import Turn, codec_for
-from solver.envs.features import feature_size, features
+from solver.envs.features import feature_size, write_features
 from solver.errors import IllegalActionError
 
 __all__ = ["ShanghaiEnv"]
@@ -76,6 +76,7 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
             for a in self.possible_agents
         }
         self._resets = 0
+        self._n_obs, self._n_actions = n_obs, size
 
     def observation_space(self, agent: str) -> Any:
         """The observation space (the same for every agent)."""
@@ -108,8 +109,9 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's observation and its action mask (all zeros when it is not to act)."""
         p = self.possible_agents.index(agent)
-        obs = np.asarray(features(self.turn, p), dtype=np.float32)
-        mask = np.zeros(codec_for(self.turn.game).size, dtype=np.int8)
+        obs = np.zeros(self._n_obs, dtype=np.float32)
+        write_features(self.turn, p, obs)  # in place: no list of floats in between
+        mask = np.zeros(self._n_actions, dtype=np.int8)
         if not self.turn.game.is_terminal() and self.turn.game.current_player() == p:
             mask[self.turn.legal()] = 1
         return {"observation": obs, "action_mask": mask}

@@ -109,20 +109,56 @@ def _additions(
     distinct = hand.distinct()
     naturals_in_hand = [c for c in distinct if not spec.is_wild(c)]
     wilds = [c for c in distinct if spec.is_wild(c)]
+    variant = (rules.ace, rules.jokers > 0)  # all that meld_spec and the display order depend on
     for i in range(start, len(table)):
         meld = table[i]
         if len(meld.cards) >= 13:
             continue
-        naturals = [c for c in meld.cards if not spec.is_wild(c)] if spec.wilds else list(meld.cards)
-        candidates = list(distinct) if not naturals else [*_candidates(meld, naturals, naturals_in_hand), *wilds]
+        shape = _shape(meld, variant, rules)
+        candidates = list(distinct) if shape is None else [*_candidates(shape, naturals_in_hand), *wilds]
         for card in candidates:  # canonical order: wilds come after every natural card
-            grown = [*meld.cards, card]
-            if _valid(grown, rules):
-                yield i, _sorted_meld(grown, rules)
+            grown = _grow(meld, card, variant, rules)
+            if grown is not None:
+                yield i, grown
 
 
-def _candidates(meld: Meld, naturals: list[Card], hand: list[Card]) -> Iterator[Card]:
-    """The natural hand cards that might join ``meld`` (a necessary condition; in hand order)."""
+_Shape = tuple[int | None, Any, frozenset[Any], frozenset[int] | None]
+_MISSING: Any = object()
+_SHAPES: dict[tuple[Meld, tuple[str, bool]], _Shape | None] = {}
+_GROWN: dict[tuple[Meld, Card, tuple[str, bool]], Meld | None] = {}
+_MEMO_SIZE = 1 << 16  # entries per memo before it starts afresh (memory stays bounded)
+
+
+def _grow(meld: Meld, card: Card, variant: tuple[str, bool], rules: ManipulationRules) -> Meld | None:
+    """``meld`` with ``card`` added in display order, or None if that is no meld (memoised: the same
+    table meld meets the same hand cards turn after turn)."""
+    key = (meld, card, variant)
+    found = _GROWN.get(key, _MISSING)
+    if found is _MISSING:
+        grown = [*meld.cards, card]
+        found = _sorted_meld(grown, rules) if _valid(grown, rules) else None
+        if len(_GROWN) >= _MEMO_SIZE:
+            _GROWN.clear()
+        _GROWN[key] = found
+    return found  # type: ignore[no-any-return]
+
+
+def _shape(meld: Meld, variant: tuple[str, bool], rules: ManipulationRules) -> _Shape | None:
+    """What a natural card must match to join ``meld`` (its one rank, its one suit, the suits it
+    holds, the ranks next to a wild-free run), or None for a meld of wilds only (memoised)."""
+    key = (meld, variant)
+    found = _SHAPES.get(key, _MISSING)
+    if found is _MISSING:
+        spec = rules.meld_spec
+        naturals = [c for c in meld.cards if not spec.is_wild(c)] if spec.wilds else list(meld.cards)
+        found = _shape_of(meld, naturals) if naturals else None
+        if len(_SHAPES) >= _MEMO_SIZE:
+            _SHAPES.clear()
+        _SHAPES[key] = found
+    return found  # type: ignore[no-any-return]
+
+
+def _shape_of(meld: Meld, naturals: list[Card]) -> _Shape:
     ranks = {c.rank for c in naturals}
     suits = {c.suit for c in naturals}
     one_rank = next(iter(ranks)) if len(ranks) == 1 else None
@@ -134,6 +170,12 @@ def _candidates(meld: Meld, naturals: list[Card], hand: list[Card]) -> Iterator[
             assert r is not None
             adjacent.update(((r % 13) + 1, (r - 2) % 13 + 1))  # the next and previous rank, K-A-2 round
         adjacent.difference_update(int(r) for r in ranks if r is not None)
+    return one_rank, one_suit, frozenset(suits), None if adjacent is None else frozenset(adjacent)
+
+
+def _candidates(shape: _Shape, hand: list[Card]) -> Iterator[Card]:
+    """The natural hand cards that might join a meld of ``shape`` (a necessary condition; in hand order)."""
+    one_rank, one_suit, suits, adjacent = shape
     for card in hand:
         to_set = card.rank == one_rank and card.suit not in suits
         to_run = card.suit == one_suit and (adjacent is None or card.rank in adjacent)
@@ -451,7 +493,8 @@ class ManipulationGame(PenaltyGame):
             return
         if not isinstance(action, MPlay):
             raise IllegalActionError(f"{action} is not a play, a draw or a pass")
-        if action in self.legal_actions():  # listed plays meet every rule by construction
+        self.legal_actions()  # listed for this position (computed once, then cached)
+        if self._listed(action):  # listed plays meet every rule by construction
             return
         error = self._play_error(action)
         if error is not None:

@@ -120,3 +120,28 @@ def test_rewards_per_hand() -> None:
 
 def test_random_env_games_are_deterministic() -> None:
     assert _random_env_game("zsy", 5, 400) == _random_env_game("zsy", 5, 400)
+
+
+@pytest.mark.parametrize("game", ["zsy", "contract", "manipulation"])
+def test_observation_array_equals_feature_list(game: str) -> None:
+    # the env fills its observation array in place; it must hold exactly features(), as float32,
+    # for every agent (the one to act and the others) along a seeded random game
+    import numpy as np
+
+    from solver.envs.features import features
+
+    options = {"max_rounds": 1} if game == "contract" else {"max_hands": 1}
+    env = aec_env(game, seed=3, **options)
+    env.reset(seed=3)
+    rng = random.Random(3)
+    for _ in range(80):
+        if all(env.terminations.values()):
+            break
+        for agent in env.agents:
+            obs = env.observe(agent)["observation"]
+            want = np.asarray(features(env.turn, env.possible_agents.index(agent)), dtype=np.float32)
+            assert obs.dtype == np.float32
+            assert np.array_equal(obs, want)
+        mask = env.observe(env.agent_selection)["action_mask"]
+        assert sorted(np.flatnonzero(mask).tolist()) == env.turn.legal()
+        env.step(rng.choice(env.turn.legal()))
