@@ -43,6 +43,7 @@ Manipulation Shanghai (size 99)
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
@@ -57,27 +58,39 @@ MAX_MELDS = 32
 MAX_CANCELS = 3
 
 
-class Codec:
+class Codec(ABC):
     """One game's action layout: names, masks and the mapping to engine actions."""
 
     GAME: ClassVar[str] = ""
     size: ClassVar[int] = 0
 
+    @abstractmethod
     def name(self, index: int) -> str:
         """A readable name of action ``index``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def legal(self, turn: Turn) -> list[int]:
         """The legal action indexes in ``turn``'s position, ascending."""
-        raise NotImplementedError
 
+    @abstractmethod
     def step(self, turn: Turn, index: int) -> Any:
         """Carry out action ``index`` on the turn's selection; return the engine action it completes, or None."""
-        raise NotImplementedError
 
+    @abstractmethod
     def encode(self, game: Game, action: Any) -> list[int]:
         """The action indexes that carry out the engine ``action`` (with an empty selection)."""
-        raise NotImplementedError
+
+    @staticmethod
+    def _select_or_cancel(turn: Turn, index: int, first: int, cancel: int) -> bool:
+        """Carry out a card selection (indexes ``first`` .. ``first + N - 1``) or the cancel action;
+        False when ``index`` is neither."""
+        if first <= index < first + N:
+            turn.selection = turn.selection + _one(ALL_CARDS[index - first])
+            return True
+        if index == cancel:
+            turn.cancel()
+            return True
+        return False
 
     @staticmethod
     def _select_all(base: int, cards: Iterable[Card]) -> list[int]:
@@ -244,11 +257,7 @@ class ZsyCodec(Codec):
         from solver.zsy.game import Tribute, ZPass
 
         p = turn.game.current_player()
-        if index < N:
-            turn.selection = turn.selection + _one(ALL_CARDS[index])
-            return None
-        if index == self.CANCEL:
-            turn.cancel()
+        if self._select_or_cancel(turn, index, 0, self.CANCEL):
             return None
         if index == self.PASS:
             return ZPass(p)
@@ -369,14 +378,10 @@ class ContractCodec(Codec):
         p = game.current_player()
         if index < self.SELECT:
             return CDiscard(p, ALL_CARDS[index])
-        if index < self.LAYDOWN:
-            turn.selection = turn.selection + _one(ALL_CARDS[index - self.SELECT])
+        if self._select_or_cancel(turn, index, self.SELECT, self.CANCEL):
             return None
         if index == self.LAYDOWN:
             return self._lay_down(turn)
-        if index == self.CANCEL:
-            turn.cancel()
-            return None
         simple = {self.TAKE: CTake, self.DECLINE: CDecline, self.CALL: CCall, self.NOCALL: CNoCall}
         if index in simple:
             return simple[index](p)
@@ -494,11 +499,7 @@ class ManipulationCodec(Codec):
         from solver.manipulation.game import MDraw, MPass
 
         p = turn.game.current_player()
-        if index < N:
-            turn.selection = turn.selection + _one(ALL_CARDS[index])
-            return None
-        if index == self.CANCEL:
-            turn.cancel()
+        if self._select_or_cancel(turn, index, 0, self.CANCEL):
             return None
         if index == self.DRAW:
             return MDraw(p)

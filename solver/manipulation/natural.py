@@ -68,6 +68,17 @@ class _State(NamedTuple):
 _state = tuple.__new__  # builds a _State from a tuple without the Python-level constructor (hot loop)
 
 
+def _next_state(st: _State, suit: int, codes: RunCodes, gs: int, gm: int, low: tuple[int, ...]) -> _State:
+    """``st`` with suit ``suit``'s open runs replaced by ``codes`` and the set counts and aces given."""
+    if suit == 0:
+        return _state(_State, (codes, st[1], st[2], st[3], gs, gm, low))
+    if suit == 1:
+        return _state(_State, (st[0], codes, st[2], st[3], gs, gm, low))
+    if suit == 2:
+        return _state(_State, (st[0], st[1], codes, st[3], gs, gm, low))
+    return _state(_State, (st[0], st[1], st[2], codes, gs, gm, low))
+
+
 class _Stage(NamedTuple):
     """One suit at one rank position."""
 
@@ -208,14 +219,7 @@ def _moves(stage: _Stage, st: _State, memo: dict[RunCodes, tuple[_Option, ...]])
             gs = gm = 0
         if column == 1:
             low = (*st.low_aces[:s], used, *st.low_aces[s + 1 :])
-        if s == 0:
-            ns = _state(_State, (codes, st[1], st[2], st[3], gs, gm, low))
-        elif s == 1:
-            ns = _state(_State, (st[0], codes, st[2], st[3], gs, gm, low))
-        elif s == 2:
-            ns = _state(_State, (st[0], st[1], codes, st[3], gs, gm, low))
-        else:
-            ns = _state(_State, (st[0], st[1], st[2], codes, gs, gm, low))
+        ns = _next_state(st, s, codes, gs, gm, low)
         out.append((opt, ns, used - sub if used > sub else 0))
     return out
 
@@ -303,14 +307,7 @@ class _Program:
                     continue
                 if s == 3:
                     gs = gm = 0
-                if s == 0:
-                    ns = _state(_State, (codes, st[1], st[2], st[3], gs, gm, low))
-                elif s == 1:
-                    ns = _state(_State, (st[0], codes, st[2], st[3], gs, gm, low))
-                elif s == 2:
-                    ns = _state(_State, (st[0], st[1], codes, st[3], gs, gm, low))
-                else:
-                    ns = _state(_State, (st[0], st[1], st[2], codes, gs, gm, low))
+                ns = _next_state(st, s, codes, gs, gm, low)
                 if nv > nxt.get(ns, -1):
                     nxt[ns] = nv
                     back[ns] = (st, opt)
