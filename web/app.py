@@ -359,6 +359,19 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     )
     app.state.engine = engine
 
+    _error_handlers(app)
+    _protocol_routes(app, engine)
+    _game_routes(app, engine)
+    _puzzle_routes(app)
+    _puzzle_file_routes(app)
+    _page_routes(app)
+    app.add_middleware(Guard, max_body=limits.max_body)
+    return app
+
+
+def _error_handlers(app: FastAPI) -> None:
+    """Every error as a JSON object naming the problem, never a traceback."""
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         problems = exc.errors()
@@ -390,6 +403,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         return error("internal_error", f"{type(exc).__name__}: {exc}")
 
     # --- the protocol's commands ---
+
+
+def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
+    """The engine protocol's commands over HTTP (one engine behind both)."""
 
     @app.post("/api/solve", tags=["protocol"])
     async def solve(body: SolveRequest) -> dict[str, Any]:
@@ -435,6 +452,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     # --- web additions ---
 
+
+def _game_routes(app: FastAPI, engine: WebEngine) -> None:
+    """Games kept for later, records loaded back, and the server's health."""
+
     @app.post("/api/keep", tags=["games"])
     async def keep(body: GameRequest) -> dict[str, Any]:
         """Keep this game's record after the game expires."""
@@ -444,6 +465,17 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def load_record(body: RecordRequest) -> dict[str, Any]:
         """Replay a game record into a new game, to go on playing or ask for a hint."""
         return await engine.load_record(body.record)
+
+    @app.get("/api/health", tags=["games"])
+    async def health() -> dict[str, Any]:
+        """Liveness, and how many games are running."""
+        return {"ok": True, "version": __version__, "games": len(engine.sessions)}
+
+    # --- pages ---
+
+
+def _puzzle_routes(app: FastAPI) -> None:
+    """The rule sets' options and the decks they make, for the page's pickers."""
 
     @app.get("/api/rules", tags=["puzzles"])
     async def rules() -> dict[str, Any]:
@@ -465,6 +497,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         if body.game == "contract":
             extra["contracts"] = [" + ".join(map(str, ruleset.contract(r))) for r in range(1, ruleset.rounds + 1)]  # type: ignore[union-attr]
         return {"game": body.game, "rules": ruleset.to_dict(), "deck": cards, **extra}
+
+
+def _puzzle_file_routes(app: FastAPI) -> None:
+    """Puzzles checked, written to TOML and read back (the page's share and upload)."""
 
     @app.post("/api/check", tags=["puzzles"])
     async def check(body: PuzzleRequest) -> dict[str, Any]:
@@ -506,12 +542,9 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             raise EngineError("bad_input", str(exc)) from None
         return {"puzzle": data}
 
-    @app.get("/api/health", tags=["games"])
-    async def health() -> dict[str, Any]:
-        """Liveness, and how many games are running."""
-        return {"ok": True, "version": __version__, "games": len(engine.sessions)}
 
-    # --- pages ---
+def _page_routes(app: FastAPI) -> None:
+    """The pages and their static files (package data)."""
 
     @app.get("/", include_in_schema=False)
     async def root() -> Response:
@@ -536,6 +569,3 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         if name not in _TYPES:
             raise EngineError("not_found", f"no file {name!r}")
         return Response(_static(name), media_type=_TYPES[name], headers={"Cache-Control": "no-cache"})
-
-    app.add_middleware(Guard, max_body=limits.max_body)
-    return app
