@@ -294,6 +294,37 @@ def _loop(game: Any, ai: list[Any], you: int, recorder: _Recorder) -> None:
             _hand_over(game)
 
 
+def _selfplay_kinds(game_name: str, rules: Any, players: str | None) -> list[str]:
+    """The player kind of each seat (``--players``, else solver then greedy), each one checked."""
+    from solver.engine.players import PLAYER_KINDS, make_player
+
+    if players is None:
+        players = ",".join(["solver"] + ["greedy"] * (_players_for(game_name, rules, None) - 1))
+    kinds = [k.strip() for k in players.split(",") if k.strip()]
+    for k in kinds:
+        try:
+            make_player(k)
+        except ShanghaiError:
+            bad_input(f"unknown player {k[:40]!r} (known: {', '.join(PLAYER_KINDS)}; ismcts:BUDGET[:ROLLOUT])")
+    return kinds
+
+
+def _print_selfplay(title: str, summary: dict[str, Any], workers: int) -> None:
+    """The self-play summary as a table of players and one line of totals."""
+    table = Table(title=title)
+    for col in ("player", "seats", "win rate", "95% CI", "mean score"):
+        table.add_column(col, justify="right" if col != "player" else "left")
+    for kind, row in summary["players"].items():
+        lo, hi = row["ci95"]
+        table.add_row(kind, str(row["seats"]), f"{row['win_rate']:.1%}", f"{lo:.1%}-{hi:.1%}", str(row["mean_score"]))
+    out.print(table)
+    say(
+        out,
+        f"mean length {summary['mean_actions']} actions; {summary['games_per_second']} games/s "
+        f"({plural(workers, 'worker')}, {summary['seconds']} s)",
+    )
+
+
 def selfplay_cmd(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="manipulation, contract or zsy.")],
     games: Annotated[int, typer.Option("--games", min=1, help="Number of games.")] = 100,
@@ -325,7 +356,6 @@ def selfplay_cmd(
 ) -> None:
     """Self-play: win rates with 95% confidence intervals, mean scores, game length, games per second."""
     from solver.engine import GAME_NAMES
-    from solver.engine.players import PLAYER_KINDS, make_player
     from solver.engine.selfplay import selfplay
 
     if game_name not in GAME_NAMES:
@@ -336,14 +366,7 @@ def selfplay_cmd(
         except ImportError:
             bad_input("--ray needs Ray: pip install 'shanghai[ray]'")
     rules = _rules_arg(preset, rule)
-    if players is None:
-        players = ",".join(["solver"] + ["greedy"] * (_players_for(game_name, rules, None) - 1))
-    kinds = [k.strip() for k in players.split(",") if k.strip()]
-    for k in kinds:
-        try:
-            make_player(k)
-        except ShanghaiError:
-            bad_input(f"unknown player {k[:40]!r} (known: {', '.join(PLAYER_KINDS)}; ismcts:BUDGET[:ROLLOUT])")
+    kinds = _selfplay_kinds(game_name, rules, players)
     options: dict[str, Any] = {}
     if hands is not None:
         options["max_rounds" if game_name == "contract" else "max_hands"] = hands
@@ -378,20 +401,7 @@ def selfplay_cmd(
     if json:
         emit_json(summary)
     else:
-        table = Table(title=f"{game_name}: {stats.games} games, players {','.join(kinds)}")
-        for col in ("player", "seats", "win rate", "95% CI", "mean score"):
-            table.add_column(col, justify="right" if col != "player" else "left")
-        for kind, row in summary["players"].items():
-            lo, hi = row["ci95"]
-            table.add_row(
-                kind, str(row["seats"]), f"{row['win_rate']:.1%}", f"{lo:.1%}-{hi:.1%}", str(row["mean_score"])
-            )
-        out.print(table)
-        say(
-            out,
-            f"mean length {summary['mean_actions']} actions; {summary['games_per_second']} games/s "
-            f"({plural(workers, 'worker')}, {summary['seconds']} s)",
-        )
+        _print_selfplay(f"{game_name}: {stats.games} games, players {','.join(kinds)}", summary, workers)
     for e in stats.errors[:5]:
         error(str(e) or "a game failed (no message)")
     if stats.errors:
