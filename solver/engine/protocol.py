@@ -136,12 +136,9 @@ class EngineServer:
         """
         try:
             return self.respond(_request(req))
-        except ProtocolError as exc:
-            rid = req.get("id") if isinstance(req, dict) and "id" in req else None
-            return {
-                "id": rid if isinstance(rid, (str, int)) else None,
-                "error": {"code": exc.code, "message": exc.message},
-            }
+        except ProtocolError as exc:  # not an object, or a bad id (which _request has removed)
+            rid = req.get("id") if isinstance(req, dict) else None
+            return {"id": rid, "error": {"code": exc.code, "message": exc.message}}
 
     def answer(self, req: Mapping[str, Any]) -> str:
         """The response line to a parsed request (every error becomes an error reply)."""
