@@ -3,6 +3,7 @@
 Run from the repository root::
 
     python -m benchmarks.bench_manipulation_field [--positions 10] [--quick] [--stages] [--plot out.png]
+    python -m benchmarks.bench_manipulation_field --cpu --process 30 --only-process   # whole processes
 
 Seeded kinds of positions (jokers 0-6, ace low / high / both, 1-4 decks,
 tables of 20-190 cards, hands of 5-50). For each kind: the median over its
@@ -15,7 +16,10 @@ game with ranks relabelled, so it is compared). ``--stages`` adds the median
 time each stage of ``best_play`` takes; ``--plot`` draws time against table
 size (matplotlib, from the ``bench`` extra). The machine is shared: expect
 noise, read the ratios (same run); ``--cpu`` times by process CPU time,
-which other work on the machine disturbs less.
+which other work on the machine disturbs less. ``--process N`` adds whole
+processes: ``shanghai solve --json`` over a folder of ``N`` positions of each
+kind against the peer's own script over the same positions, warm cost per
+position (:mod:`benchmarks.field_process`).
 """
 
 from __future__ import annotations
@@ -291,6 +295,21 @@ def plot(rows: Sequence[Row], path: str) -> None:
     console.print(f"plot written to {path}")
 
 
+def report_process(kinds: Sequence[Kind], n: int, seed: int, repeat: int, cpu: bool) -> None:
+    """The whole-process table: warm cost per position over a folder of ``n`` positions of each kind."""
+    from benchmarks.field_process import measure_process
+
+    clock = "process CPU" if cpu else "wall"
+    table = Table(title=f"Whole processes, warm per position over a folder of {n} ({clock}, fastest of {repeat})")
+    for col in ("kind", "ours: solve --json (least change)", "peer's script (plain)", "ours / peer", "equal counts"):
+        table.add_column(col, justify="left" if col == "kind" else "right")
+    for kind in kinds:
+        row = measure_process(kind, n, seed, repeat, cpu)
+        table.add_row(kind.name, fmt(row.ours), fmt(row.peer), f"{row.ours / row.peer:.2f}x", f"{row.agree}/{n}")
+        console.print(f"[dim]{kind.name}: ours {fmt(row.ours)}, peer {fmt(row.peer)}[/]")
+    console.print(table)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--positions", type=int, default=10, help="positions per kind")
@@ -300,16 +319,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--kind", action="append", default=[], help="only kinds whose name contains this")
     parser.add_argument("--plot", metavar="PNG", help="draw time against table size")
     parser.add_argument("--cpu", action="store_true", help="process CPU time instead of wall time (a loaded machine)")
+    parser.add_argument(
+        "--process", type=int, metavar="N", default=0, help="also whole processes over folders of N positions a kind"
+    )
+    parser.add_argument("--only-process", action="store_true", help="skip the in-process table")
     args = parser.parse_args(argv)
     if args.cpu:
         CLOCK[0] = time.process_time
     n = 4 if args.quick else args.positions
     repeat = 2 if args.quick else 3
     kinds = [k for k in KINDS if not args.kind or any(s in k.name for s in args.kind)]
-    rows = [measure(k, n, args.seed, args.stages, repeat) for k in kinds]
-    report(rows, n, args.stages)
-    if args.plot:
-        plot(rows, args.plot)
+    if not args.only_process:
+        rows = [measure(k, n, args.seed, args.stages, repeat) for k in kinds]
+        report(rows, n, args.stages)
+        if args.plot:
+            plot(rows, args.plot)
+    if args.process or args.only_process:
+        report_process([k for k in kinds if peer_supports(k.rules)], args.process or 30, args.seed, repeat, args.cpu)
 
 
 if __name__ == "__main__":

@@ -322,7 +322,7 @@ def solve_least_change(
     for v, c in objective:
         obj.vars.append(v)
         obj.coeffs.append(-c)
-    r = run_model(proto, time_limit)
+    r = run_model(proto, time_limit, zero_half_cuts=True)
     if r.status not in (Status.OPTIMAL, Status.FEASIBLE):
         return None
     home_pieces, home_jokers = _decode_homes(homes, r.values)
