@@ -323,6 +323,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--process", type=int, metavar="N", default=0, help="also whole processes over folders of N positions a kind"
     )
     parser.add_argument("--only-process", action="store_true", help="skip the in-process table")
+    parser.add_argument("--process-repeat", type=int, default=5, help="runs of each whole process (fastest kept)")
     args = parser.parse_args(argv)
     if args.cpu:
         CLOCK[0] = time.process_time
@@ -335,7 +336,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.plot:
             plot(rows, args.plot)
     if args.process or args.only_process:
-        report_process([k for k in kinds if peer_supports(k.rules)], args.process or 30, args.seed, repeat, args.cpu)
+        report_process(
+            [k for k in kinds if peer_supports(k.rules)], args.process or 30, args.seed, args.process_repeat, args.cpu
+        )
 
 
 if __name__ == "__main__":
