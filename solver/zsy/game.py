@@ -20,7 +20,7 @@ from solver.engine.base import Game, SimpleAction
 from solver.errors import IllegalActionError, ShanghaiError
 from solver.rules import ZsyRules
 from solver.zsy.combos import Combo, zsy_value
-from solver.zsy.moves import legal_moves
+from solver.zsy.moves import LeadTable, legal_moves
 
 __all__ = ["ZPlay", "ZPass", "Tribute", "ZsyGame"]
 
@@ -107,6 +107,8 @@ class ZsyGame(Game):
         self.played = Cards()
         self.pending = Cards()
         self.shown: Card | None = None  # teams6: the card shown before the first deal
+        # per player, every lead of their hand as plays, built at their first lead (see _plays)
+        self._tables: list[LeadTable[ZPlay] | None] = [None] * num_players
         self._deal(first=True)
         if shown is not None:
             self._check_shown(shown)
@@ -195,10 +197,24 @@ class ZsyGame(Game):
             if step == "take":
                 return [Tribute(p, "take", c) for c in self.pending.distinct()]
             return [Tribute(p, "give", c) for c in hand.distinct()]
-        moves: list[Any] = [ZPlay(p, m) for m in legal_moves(hand, self.trick, self.rules)]
-        if self.trick is not None:
-            moves.append(ZPass(p))
+        table = self._table(p)
+        if self.trick is None:
+            if table is None:
+                table = self._tables[p] = LeadTable.build(hand, lambda m: ZPlay(p, m))
+            return list(table.items)
+        if table is None:
+            moves: list[Any] = [ZPlay(p, m) for m in legal_moves(hand, self.trick, self.rules)]
+        else:
+            moves = table.replies(self.trick, self.rules)
+        moves.append(ZPass(p))
         return moves
+
+    def _table(self, p: int) -> LeadTable[ZPlay] | None:
+        """Player ``p``'s lead table if it is of their current hand (hands are replaced, not edited)."""
+        table = self._tables[p]
+        if table is None or (table.hand is not self.hands[p] and table.hand != self.hands[p]):
+            return None
+        return table
 
     def verify(self, action: Any) -> None:
         p = self.to_move
@@ -240,7 +256,10 @@ class ZsyGame(Game):
         if isinstance(action, ZPass):
             self.passes += 1
         else:
+            table = self._table(p)
             self.hands[p] = self.hands[p] - action.combo.cards
+            if table is not None:  # the smaller hand's leads are a filter of the larger one's
+                self._tables[p] = table.without(action.combo.cards, self.hands[p])
             self.played = self.played + action.combo.cards
             self.trick = action.combo
             self.trick_player = p

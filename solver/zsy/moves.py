@@ -7,15 +7,18 @@ strength it must beat. See :func:`legal_moves`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
+from typing import Generic, TypeVar
 
 from solver.cards import Card, Cards
 from solver.rules import ZsyRules
 from solver.zsy.combos import ACE, DEFAULT_RULES, MAX_STRAIGHT, TWO, Combo, Parts, check_cards, zsy_value
 
-__all__ = ["legal_moves", "iter_moves"]
+__all__ = ["legal_moves", "iter_moves", "LeadTable"]
+
+T = TypeVar("T")
 
 
 class _Gen:
@@ -198,3 +201,73 @@ def _moves(gen: _Gen, to_beat: Combo | None, rules: ZsyRules) -> Iterator[Combo]
         yield from gen.parallels((to_beat.copies, to_beat.length), (to_beat.top, to_beat.pure))
     if rules.bombs:
         yield from gen.sets(4, None)
+
+
+# --- every lead of a hand, kept: replies and smaller hands are filters of it -------------
+
+
+def card_mask(cards: Cards) -> int:
+    """A bit set of the cards (one byte per card index): two hands of one deck share a card
+    exactly when their masks share a bit (package-internal)."""
+    return int.from_bytes(bytes(cards.counts), "little")
+
+
+_KIND_KEY = {"single": 0, "set": 1, "straight": 2, "parallel": 3}
+
+
+def _shape_key(m: Combo) -> int:
+    """:attr:`Combo.shape` as one int (equal shapes, equal keys)."""
+    return _KIND_KEY[m.kind] * 10_000 + m.copies * 100 + m.length
+
+
+def _strength_key(m: Combo) -> int:
+    """:attr:`Combo.strength` as one int in the same order."""
+    return m.flush * 1_000 + m.top * 2 + m.pure
+
+
+_BOMB_KEY = _KIND_KEY["set"] * 10_000 + 4 * 100 + 1
+
+
+class LeadTable(Generic[T]):
+    """Every lead of one hand in :func:`legal_moves` order, each with an item (package-internal).
+
+    The engine keeps one per player (the items are its play actions) so that
+    one generation serves a hand for a long time, by two facts of the
+    generators in this module, which enumerate in an order that depends only
+    on each move's own cards and their order in the hand:
+
+    - the moves that beat ``to_beat`` are the leads of its shape with a
+      larger strength, in lead order (then, with option ``bombs`` and a
+      non-bomb to beat, every four-card set, in lead order);
+    - the leads of the hand less some cards are the leads that use none of
+      them, in the same order.
+
+    ``tests/zsy/test_zsy_moves.py`` checks both against :func:`legal_moves`
+    over random games. A table is immutable: :meth:`without` makes a new one.
+    """
+
+    __slots__ = ("_entries", "hand", "items")
+
+    def __init__(self, hand: Cards, entries: tuple[tuple[int, int, int, T], ...]) -> None:
+        self.hand = hand
+        self._entries = entries  # (card mask, shape key, strength key, item) per lead
+        self.items: tuple[T, ...] = tuple(e[3] for e in entries)
+
+    @classmethod
+    def build(cls, hand: Cards, item: Callable[[Combo], T]) -> LeadTable[T]:
+        """Generate every lead of ``hand`` (checked as :func:`iter_moves` does)."""
+        entries = tuple((card_mask(m.cards), _shape_key(m), _strength_key(m), item(m)) for m in iter_moves(hand))
+        return cls(hand, entries)
+
+    def without(self, cards: Cards, hand: Cards) -> LeadTable[T]:
+        """The table of ``hand``, which is this table's hand less ``cards``."""
+        gone = card_mask(cards)
+        return LeadTable(hand, tuple(e for e in self._entries if not e[0] & gone))
+
+    def replies(self, to_beat: Combo, rules: ZsyRules = DEFAULT_RULES) -> list[T]:
+        """The items of the moves that beat ``to_beat``, in :func:`legal_moves` order."""
+        shape, strength = _shape_key(to_beat), _strength_key(to_beat)  # a bomb's shape is _BOMB_KEY
+        out = [e[3] for e in self._entries if e[1] == shape and e[2] > strength]
+        if rules.bombs and shape != _BOMB_KEY:
+            out.extend(e[3] for e in self._entries if e[1] == _BOMB_KEY)
+        return out
