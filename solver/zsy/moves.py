@@ -10,15 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Generic, TypeVar
+from typing import Final, Generic, TypeVar
 
-from solver.cards import Card, Cards
+from solver.cards import ALL_CARDS, Card, Cards
 from solver.rules import ZsyRules
 from solver.zsy.combos import ACE, DEFAULT_RULES, MAX_STRAIGHT, TWO, Combo, Parts, check_cards, zsy_value
 
 __all__ = ["legal_moves", "iter_moves", "LeadTable"]
 
 T = TypeVar("T")
+
+
+_SINGLE: Final[dict[Card, Combo]] = {c: Combo(Cards((c,)), "single", zsy_value(c)) for c in ALL_CARDS}
+"""The single of each card (combos are immutable: one object serves every hand)."""
 
 
 class _Gen:
@@ -31,9 +35,9 @@ class _Gen:
         p = self.p
         for cards in (*p.nat[3:], p.twos, p.jokers):
             for card in cards:
-                v = zsy_value(card)
-                if v > floor:
-                    yield Combo(Cards((card,)), "single", v)
+                combo = _SINGLE[card]
+                if combo.top > floor:
+                    yield combo
 
     def sets(self, size: int | None, floor: tuple[int, bool] | None) -> Iterator[Combo]:
         p = self.p
@@ -64,6 +68,7 @@ class _Gen:
         jokers = p.jokers
         nj = len(jokers)
         nat = p.nat
+        limit = MAX_STRAIGHT if length is None else length
 
         def close(path: list[Card], hi: int, gaps: int, flush: bool) -> Iterator[Combo]:
             m = len(path)
@@ -78,8 +83,8 @@ class _Gen:
                     yield Combo(Cards((*path, *js)), "straight", top, n, 1, flush, k == 0)
 
         def extend(path: list[Card], x: int, gaps: int, flush: bool) -> Iterator[Combo]:
-            yield from close(path, x, gaps, flush)
-            limit = MAX_STRAIGHT if length is None else length
+            if len(path) + nj >= 3:  # else even every joker would not make three cards
+                yield from close(path, x, gaps, flush)
             for y in range(x + 1, min(ACE, x + 1 + nj - gaps) + 1):
                 g = gaps + y - x - 1
                 if len(path) + 1 + g > limit:
@@ -90,6 +95,8 @@ class _Gen:
                     path.pop()
 
         for a in range(3, ACE + 1):
+            if not nj and (a + 2 > ACE or not nat[a + 1] or not nat[a + 2]):
+                continue  # without jokers a straight needs the next two ranks
             for card in nat[a]:
                 yield from extend([card], a, 0, True)
 
@@ -99,12 +106,32 @@ class _Gen:
             shapes = [shape]
         else:
             shapes = [(c, n) for c in range(2, p.n // 3 + 1) for n in range(3, min(MAX_STRAIGHT, p.n // c) + 1)]
+        held = [len(cards) for cards in p.nat]
         for copies, length in shapes:
             if copies * length > p.n:
                 continue
             for a in range(3, ACE + 1):
-                if p.nat[a]:
+                if p.nat[a] and self._may_start(held, a, copies, length):
                     yield from self._walk(_Walk(a, copies, length, floor), a, [], 0, 0)
+
+    def _may_start(self, held: list[int], low: int, copies: int, length: int) -> bool:
+        """False when no parallel of this shape can have its lowest natural at ``low``.
+
+        Each rank of the window ``low..low+length-1`` needs ``copies`` cards, the
+        missing ones wild, and a rank with no natural needs a joker (ranks past
+        the ace have none); every parallel :meth:`_walk` finds needs at least as many.
+        """
+        p = self.p
+        wilds, jokers = len(p.twos) + len(p.jokers), len(p.jokers)
+        need = zeros = 0
+        for x in range(low, low + length):
+            k = held[x] if x <= ACE else 0
+            if k < copies:
+                need += copies - k
+                zeros += k == 0
+                if need > wilds or zeros > jokers:
+                    return False
+        return True
 
     def _walk(self, w: _Walk, x: int, counts: list[int], slots: int, zeros: int) -> Iterator[Combo]:
         """Choose how many naturals of rank ``x`` to use (``counts[i]`` is rank ``w.low + i``)."""
