@@ -239,12 +239,12 @@ def card_mask(cards: Cards) -> int:
     return int.from_bytes(bytes(cards.counts), "little")
 
 
-_KIND_KEY = {"single": 0, "set": 1, "straight": 2, "parallel": 3}
+_KIND_KEY = {"single": 0, "set": 10_000, "straight": 20_000, "parallel": 30_000}
 
 
 def _shape_key(m: Combo) -> int:
     """:attr:`Combo.shape` as one int (equal shapes, equal keys)."""
-    return _KIND_KEY[m.kind] * 10_000 + m.copies * 100 + m.length
+    return _KIND_KEY[m.kind] + m.copies * 100 + m.length
 
 
 def _strength_key(m: Combo) -> int:
@@ -252,7 +252,7 @@ def _strength_key(m: Combo) -> int:
     return m.flush * 1_000 + m.top * 2 + m.pure
 
 
-_BOMB_KEY = _KIND_KEY["set"] * 10_000 + 4 * 100 + 1
+_BOMB_KEY = _KIND_KEY["set"] + 4 * 100 + 1
 
 
 class LeadTable(Generic[T]):
@@ -283,7 +283,16 @@ class LeadTable(Generic[T]):
     @classmethod
     def build(cls, hand: Cards, item: Callable[[Combo], T]) -> LeadTable[T]:
         """Generate every lead of ``hand`` (checked as :func:`iter_moves` does)."""
-        entries = tuple((card_mask(m.cards), _shape_key(m), _strength_key(m), item(m)) for m in iter_moves(hand))
+        kinds, mask = _KIND_KEY, int.from_bytes  # card_mask, _shape_key and _strength_key, inlined
+        entries = tuple(
+            (
+                mask(bytes(m.cards.counts), "little"),
+                kinds[m.kind] + m.copies * 100 + m.length,
+                m.flush * 1_000 + m.top * 2 + m.pure,
+                item(m),
+            )
+            for m in iter_moves(hand)
+        )
         return cls(hand, entries)
 
     def without(self, cards: Cards, hand: Cards) -> LeadTable[T]:
