@@ -256,23 +256,24 @@ class ZsyGame(Game):
         if isinstance(action, ZPass):
             self.passes += 1
         else:
+            cards = action.combo.cards
             table = self._table(p)
-            self.hands[p] = self.hands[p] - action.combo.cards
+            hand = self.hands[p] = self.hands[p] - cards
             if table is not None:  # the smaller hand's leads are a filter of the larger one's
-                self._tables[p] = table.without(action.combo.cards, self.hands[p])
-            self.played = self.played + action.combo.cards
+                self._tables[p] = table.without(cards, hand)
+            self.played = self.played + cards
             self.trick = action.combo
             self.trick_player = p
             self.passes = 0
-            if not self.hands[p]:
+            if not hand:
                 self.places.append(p)
-        holders = [q for q in range(self.num_players) if self.hands[q]]
+        holders = [q for q, h in enumerate(self.hands) if h]
         if len(holders) <= 1:
             self.places.extend(holders)
             self._end_hand()
             return
         # everyone else still holding cards has passed since the last play: clear the trick
-        others = len([q for q in holders if q != self.trick_player])
+        others = len(holders) - (self.trick_player in holders)
         if self.passes >= others:
             self.trick = None
             self.passes = 0

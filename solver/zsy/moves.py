@@ -270,21 +270,29 @@ class LeadTable(Generic[T]):
       them, in the same order.
 
     ``tests/zsy/test_zsy_moves.py`` checks both against :func:`legal_moves`
-    over random games. A table is immutable: :meth:`without` makes a new one.
+    over random games. A table is not changed once built (:meth:`without` makes
+    a new one), so copies of a game share them.
     """
 
-    __slots__ = ("_entries", "hand", "items")
+    __slots__ = ("_entries", "_items", "hand")
 
-    def __init__(self, hand: Cards, entries: tuple[tuple[int, int, int, T], ...]) -> None:
+    def __init__(self, hand: Cards, entries: list[tuple[int, int, int, T]]) -> None:
         self.hand = hand
         self._entries = entries  # (card mask, shape key, strength key, item) per lead
-        self.items: tuple[T, ...] = tuple(e[3] for e in entries)
+        self._items: tuple[T, ...] | None = None
+
+    @property
+    def items(self) -> tuple[T, ...]:
+        """The item of every lead, in :func:`legal_moves` order."""
+        if self._items is None:
+            self._items = tuple([e[3] for e in self._entries])
+        return self._items
 
     @classmethod
     def build(cls, hand: Cards, item: Callable[[Combo], T]) -> LeadTable[T]:
         """Generate every lead of ``hand`` (checked as :func:`iter_moves` does)."""
         kinds, mask = _KIND_KEY, int.from_bytes  # card_mask, _shape_key and _strength_key, inlined
-        entries = tuple(
+        entries = [
             (
                 mask(bytes(m.cards.counts), "little"),
                 kinds[m.kind] + m.copies * 100 + m.length,
@@ -292,18 +300,18 @@ class LeadTable(Generic[T]):
                 item(m),
             )
             for m in iter_moves(hand)
-        )
+        ]
         return cls(hand, entries)
 
     def without(self, cards: Cards, hand: Cards) -> LeadTable[T]:
         """The table of ``hand``, which is this table's hand less ``cards``."""
         gone = card_mask(cards)
-        return LeadTable(hand, tuple(e for e in self._entries if not e[0] & gone))
+        return LeadTable(hand, [e for e in self._entries if not e[0] & gone])
 
     def replies(self, to_beat: Combo, rules: ZsyRules = DEFAULT_RULES) -> list[T]:
         """The items of the moves that beat ``to_beat``, in :func:`legal_moves` order."""
         shape, strength = _shape_key(to_beat), _strength_key(to_beat)  # a bomb's shape is _BOMB_KEY
         out = [e[3] for e in self._entries if e[1] == shape and e[2] > strength]
         if rules.bombs and shape != _BOMB_KEY:
-            out.extend(e[3] for e in self._entries if e[1] == _BOMB_KEY)
+            out += [e[3] for e in self._entries if e[1] == _BOMB_KEY]
         return out
