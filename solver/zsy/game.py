@@ -36,6 +36,18 @@ class ZPlay:
         return f"play {self.combo}"
 
 
+_new = object.__new__
+_SET_PLAYER, _SET_COMBO = vars(ZPlay)["player"].__set__, vars(ZPlay)["combo"].__set__
+
+
+def _play(player: int, combo: Combo) -> ZPlay:
+    """``ZPlay(player, combo)`` without the frozen dataclass's ``__init__`` (a lead table makes many)."""
+    play = _new(ZPlay)
+    _SET_PLAYER(play, player)
+    _SET_COMBO(play, combo)
+    return play
+
+
 @dataclass(frozen=True, slots=True)
 class ZPass(SimpleAction):
     """Pass (the player may still play later in the trick)."""
@@ -200,7 +212,7 @@ class ZsyGame(Game):
         table = self._table(p)
         if self.trick is None:
             if table is None:
-                table = self._tables[p] = LeadTable.build(hand, lambda m: ZPlay(p, m))
+                table = self._tables[p] = LeadTable.build(hand, lambda m: _play(p, m))
             return list(table.items)
         if table is None:
             moves: list[Any] = [ZPlay(p, m) for m in legal_moves(hand, self.trick, self.rules)]

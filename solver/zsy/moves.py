@@ -25,6 +25,9 @@ _SINGLE: Final[dict[Card, Combo]] = {c: Combo(Cards((c,)), "single", zsy_value(c
 """The single of each card (combos are immutable: one object serves every hand)."""
 
 
+_make = Combo.make
+
+
 class _Gen:
     """Lazy move generators over one hand; each yields :class:`Combo` objects."""
 
@@ -61,7 +64,7 @@ class _Gen:
                         continue
                     for nat in combinations(naturals, a):
                         for wild in combinations(extra, b):
-                            yield Combo(Cards(nat + wild), "set", v, 1, a + b, False, b == 0)
+                            yield _make(Cards(nat + wild), "set", v, 1, a + b, False, b == 0)
 
     def straights(self, length: int | None, floor: tuple[bool, int, bool] | None) -> Iterator[Combo]:
         p = self.p
@@ -80,7 +83,7 @@ class _Gen:
                 if floor is not None and (flush, top, k == 0) <= floor:
                     continue
                 for js in combinations(jokers, k):
-                    yield Combo(Cards((*path, *js)), "straight", top, n, 1, flush, k == 0)
+                    yield _make(Cards((*path, *js)), "straight", top, n, 1, flush, k == 0)
 
         def extend(path: list[Card], x: int, gaps: int, flush: bool) -> Iterator[Combo]:
             if len(path) + nj >= 3:  # else even every joker would not make three cards
@@ -164,7 +167,7 @@ class _Gen:
         for used in range(max(z, wild - len(twos)), min(len(jokers), wild) + 1):
             for chosen in product(*picks, combinations(jokers, used), combinations(twos, wild - used)):
                 cards = Cards(c for group in chosen for c in group)
-                yield Combo(cards, "parallel", top, w.length, w.copies, False, wild == 0)
+                yield _make(cards, "parallel", top, w.length, w.copies, False, wild == 0)
 
 
 @dataclass(frozen=True, slots=True)
