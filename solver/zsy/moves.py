@@ -272,7 +272,7 @@ class LeadTable(Generic[T]):
     - the leads of the hand less some cards are the leads that use none of
       them, in the same order.
 
-    ``tests/zsy/test_zsy_moves.py`` checks both against :func:`legal_moves`
+    ``tests/zsy/test_zsy_lead_table.py`` checks both against :func:`legal_moves`
     over random games. A table is not changed once built (:meth:`without` makes
     a new one), so copies of a game share them.
     """
