@@ -284,7 +284,8 @@ class Parts:
         twos: list[Card] = []
         jokers: list[Card] = []
         n = 0
-        for card in zsy_sorted(cards):
+        # a Cards iterates by card index, which within one ZSY value is ZSY order: no sort
+        for card in cards if isinstance(cards, Cards) else zsy_sorted(cards):
             v = _VALUE[card]
             n += 1
             if v <= ACE:
@@ -293,6 +294,8 @@ class Parts:
                 twos.append(card)
             else:
                 jokers.append(card)
+        if len(jokers) > 1:  # but the red joker's index comes before the black one's
+            jokers.sort(key=_ORDER.__getitem__)
         return cls(nat, twos, jokers, n)
 
     def ranks(self) -> list[int]:

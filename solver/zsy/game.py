@@ -121,6 +121,7 @@ class ZsyGame(Game):
         self.shown: Card | None = None  # teams6: the card shown before the first deal
         # per player, every lead of their hand as plays, built at their first lead (see _plays)
         self._tables: list[LeadTable[ZPlay] | None] = [None] * num_players
+        self._passes = tuple(ZPass(p) for p in range(num_players))  # actions are immutable: one each
         self._deal(first=True)
         if shown is not None:
             self._check_shown(shown)
@@ -218,7 +219,7 @@ class ZsyGame(Game):
             moves: list[Any] = [ZPlay(p, m) for m in legal_moves(hand, self.trick, self.rules)]
         else:
             moves = table.replies(self.trick, self.rules)
-        moves.append(ZPass(p))
+        moves.append(self._passes[p])
         return moves
 
     def _table(self, p: int) -> LeadTable[ZPlay] | None:
