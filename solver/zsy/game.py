@@ -216,7 +216,7 @@ class ZsyGame(Game):
                 table = self._tables[p] = LeadTable.build(hand, lambda m: _play(p, m))
             return list(table.items)
         if table is None:
-            moves: list[Any] = [ZPlay(p, m) for m in legal_moves(hand, self.trick, self.rules)]
+            moves: list[Any] = [_play(p, m) for m in legal_moves(hand, self.trick, self.rules)]
         else:
             moves = table.replies(self.trick, self.rules)
         moves.append(self._passes[p])
