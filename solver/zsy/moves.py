@@ -7,15 +7,25 @@ strength it must beat. See :func:`legal_moves`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
+from typing import Final, Generic, TypeVar
 
-from solver.cards import Card, Cards
+from solver.cards import ALL_CARDS, Card, Cards
 from solver.rules import ZsyRules
 from solver.zsy.combos import ACE, DEFAULT_RULES, MAX_STRAIGHT, TWO, Combo, Parts, check_cards, zsy_value
 
-__all__ = ["legal_moves", "iter_moves"]
+__all__ = ["legal_moves", "iter_moves", "LeadTable"]
+
+T = TypeVar("T")
+
+
+_SINGLE: Final[dict[Card, Combo]] = {c: Combo(Cards((c,)), "single", zsy_value(c)) for c in ALL_CARDS}
+"""The single of each card (combos are immutable: one object serves every hand)."""
+
+
+_make = Combo.make
 
 
 class _Gen:
@@ -28,9 +38,9 @@ class _Gen:
         p = self.p
         for cards in (*p.nat[3:], p.twos, p.jokers):
             for card in cards:
-                v = zsy_value(card)
-                if v > floor:
-                    yield Combo(Cards((card,)), "single", v)
+                combo = _SINGLE[card]
+                if combo.top > floor:
+                    yield combo
 
     def sets(self, size: int | None, floor: tuple[int, bool] | None) -> Iterator[Combo]:
         p = self.p
@@ -54,13 +64,14 @@ class _Gen:
                         continue
                     for nat in combinations(naturals, a):
                         for wild in combinations(extra, b):
-                            yield Combo(Cards(nat + wild), "set", v, 1, a + b, False, b == 0)
+                            yield _make(Cards(nat + wild), "set", v, 1, a + b, False, b == 0)
 
     def straights(self, length: int | None, floor: tuple[bool, int, bool] | None) -> Iterator[Combo]:
         p = self.p
         jokers = p.jokers
         nj = len(jokers)
         nat = p.nat
+        limit = MAX_STRAIGHT if length is None else length
 
         def close(path: list[Card], hi: int, gaps: int, flush: bool) -> Iterator[Combo]:
             m = len(path)
@@ -72,11 +83,11 @@ class _Gen:
                 if floor is not None and (flush, top, k == 0) <= floor:
                     continue
                 for js in combinations(jokers, k):
-                    yield Combo(Cards((*path, *js)), "straight", top, n, 1, flush, k == 0)
+                    yield _make(Cards((*path, *js)), "straight", top, n, 1, flush, k == 0)
 
         def extend(path: list[Card], x: int, gaps: int, flush: bool) -> Iterator[Combo]:
-            yield from close(path, x, gaps, flush)
-            limit = MAX_STRAIGHT if length is None else length
+            if len(path) + nj >= 3:  # else even every joker would not make three cards
+                yield from close(path, x, gaps, flush)
             for y in range(x + 1, min(ACE, x + 1 + nj - gaps) + 1):
                 g = gaps + y - x - 1
                 if len(path) + 1 + g > limit:
@@ -87,6 +98,8 @@ class _Gen:
                     path.pop()
 
         for a in range(3, ACE + 1):
+            if not nj and (a + 2 > ACE or not nat[a + 1] or not nat[a + 2]):
+                continue  # without jokers a straight needs the next two ranks
             for card in nat[a]:
                 yield from extend([card], a, 0, True)
 
@@ -96,12 +109,32 @@ class _Gen:
             shapes = [shape]
         else:
             shapes = [(c, n) for c in range(2, p.n // 3 + 1) for n in range(3, min(MAX_STRAIGHT, p.n // c) + 1)]
+        held = [len(cards) for cards in p.nat]
         for copies, length in shapes:
             if copies * length > p.n:
                 continue
             for a in range(3, ACE + 1):
-                if p.nat[a]:
+                if p.nat[a] and self._may_start(held, a, copies, length):
                     yield from self._walk(_Walk(a, copies, length, floor), a, [], 0, 0)
+
+    def _may_start(self, held: list[int], low: int, copies: int, length: int) -> bool:
+        """False when no parallel of this shape can have its lowest natural at ``low``.
+
+        Each rank of the window ``low..low+length-1`` needs ``copies`` cards, the
+        missing ones wild, and a rank with no natural needs a joker (ranks past
+        the ace have none); every parallel :meth:`_walk` finds needs at least as many.
+        """
+        p = self.p
+        wilds, jokers = len(p.twos) + len(p.jokers), len(p.jokers)
+        need = zeros = 0
+        for x in range(low, low + length):
+            k = held[x] if x <= ACE else 0
+            if k < copies:
+                need += copies - k
+                zeros += k == 0
+                if need > wilds or zeros > jokers:
+                    return False
+        return True
 
     def _walk(self, w: _Walk, x: int, counts: list[int], slots: int, zeros: int) -> Iterator[Combo]:
         """Choose how many naturals of rank ``x`` to use (``counts[i]`` is rank ``w.low + i``)."""
@@ -134,7 +167,7 @@ class _Gen:
         for used in range(max(z, wild - len(twos)), min(len(jokers), wild) + 1):
             for chosen in product(*picks, combinations(jokers, used), combinations(twos, wild - used)):
                 cards = Cards(c for group in chosen for c in group)
-                yield Combo(cards, "parallel", top, w.length, w.copies, False, wild == 0)
+                yield _make(cards, "parallel", top, w.length, w.copies, False, wild == 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,3 +231,90 @@ def _moves(gen: _Gen, to_beat: Combo | None, rules: ZsyRules) -> Iterator[Combo]
         yield from gen.parallels((to_beat.copies, to_beat.length), (to_beat.top, to_beat.pure))
     if rules.bombs:
         yield from gen.sets(4, None)
+
+
+# --- every lead of a hand, kept: replies and smaller hands are filters of it -------------
+
+
+def card_mask(cards: Cards) -> int:
+    """A bit set of the cards (one byte per card index): two hands of one deck share a card
+    exactly when their masks share a bit (package-internal)."""
+    return int.from_bytes(bytes(cards.counts), "little")
+
+
+_KIND_KEY = {"single": 0, "set": 10_000, "straight": 20_000, "parallel": 30_000}
+
+
+def _shape_key(m: Combo) -> int:
+    """:attr:`Combo.shape` as one int (equal shapes, equal keys)."""
+    return _KIND_KEY[m.kind] + m.copies * 100 + m.length
+
+
+def _strength_key(m: Combo) -> int:
+    """:attr:`Combo.strength` as one int in the same order."""
+    return m.flush * 1_000 + m.top * 2 + m.pure
+
+
+_BOMB_KEY = _KIND_KEY["set"] + 4 * 100 + 1
+
+
+class LeadTable(Generic[T]):
+    """Every lead of one hand in :func:`legal_moves` order, each with an item (package-internal).
+
+    The engine keeps one per player (the items are its play actions) so that
+    one generation serves a hand for a long time, by two facts of the
+    generators in this module, which enumerate in an order that depends only
+    on each move's own cards and their order in the hand:
+
+    - the moves that beat ``to_beat`` are the leads of its shape with a
+      larger strength, in lead order (then, with option ``bombs`` and a
+      non-bomb to beat, every four-card set, in lead order);
+    - the leads of the hand less some cards are the leads that use none of
+      them, in the same order.
+
+    ``tests/zsy/test_zsy_lead_table.py`` checks both against :func:`legal_moves`
+    over random games. A table is not changed once built (:meth:`without` makes
+    a new one), so copies of a game share them.
+    """
+
+    __slots__ = ("_entries", "_items", "hand")
+
+    def __init__(self, hand: Cards, entries: list[tuple[int, int, int, T]]) -> None:
+        self.hand = hand
+        self._entries = entries  # (card mask, shape key, strength key, item) per lead
+        self._items: tuple[T, ...] | None = None
+
+    @property
+    def items(self) -> tuple[T, ...]:
+        """The item of every lead, in :func:`legal_moves` order."""
+        if self._items is None:
+            self._items = tuple([e[3] for e in self._entries])
+        return self._items
+
+    @classmethod
+    def build(cls, hand: Cards, item: Callable[[Combo], T]) -> LeadTable[T]:
+        """Generate every lead of ``hand`` (checked as :func:`iter_moves` does)."""
+        kinds, mask = _KIND_KEY, int.from_bytes  # card_mask, _shape_key and _strength_key, inlined
+        entries = [
+            (
+                mask(bytes(m.cards.counts), "little"),
+                kinds[m.kind] + m.copies * 100 + m.length,
+                m.flush * 1_000 + m.top * 2 + m.pure,
+                item(m),
+            )
+            for m in iter_moves(hand)
+        ]
+        return cls(hand, entries)
+
+    def without(self, cards: Cards, hand: Cards) -> LeadTable[T]:
+        """The table of ``hand``, which is this table's hand less ``cards``."""
+        gone = card_mask(cards)
+        return LeadTable(hand, [e for e in self._entries if not e[0] & gone])
+
+    def replies(self, to_beat: Combo, rules: ZsyRules = DEFAULT_RULES) -> list[T]:
+        """The items of the moves that beat ``to_beat``, in :func:`legal_moves` order."""
+        shape, strength = _shape_key(to_beat), _strength_key(to_beat)  # a bomb's shape is _BOMB_KEY
+        out = [e[3] for e in self._entries if e[1] == shape and e[2] > strength]
+        if rules.bombs and shape != _BOMB_KEY:
+            out += [e[3] for e in self._entries if e[1] == _BOMB_KEY]
+        return out
