@@ -19,9 +19,8 @@ the position), never a side effect of an earlier call.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -29,8 +28,8 @@ from solver.cards import Card, Cards
 from solver.engine.base import PenaltyGame, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
 from solver.manipulation.play import Most, Playable, best_play
-from solver.melds import Meld, format_table, meld_kinds, parse_table, resolve_roles, validate_rearrangement
-from solver.ranks import ace_high
+from solver.manipulation.simple import greedy_play, simple_plays
+from solver.melds import Meld, format_table, parse_table, resolve_roles, validate_rearrangement
 from solver.rules import ManipulationRules
 
 __all__ = ["MPlay", "MDraw", "MPass", "ManipulationGame", "simple_plays", "greedy_play"]
@@ -62,189 +61,6 @@ class MPass(SimpleAction):
 
 
 MAction = MPlay | MDraw | MPass
-
-
-def _sorted_meld(cards: list[Card], rules: ManipulationRules) -> Meld:
-    """A meld in display order: runs by rank position, sets by suit."""
-    spec = rules.meld_spec
-    meld = Meld.of(cards)
-    kinds = meld_kinds(meld, spec)
-    if "run" in kinds and "set" not in kinds and not any(spec.is_wild(c) for c in cards):
-        high = ace_high(rules.ace, [int(c.rank or 0) for c in cards])
-
-        def pos(c: Card) -> int:
-            assert c.rank is not None
-            return 14 if (c.rank == 1 and high) else int(c.rank)
-
-        return Meld.of(sorted(cards, key=pos))
-    return Meld.of(sorted(cards, key=lambda c: c.index))
-
-
-def _valid(cards: list[Card], rules: ManipulationRules) -> bool:
-    return bool(meld_kinds(Meld.of(cards), rules.meld_spec))
-
-
-def simple_plays(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> Iterator[tuple[Meld, ...]]:
-    """New tables reachable without rearranging: one card added to a meld, or one new meld from hand.
-
-    The additions come first (meld by meld, hand cards in canonical order),
-    then the new melds of :func:`hand_melds`.
-    """
-    for i, meld in _additions(table, hand, rules):
-        yield (*table[:i], meld, *table[i + 1 :])
-    for meld in hand_melds(hand, rules):
-        yield (*table, meld)
-
-
-def _additions(
-    table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules, start: int = 0
-) -> Iterator[tuple[int, Meld]]:
-    """Each old meld (by its place, from ``start``) grown by one hand card, in display order.
-
-    Only candidates go to the validator: a natural card joins a set only in a
-    suit the set lacks, and a run only in its suit; in a meld without wilds,
-    a run only at a rank next to one it holds (K-A and A-2 both count).
-    """
-    spec = rules.meld_spec
-    distinct = hand.distinct()
-    naturals_in_hand = [c for c in distinct if not spec.is_wild(c)]
-    wilds = [c for c in distinct if spec.is_wild(c)]
-    variant = (rules.ace, rules.jokers > 0)  # all that meld_spec and the display order depend on
-    for i in range(start, len(table)):
-        meld = table[i]
-        if len(meld.cards) >= 13:
-            continue
-        shape = _shape(meld, variant, rules)
-        candidates = list(distinct) if shape is None else [*_candidates(shape, naturals_in_hand), *wilds]
-        for card in candidates:  # canonical order: wilds come after every natural card
-            grown = _grow(meld, card, variant, rules)
-            if grown is not None:
-                yield i, grown
-
-
-_Shape = tuple[int | None, Any, frozenset[Any], frozenset[int] | None]
-_MISSING: Any = object()
-_SHAPES: dict[tuple[Meld, tuple[str, bool]], _Shape | None] = {}
-_GROWN: dict[tuple[Meld, Card, tuple[str, bool]], Meld | None] = {}
-_MEMO_SIZE = 1 << 16  # entries per memo before it starts afresh (memory stays bounded)
-
-
-def _grow(meld: Meld, card: Card, variant: tuple[str, bool], rules: ManipulationRules) -> Meld | None:
-    """``meld`` with ``card`` added in display order, or None if that is no meld (memoised: the same
-    table meld meets the same hand cards turn after turn)."""
-    key = (meld, card, variant)
-    found = _GROWN.get(key, _MISSING)
-    if found is _MISSING:
-        grown = [*meld.cards, card]
-        found = _sorted_meld(grown, rules) if _valid(grown, rules) else None
-        if len(_GROWN) >= _MEMO_SIZE:
-            _GROWN.clear()
-        _GROWN[key] = found
-    return found  # type: ignore[no-any-return]
-
-
-def _shape(meld: Meld, variant: tuple[str, bool], rules: ManipulationRules) -> _Shape | None:
-    """What a natural card must match to join ``meld`` (its one rank, its one suit, the suits it
-    holds, the ranks next to a wild-free run), or None for a meld of wilds only (memoised)."""
-    key = (meld, variant)
-    found = _SHAPES.get(key, _MISSING)
-    if found is _MISSING:
-        spec = rules.meld_spec
-        naturals = [c for c in meld.cards if not spec.is_wild(c)] if spec.wilds else list(meld.cards)
-        found = _shape_of(meld, naturals) if naturals else None
-        if len(_SHAPES) >= _MEMO_SIZE:
-            _SHAPES.clear()
-        _SHAPES[key] = found
-    return found  # type: ignore[no-any-return]
-
-
-def _shape_of(meld: Meld, naturals: list[Card]) -> _Shape:
-    ranks = {c.rank for c in naturals}
-    suits = {c.suit for c in naturals}
-    one_rank = next(iter(ranks)) if len(ranks) == 1 else None
-    one_suit = next(iter(suits)) if len(suits) == 1 else None
-    adjacent: set[int] | None = None
-    if one_suit is not None and len(naturals) == len(meld.cards):
-        adjacent = set()
-        for r in ranks:
-            assert r is not None
-            adjacent.update(((r % 13) + 1, (r - 2) % 13 + 1))  # the next and previous rank, K-A-2 round
-        adjacent.difference_update(int(r) for r in ranks if r is not None)
-    return one_rank, one_suit, frozenset(suits), None if adjacent is None else frozenset(adjacent)
-
-
-def _candidates(shape: _Shape, hand: list[Card]) -> Iterator[Card]:
-    """The natural hand cards that might join a meld of ``shape`` (a necessary condition; in hand order)."""
-    one_rank, one_suit, suits, adjacent = shape
-    for card in hand:
-        to_set = card.rank == one_rank and card.suit not in suits
-        to_run = card.suit == one_suit and (adjacent is None or card.rank in adjacent)
-        if to_set or to_run:
-            yield card
-
-
-def hand_melds(hand: Cards, rules: ManipulationRules) -> Iterator[Meld]:
-    """Every distinct meld made of natural hand cards alone (sets of 3-4, runs of 3+)."""
-    spec = rules.meld_spec
-    naturals = [c for c in hand.distinct() if not spec.is_wild(c)]
-    by_rank: dict[int, list[Card]] = {}
-    by_suit: dict[str, list[Card]] = {}
-    for c in naturals:
-        assert c.rank is not None and c.suit is not None
-        by_rank.setdefault(int(c.rank), []).append(c)
-        by_suit.setdefault(c.suit.value, []).append(c)
-    for cards in by_rank.values():  # distinct suits of one rank, already in suit order
-        for size in (3, 4):
-            for combo in itertools.combinations(cards, size):
-                yield Meld(combo)
-    for cards in by_suit.values():
-        ranks = {int(c.rank): c for c in cards if c.rank is not None}
-        positions = dict(ranks)
-        if rules.ace != "low" and 1 in ranks:
-            positions[14] = ranks[1]
-        if rules.ace == "high":
-            positions.pop(1, None)
-        keys = sorted(positions)
-        for a in keys:
-            run = [positions[a]]
-            b = a + 1
-            while b in positions and len(run) < 13:
-                run.append(positions[b])
-                if len(run) >= 3:
-                    yield Meld.of(list(run))
-                b += 1
-
-
-def greedy_play(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> tuple[Meld, ...]:
-    """Play as many cards as possible without rearranging: new melds, then additions, repeatedly.
-
-    Each step takes the first simple play (in :func:`simple_plays` order) that
-    adds the most cards: the longest new meld from the hand if there is one,
-    else the first card that joins a meld. (Once the hand makes no meld it
-    never will, as it only shrinks; and melds before the one last grown take
-    no card, so the search for a card to add resumes there.)
-    """
-    current = table
-    left = hand
-    melds_left = True
-    start = 0
-    while True:
-        best: Meld | None = None
-        if melds_left:
-            for meld in hand_melds(left, rules):
-                if best is None or len(meld) > len(best):
-                    best = meld
-        if best is not None:
-            current = (*current, best)
-            left = left - Cards(best.cards)
-            continue
-        melds_left = False
-        added = next(_additions(current, left, rules, start), None)
-        if added is None:
-            return current
-        start, grown = added
-        left = left - (Cards(grown.cards) - Cards(current[start].cards))
-        current = (*current[:start], grown, *current[start + 1 :])
 
 
 class _Position:
