@@ -38,7 +38,7 @@ from solver.ranks import (
 )
 from solver.rules import ManipulationRules
 
-__all__ = ["playable_bound", "card_weight", "score_of"]
+__all__ = ["playable_bound", "card_playable", "card_weight", "score_of"]
 
 _J = JOKER_INDEX
 
@@ -118,6 +118,24 @@ def playable_bound(table: Cards, hand: Cards, rules: ManipulationRules) -> Cards
     if hc[_J] and partner_for_joker:
         out[JOKER] = hc[_J]
     return Cards.from_counts(out)
+
+
+def card_playable(table: Cards, hand: Cards, card: Card, rules: ManipulationRules) -> bool:
+    """Whether the natural hand card ``card`` is in :func:`playable_bound` (only its capacity is
+    worked out: what the engine asks of a card just drawn).
+
+    >>> from solver.melds import parse_table
+    >>> on_table = Cards(c for m in parse_table("5H 6H 7H | 9S 9H 9D") for c in m.cards)
+    >>> card_playable(on_table, Cards.parse("8H KD"), Card.parse("8H"), ManipulationRules())
+    True
+    >>> card_playable(on_table, Cards.parse("8H KD"), Card.parse("KD"), ManipulationRules())
+    False
+    """
+    i = card.index
+    if i >= N_NATURAL or not hand.counts[i]:
+        raise ValueError(f"{card} is not a natural card in the hand")
+    counts = (table + hand).counts
+    return _capacity(i, counts, rules) > table.counts[i]
 
 
 def _joker_partner(index: int, counts: Sequence[int], rules: ManipulationRules) -> bool:

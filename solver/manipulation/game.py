@@ -27,8 +27,9 @@ from typing import Any, ClassVar, Literal
 from solver.cards import Card, Cards
 from solver.engine.base import PenaltyGame, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
+from solver.manipulation.bound import card_playable
 from solver.manipulation.play import Most, Playable, best_play
-from solver.manipulation.simple import greedy_play, simple_plays
+from solver.manipulation.simple import greedy_play, hand_melds, simple_plays
 from solver.melds import Meld, format_table, parse_table, resolve_roles, validate_rearrangement
 from solver.rules import ManipulationRules
 
@@ -87,6 +88,24 @@ class _Position:
         )
 
 
+def _changed(old: tuple[Meld, ...], new: tuple[Meld, ...]) -> tuple[list[Meld], list[Meld]]:
+    """The old and the new melds less the melds the new table keeps as the very same objects (valid
+    old melds: the validator need not see them again)."""
+    waiting = Counter(map(id, old))
+    fresh: list[Meld] = []
+    for m in new:
+        if waiting[id(m)]:
+            waiting[id(m)] -= 1
+        else:
+            fresh.append(m)
+    gone: list[Meld] = []
+    for m in old:
+        if waiting[id(m)]:
+            waiting[id(m)] -= 1
+            gone.append(m)
+    return gone, fresh
+
+
 class ManipulationGame(PenaltyGame):
     """A game of Manipulation Shanghai: hands until a player reaches the target (and loses).
 
@@ -126,6 +145,8 @@ class ManipulationGame(PenaltyGame):
         self._questions: dict[_Position, Playable] = {}
         self._openings: dict[_Position, Most] = {}
         self._keys: dict[int, _Position] = {}
+        self._drawn: dict[int, tuple[tuple[Meld, ...], Cards, Card, list[bool]]] = {}  # see _drew_in_vain
+        self._on_table: tuple[tuple[Meld, ...], Cards] = ((), Cards())
         self._deal()
 
     def clear_caches(self) -> None:
@@ -219,8 +240,26 @@ class ManipulationGame(PenaltyGame):
         play and the playable bound settle most positions, see :class:`Playable`)."""
         p = self.to_move
         if self.opened[p]:
-            return self._playable(p).at_least(at_least)
+            return not self._drew_in_vain(p) and self._playable(p).at_least(at_least)
         return self._opening(p).cards >= at_least
+
+    def _drew_in_vain(self, p: int) -> bool:
+        """True if player ``p``, unable to play, drew a card that no play can hold: then they still
+        cannot play (a play from the new hand holds the new card, else the old hand could make it),
+        and the bound of that one card settles it (no other question asked)."""
+        drawn = self._drawn.get(p)
+        if drawn is None or drawn[0] is not self.table or drawn[1] is not self.hands[p]:
+            return False
+        _, hand, card, verdict = drawn
+        if not verdict:
+            verdict.append(not card.is_joker and not card_playable(self._table_cards(), hand, card, self.rules))
+        return verdict[0]
+
+    def _table_cards(self) -> Cards:
+        """The table's cards (worked out once per table)."""
+        if self._on_table[0] is not self.table:
+            self._on_table = (self.table, Cards(c for m in self.table for c in m.cards))
+        return self._on_table[1]
 
     def required(self) -> int:
         """Fewest cards a play must hold now."""
@@ -248,11 +287,7 @@ class ManipulationGame(PenaltyGame):
         if self.can_play():
             need = self.required()
             opened = self.opened[p]
-            plays = [
-                t
-                for t in simple_plays(self.table, self.hands[p], self.rules)
-                if self.cards_played(t) >= need and (opened or self.opening_ok(t))
-            ]
+            plays = [t for t in self._simple(p, need) if opened or self.opening_ok(t)]
             if not plays:  # only a rearrangement (or a bigger opening) reaches what the rules demand
                 best = self._playable(p).most().table if opened else self._opening(p).table
                 plays = [best] if self._play_error(MPlay(p, best)) is None else []
@@ -261,6 +296,13 @@ class ManipulationGame(PenaltyGame):
             draw_allowed = bool(self.stock) and not (self.phase == "drawn" and self.rules.draw_rule == "one")
             actions.append(MDraw(p) if draw_allowed else MPass(p))
         return actions
+
+    def _simple(self, p: int, need: int) -> list[tuple[Meld, ...]]:
+        """The simple plays (:func:`simple_plays`, in order) adding at least ``need`` cards: an
+        addition adds one card, a new meld from the hand three or more."""
+        if need <= 1:
+            return list(simple_plays(self.table, self.hands[p], self.rules))
+        return [(*self.table, m) for m in hand_melds(self.hands[p], self.rules) if len(m) >= need]
 
     def cards_played(self, table: tuple[Meld, ...]) -> int:
         """How many hand cards the table ``table`` holds beyond the current table."""
@@ -318,8 +360,9 @@ class ManipulationGame(PenaltyGame):
 
     def _play_error(self, action: MPlay) -> str | None:
         """Why a play is illegal now, or None: the validator, then ``must_play`` and ``initial_meld``."""
+        old, new = _changed(self.table, action.table)
         try:
-            played = validate_rearrangement(self.table, self.hands[action.player], action.table, self.rules.meld_spec)
+            played = validate_rearrangement(old, self.hands[action.player], new, self.rules.meld_spec)
         except MeldError as exc:
             return f"illegal play: {exc}"
         if not played:
@@ -333,8 +376,11 @@ class ManipulationGame(PenaltyGame):
     def _apply(self, action: Any) -> None:
         p = self.to_move
         if isinstance(action, MDraw):
-            self.hands[p] = self.hands[p] + Cards([self.stock.pop()])
+            card = self.stock.pop()
+            self.hands[p] = self.hands[p] + Cards([card])
             self.phase = "drawn"
+            if self.opened[p] and self.rules.must_play != "never":  # a draw was legal: the player could not play
+                self._drawn[p] = (self.table, self.hands[p], card, [])
             return
         if isinstance(action, MPass):
             if not self.stock:
