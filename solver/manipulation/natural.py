@@ -85,6 +85,9 @@ class _Stage(NamedTuple):
     hand: int  # hand copies counted here
 
 
+_stage = tuple.__new__  # builds a _Stage from a tuple without the Python-level constructor (52 a call)
+
+
 @dataclass(frozen=True, slots=True)
 class NaturalPlay:
     """The best play (most hand cards) of a position with no joker, found by dynamic programming.
@@ -152,7 +155,7 @@ def _stages(tc: Sequence[int], bc: Sequence[int], ace: str) -> list[_Stage]:
         rest = avails[1] + avails[2] + avails[3]
         for s in range(4):
             i = 13 * s + base
-            out.append(_Stage(s, i, avails[s], tc[i], column, rest, 0 if column == 1 else bc[i]))
+            out.append(_stage(_Stage, (s, i, avails[s], tc[i], column, rest, 0 if column == 1 else bc[i])))
             if s < 3:
                 rest -= avails[s + 1]
     return out
@@ -168,7 +171,7 @@ def _orient(stages: list[_Stage]) -> list[_Stage]:
     for k in range(len(stages) - 4, -1, -4):
         for s, i, avail, need, column, rest, _ in stages[k : k + 4]:
             column = (0, 2, 1)[column]
-            out.append(_Stage(s, i, avail, need, column, rest, 0 if column == 1 else avail - need))
+            out.append(_stage(_Stage, (s, i, avail, need, column, rest, 0 if column == 1 else avail - need)))
     return out
 
 
@@ -206,30 +209,36 @@ class _Program:
         for k in range(len(stages) - 1, -1, -1):
             left[k] = left[k + 1] + stages[k][6]
         self.left = left
+        self.memos: list[dict[int, tuple[_Entry, ...]]] = [{} for _ in stages]  # options by open runs
 
-    def _options(self, stage: _Stage, st: int) -> tuple[_Entry, ...]:
-        """The options at ``stage`` from state ``st`` (at the ace's second column they depend on the
+    def _options(self, k: int, st: int) -> tuple[_Entry, ...]:
+        """The options at stage ``k`` from state ``st`` (at the ace's second column they depend on the
         copies its first column took)."""
-        s, _, avail, need, column, _, _ = stage
+        s, _, avail, need, column, _, _ = self.stages[k]
         shift = _SUIT_BITS * s
         runs = (st >> shift) & _RUNS
         if column == 2:  # the copies the first column left; hand cards are what the first did not count
             taken = (st >> (_LOW + 3 * s)) & 7
             sub = need - taken if need > taken else 0
             return _entries(runs, shift, avail - taken, sub, False, sub)
-        return _entries(runs, shift, avail, 0 if column else need, True, need)
+        memo = self.memos[k]
+        found = memo.get(runs)
+        if found is None:
+            found = memo[runs] = _entries(runs, shift, avail, 0 if column else need, True, need)
+        return found
 
-    def _moves(self, stage: _Stage, st: int) -> list[tuple[_Option, int, int]]:
-        """Every move from state ``st`` at ``stage``: (option, next state, hand cards added).
+    def _moves(self, k: int, st: int) -> list[tuple[_Option, int, int]]:
+        """Every move from state ``st`` at stage ``k``: (option, next state, hand cards added).
 
         After the fourth suit the position closes: its set copies must make sets.
         """
+        stage = self.stages[k]
         s, column, rest = stage[0], stage[4], stage[5]
         gsum, gmax = (st >> _GS) & 31, (st >> _GM) & 7
         base = st & ~_SETS
         low = _LOW + 3 * s
         out: list[tuple[_Option, int, int]] = []
-        for gain, g, delta, opt in self._options(stage, st):
+        for gain, g, delta, opt in self._options(k, st):
             gs = gsum + g
             gm = g if g > gmax else gmax
             if gs + rest < 3 * gm:  # too few copies here to make sets of them (at the fourth suit: none to come)
@@ -255,7 +264,7 @@ class _Program:
             if rest is not None:
                 rest.append(_SKIP)
             return rest
-        moves = self._moves(stage, st)
+        moves = self._moves(k, st)
         self.work += len(moves) + 1
         if self.work > self.budget:
             raise _OutOfBudget
@@ -276,7 +285,7 @@ class _Program:
         s, _, copies, sub, column, rest, _ = stage
         if column:  # an ace column: by _moves
             for st, val in cur.items():
-                moves = self._moves(stage, st)
+                moves = self._moves(k, st)
                 self.work += len(moves) + 1
                 for opt, ns, gain in moves:
                     nv = val + gain
@@ -287,6 +296,7 @@ class _Program:
         shift = _SUIT_BITS * s
         close = s == 3
         work = 0
+        memo = self.memos[k]
         for st, val in cur.items():
             runs = (st >> shift) & _RUNS
             if not copies and not runs and (not close or not st & _SETS):  # nothing happens here
@@ -295,7 +305,9 @@ class _Program:
                     nxt[st] = val
                     back[st] = (st, _SKIP)
                 continue
-            entries = _entries(runs, shift, copies, sub, True, sub)
+            entries = memo.get(runs)
+            if entries is None:
+                entries = memo[runs] = _entries(runs, shift, copies, sub, True, sub)
             work += len(entries) + 1
             gsum, gmax = (st >> _GS) & 31, (st >> _GM) & 7
             base = st & ~_SETS
@@ -412,6 +424,8 @@ def _natural_melds(stages: Sequence[_Stage], path: Sequence[_Option], ace: str) 
     copies = 0
     for stage, (_, g, _, c3, new) in zip(stages, path):
         s = stage[0]
+        if not g and not new and not open_runs[s] and (s != 3 or not to_sets):
+            continue  # no card here and no run of the suit open: nothing changes
         card = natural_card(stage.card)
         short = [r for r in open_runs[s] if len(r) < 3]
         long = [r for r in open_runs[s] if len(r) >= 3]
