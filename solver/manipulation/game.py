@@ -207,7 +207,12 @@ class ManipulationGame(PenaltyGame):
         found = self._questions.get(key)
         if found is None:
             found = self._questions[key] = Playable(
-                self.table, self.hands[p], self.rules, lower=lambda: self._greedy(p), time_limit=self.time_limit
+                self.table,
+                self.hands[p],
+                self.rules,
+                lower=lambda: self._greedy(p),
+                time_limit=self.time_limit,
+                table_cards=self._table_cards(),
             )
         return found
 

@@ -204,7 +204,7 @@ class _Program:
         self.stages = stages
         self.budget = budget
         self.work = 0
-        self.failed: set[tuple[int, int]] = set()
+        self.failed: set[int] = set()  # (state, stage) pairs known not to complete, as st << 6 | k
         left = [0] * (len(stages) + 1)  # hand copies in the stages from k on
         for k in range(len(stages) - 1, -1, -1):
             left[k] = left[k + 1] + stages[k][6]
@@ -250,20 +250,25 @@ class _Program:
         return out
 
     def complete(self, k: int, st: int) -> list[_Option] | None:
-        """The options of a path from stage ``k`` to the end (reversed), or None."""
+        """The options of a path from stage ``k`` to the end (reversed), or None.
+
+        Stages where nothing happens (no copy, no run of the suit open, no set to close) are
+        passed over in a loop (no work counted, none ever marked failed).
+        """
         stages = self.stages
-        if k == len(stages):
+        n = len(stages)
+        skipped = 0
+        while k < n:
+            s, _, copies, _, column, _, _ = stages[k]
+            if copies or column or (st >> (_SUIT_BITS * s)) & _RUNS or (s == 3 and st & _SETS):
+                break
+            k += 1
+            skipped += 1
+        if k == n:
             closed = all((st >> (_SUIT_BITS * s)) & _RUNS in _CLOSED for s in range(4))
-            return [] if closed else None
-        if (k, st) in self.failed:
+            return [_SKIP] * skipped if closed else None
+        if st << 6 | k in self.failed:  # (k < 64: at most 14 positions of four suits)
             return None
-        stage = stages[k]
-        s = stage[0]
-        if not stage[2] and not stage[4] and not (st >> (_SUIT_BITS * s)) & _RUNS and (s != 3 or not st & _SETS):
-            rest = self.complete(k + 1, st)
-            if rest is not None:
-                rest.append(_SKIP)
-            return rest
         moves = self._moves(k, st)
         self.work += len(moves) + 1
         if self.work > self.budget:
@@ -272,8 +277,9 @@ class _Program:
             rest = self.complete(k + 1, ns)
             if rest is not None:
                 rest.append(opt)
+                rest.extend([_SKIP] * skipped)
                 return rest
-        self.failed.add((k, st))
+        self.failed.add(st << 6 | k)
         return None
 
     def _layer(self, k: int, cur: dict[int, int], need: int) -> tuple[dict[int, int], _Back]:
@@ -297,11 +303,12 @@ class _Program:
         close = s == 3
         work = 0
         memo = self.memos[k]
+        get = nxt.get
         for st, val in cur.items():
             runs = (st >> shift) & _RUNS
             if not copies and not runs and (not close or not st & _SETS):  # nothing happens here
                 work += 1
-                if val >= need and val > nxt.get(st, -1):
+                if val >= need and val > get(st, -1):
                     nxt[st] = val
                     back[st] = (st, _SKIP)
                 continue
@@ -321,7 +328,7 @@ class _Program:
                     continue
                 ns = base + delta if close else base + delta + (gs << _GS) + (gm << _GM)
                 nv = val + gain
-                if nv > nxt.get(ns, -1):
+                if nv > get(ns, -1):
                     nxt[ns] = nv
                     back[ns] = (st, opt)
         self.work += work
