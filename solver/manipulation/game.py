@@ -91,10 +91,12 @@ class _Position:
 def _changed(old: tuple[Meld, ...], new: tuple[Meld, ...]) -> tuple[list[Meld], list[Meld]]:
     """The old and the new melds less the melds the new table keeps as the very same objects (valid
     old melds: the validator need not see them again)."""
-    waiting = Counter(map(id, old))
+    waiting: dict[int, int] = {}
+    for m in old:
+        waiting[id(m)] = waiting.get(id(m), 0) + 1
     fresh: list[Meld] = []
     for m in new:
-        if waiting[id(m)]:
+        if waiting.get(id(m)):
             waiting[id(m)] -= 1
         else:
             fresh.append(m)
