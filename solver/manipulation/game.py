@@ -397,9 +397,11 @@ class ManipulationGame(PenaltyGame):
                     return
             self._next_turn()
             return
-        played = Cards(c for m in action.table for c in m.cards) - Cards(c for m in self.table for c in m.cards)
+        new_cards = Cards(c for m in action.table for c in m.cards)
+        played = new_cards - self._table_cards()
         self.hands[p] = self.hands[p] - played
         self.table = action.table
+        self._on_table = (self.table, new_cards)
         self.opened[p] = True
         self.idle = 0
         if not self.hands[p]:
