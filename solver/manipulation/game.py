@@ -10,7 +10,10 @@ what the rules demand, and the draw or the pass.
 Whether a player *can* play (and how many cards) is the solver's question
 :class:`solver.manipulation.Playable` (the stages of ``best_play`` without
 least change), asked once per position with the greedy play as its lower
-bound; the engine only caches it. Every listed play meets every rule by
+bound; the engine only caches it, and answers one case itself: a player
+who could not play and drew a card no play can hold still cannot play (a
+play from the new hand holds the new card, else the old hand had it), so
+that card's own playable bound settles it. Every listed play meets every rule by
 construction (the solver's play is checked by the validator before it is
 listed), so ``verify`` accepts a listed play at once and checks any other
 with the independent validator: it asks ``legal_actions()`` (a function of
