@@ -138,7 +138,9 @@ def _suit_options(runs: RunCodes, avail: int, need: int, sets: bool) -> tuple[_O
 
 
 def _stages(tc: Sequence[int], bc: Sequence[int], ace: str) -> list[_Stage]:
-    """The DP's stages in rank-position order (four suits a position).
+    """The DP's stages in rank-position order (four suits a position), read from the end with fewer
+    table cards before the first hand card (runs read both ways): every arrangement of those cards
+    is a state the program carries to that card.
 
     With ``ace=both`` the ace has two columns: 1 for the first one met (any
     copies, recorded in the state; its hand copies are counted at the other
@@ -146,32 +148,24 @@ def _stages(tc: Sequence[int], bc: Sequence[int], ace: str) -> list[_Stage]:
     by then).
     """
     lo, hi = position_range(ace)
+    order = list(range(lo, hi + 1))
+    cards = [13 * s + (0 if q == 14 else q - 1) for q in order for s in range(4)]  # the stages' cards
+    hand = [k for k, i in enumerate(cards) if bc[i]]
+    if hand and sum(tc[i] for i in cards[: hand[0]]) > sum(tc[i] for i in cards[hand[-1] + 1 :]):
+        order.reverse()
+    first_ace = order[0]  # the ace column met first, when the ace has two
     out: list[_Stage] = []
-    for q in range(lo, hi + 1):
+    for q in order:
         base = 0 if q == 14 else q - 1
         avails = [tc[base] + bc[base], tc[13 + base] + bc[13 + base], tc[26 + base] + bc[26 + base]]
         avails.append(tc[39 + base] + bc[39 + base])
-        column = 0 if ace != "both" or q not in (1, 14) else (1 if q == 1 else 2)
+        column = 0 if ace != "both" or q not in (1, 14) else (1 if q == first_ace else 2)
         rest = avails[1] + avails[2] + avails[3]
         for s in range(4):
             i = 13 * s + base
             out.append(_stage(_Stage, (s, i, avails[s], tc[i], column, rest, 0 if column == 1 else bc[i])))
             if s < 3:
                 rest -= avails[s + 1]
-    return out
-
-
-def _orient(stages: list[_Stage]) -> list[_Stage]:
-    """The stages in the direction with fewer table cards before the first hand card (runs read
-    both ways): every arrangement of those cards is a state the program carries to that card."""
-    hand = [k for k, st in enumerate(stages) if st[2] > st[3]]
-    if not hand or sum(st[3] for st in stages[: hand[0]]) <= sum(st[3] for st in stages[hand[-1] + 1 :]):
-        return stages
-    out: list[_Stage] = []
-    for k in range(len(stages) - 4, -1, -4):
-        for s, i, avail, need, column, rest, _ in stages[k : k + 4]:
-            column = (0, 2, 1)[column]
-            out.append(_stage(_Stage, (s, i, avail, need, column, rest, 0 if column == 1 else avail - need)))
     return out
 
 
@@ -411,7 +405,7 @@ def natural_play(
         for s in range(4):
             if tc[s * 13] + bc[s * 13] >= 2 and all(tc[s * 13 + r] + bc[s * 13 + r] for r in range(1, 13)):
                 return None
-    stages = _orient(_stages(tc, bc, rules.ace))
+    stages = _stages(tc, bc, rules.ace)
     try:
         found = _Program(stages, budget).best(max(1, at_least))
     except _OutOfBudget:
