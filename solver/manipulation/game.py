@@ -161,6 +161,7 @@ class ManipulationGame(PenaltyGame):
         self._questions.clear()
         self._openings.clear()
         self._keys.clear()
+        self._drawn.clear()
 
     def _deal(self) -> None:
         self.hand_number += 1
@@ -186,6 +187,7 @@ class ManipulationGame(PenaltyGame):
         self._cache.clear()
         self._questions.clear()
         self._openings.clear()
+        self._drawn.clear()
 
     # --- solver questions, cached per position ------------------------------------
 

@@ -35,7 +35,7 @@ _Growths = tuple[tuple[int, Meld], ...]  # (card index, the meld grown by that c
 _MEMO_SIZE = 1 << 14  # entries per memo before it starts afresh (memory stays bounded)
 _GROWTHS: dict[int, tuple[Meld, _Variant, _Growths]] = {}  # by id(meld); the entry holds the meld itself
 _BY_CARDS: dict[tuple[Any, ...], _Growths] = {}  # by the meld's card indexes, roles and the variant
-_HAND_MELDS: dict[tuple[Cards, str], tuple[Meld, ...]] = {}
+_HAND_MELDS: dict[tuple[Cards, str, bool], tuple[Meld, ...]] = {}
 
 
 def sorted_meld(cards: list[Card], rules: ManipulationRules) -> Meld:
@@ -144,7 +144,7 @@ def _candidates(meld: Meld, naturals: list[Card]) -> set[int]:
 def hand_melds(hand: Cards, rules: ManipulationRules) -> tuple[Meld, ...]:
     """Every distinct meld made of natural hand cards alone (sets of 3-4, runs of 3+), memoised by hand:
     the sets rank by rank, then the runs suit by suit from each start."""
-    key = (hand, rules.ace)
+    key = (hand, rules.ace, rules.jokers > 0)
     found = _HAND_MELDS.get(key)
     if found is None:
         found = tuple(_hand_melds(hand, rules))
