@@ -5,9 +5,10 @@ table that adds them, by dynamic programming over rank positions (also the
 engine's "can the player play?" question). Exact, with no least-change
 pass; it steps aside (None) when a joker is in play or past a work budget.
 
-Cost: at most ``budget`` steps (2,000 by default, 2-4 us each: about what
-the CP-SAT solve it replaces costs); past it the program gives up and
-CP-SAT decides.
+Cost: at most ``budget`` steps (2,000 by default, about 0.6-1 us each since
+the state became one int, 2-4 us before: the budget was set to about what
+the CP-SAT solve it replaces costs, and is kept, so the program gives up
+exactly where it did); past it the program gives up and CP-SAT decides.
 
 >>> from solver.melds import parse_table
 >>> rules = ManipulationRules.preset("norwegian")
@@ -34,7 +35,8 @@ __all__ = ["NaturalPlay", "natural_play", "DP_BUDGET", "DP_CARDS"]
 
 
 DP_BUDGET = 2_000
-"""Steps (2-4 us each) before :func:`natural_play` gives up: about what a CP-SAT solve costs."""
+"""Steps before :func:`natural_play` gives up (set at 2-4 us a step to about what a CP-SAT solve
+costs; a step is now 0.6-1 us, the count unchanged, so the answers are)."""
 
 DP_CARDS = 50
 """The most cards (table plus playable hand) for which :func:`~solver.manipulation.best_play` tries
