@@ -4,11 +4,13 @@ Each shortcut must give the answer of the slower question it skips, on
 positions from random games under several rule sets (jokers, one to three
 decks, each ace option): a card drawn in vain (the engine then asks nothing
 else), one card's playable bound, the validator shown only the melds a play
-changes.
+changes; and the dynamic program's answers (its tables, not only its counts)
+as the program gave them before it was rewritten for speed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -17,6 +19,7 @@ import pytest
 from solver.cards import Card, Cards
 from solver.manipulation.bound import card_playable, playable_bound
 from solver.manipulation.game import ManipulationGame, MDraw, MPlay, _changed
+from solver.manipulation.natural import natural_play
 from solver.manipulation.play import Playable
 from solver.melds import parse_table, validate_rearrangement
 from solver.rules import ManipulationRules
@@ -122,3 +125,36 @@ def test_a_play_repeating_a_meld_object_is_refused() -> None:
     game.clear_caches()
     assert game.is_legal(MPlay(0, (game.table[0], game.table[0])))
     assert not any(isinstance(a, MDraw) for a in game.legal_actions())
+
+
+# --- the dynamic program's own answers, pinned ---------------------------------------------------
+
+PROGRAM_RULES: list[dict[str, Any]] = [
+    {},
+    {"preset": "norwegian"},
+    {"decks": 1, "ace": "high", "must_play": "one"},
+    {"decks": 3},
+]
+PROGRAM_HASH = "3f38549e315878a4"  # computed on the program before issue 14's rewrite (commit 48ef848)
+
+
+def test_the_program_finds_the_same_tables_as_before() -> None:
+    """The engine lists the program's own table, so its path is pinned, not only its card count: the
+    int state, the per-stage option look-up and the single build of the stages keep every answer
+    (played cards, table, giving up past the budget) on positions of seeded random games."""
+    digest = hashlib.sha256()
+    answers = {"none": 0, "played": 0, "nothing": 0}
+    for n, (data, seed) in enumerate((d, s) for d in PROGRAM_RULES for s in (30, 31)):
+        rules = ManipulationRules.from_dict(data)
+        game = ManipulationGame(rules, 4, seed, max_hands=1)
+        rng = random.Random(n)
+        while not game.is_terminal():
+            hand = game.hands[game.to_move]
+            for budget in (20_000, 2_000):
+                found = natural_play(game.table, hand, rules, budget=budget)
+                answers["none" if found is None else "played" if found.played else "nothing"] += 1
+                text = "none" if found is None else str(found.played) + "|" + " | ".join(map(str, found.table))
+                digest.update(text.encode() + b"\n")
+            game.apply(rng.choice(game.legal_actions()))
+    assert min(answers.values()) >= 5, answers  # every kind of answer is covered
+    assert digest.hexdigest()[:16] == PROGRAM_HASH
