@@ -27,18 +27,16 @@ from functools import cache
 
 from solver.cards import Card, Cards
 from solver.ranks import (
-    JOKER,
     JOKER_INDEX,
     N_NATURAL,
     VALUE_SCALE,
     card_index,
-    natural_card,
     position_range,
     positions_of,
 )
 from solver.rules import ManipulationRules
 
-__all__ = ["playable_bound", "card_weight", "score_of"]
+__all__ = ["playable_bound", "card_playable", "card_weight", "score_of"]
 
 _J = JOKER_INDEX
 
@@ -79,21 +77,52 @@ def _set_capacity(others: Sequence[int], jokers: int, decks: int) -> int:
     return best
 
 
+_Neighbours = tuple[tuple[int, int, int], tuple[tuple[int, int, int, int], ...]]
+
+
+@cache
+def _neighbours(ace: str) -> tuple[_Neighbours, ...]:
+    """Per natural card index: the same rank in the other suits, and for each of its rank positions
+    the cards at p-2, p-1, p+1, p+2 of its suit (index 52 when off the ends: a count of 0 there)."""
+    lo, hi = position_range(ace)
+    out: list[_Neighbours] = []
+    for index in range(N_NATURAL):
+        suit, rank = divmod(index, 13)
+        a, b, c = (s * 13 + rank for s in range(4) if s != suit)
+
+        def at(q: int, suit: int = suit) -> int:
+            return card_index(suit, q) if lo <= q <= hi else _NONE
+
+        windows = tuple((at(p - 2), at(p - 1), at(p + 1), at(p + 2)) for p in positions_of(rank + 1, ace))
+        out.append(((a, b, c), windows))
+    return tuple(out)
+
+
+_NONE = N_NATURAL  # an index whose count is taken as 0 (see _counts_with_none)
+
+
+@cache
+def _set_capacity_of(a: int, b: int, c: int, jokers: int, decks: int) -> int:
+    return _set_capacity((a, b, c), jokers, decks)
+
+
 def _capacity(index: int, counts: Sequence[int], rules: ManipulationRules) -> int:
-    """Most melds that can hold the natural card ``index`` among ``counts`` (jokers included)."""
-    suit, rank = divmod(index, 13)
-    rank += 1
+    """Most melds that can hold the natural card ``index`` among ``counts`` (jokers included;
+    ``counts[52]`` must be 0, see :func:`_counts_with_none`)."""
     jokers = counts[_J]
-    others = [counts[s * 13 + rank - 1] for s in range(4) if s != suit]
-    total = _set_capacity(others, jokers, rules.decks)
-    lo, hi = position_range(rules.ace)
-
-    def at(q: int) -> int:
-        return counts[card_index(suit, q)] if lo <= q <= hi else 0
-
-    for p in positions_of(rank, rules.ace):
-        total += _run_capacity(at(p - 2), at(p - 1), at(p + 1), at(p + 2), jokers)
+    (a, b, c), windows = _neighbours(rules.ace)[index]
+    total = _set_capacity_of(counts[a], counts[b], counts[c], jokers, rules.decks)
+    for n2, n1, m1, m2 in windows:
+        total += _run_capacity(counts[n2], counts[n1], counts[m1], counts[m2], jokers)
     return total
+
+
+def _counts_with_none(counts: Sequence[int]) -> list[int]:
+    """``counts`` with the count at index 52 (a red joker, never in a Manipulation deck) set to 0:
+    the off-the-end neighbour of :func:`_neighbours`."""
+    out = list(counts)
+    out[_NONE] = 0
+    return out
 
 
 def playable_bound(table: Cards, hand: Cards, rules: ManipulationRules) -> Cards:
@@ -102,22 +131,36 @@ def playable_bound(table: Cards, hand: Cards, rules: ManipulationRules) -> Cards
     ``table`` is the multiset of table cards. Exact as a bound: a card left out
     cannot be played in any rearrangement (see the module docstring).
     """
-    counts = (table + hand).counts
+    counts = _counts_with_none((table + hand).counts)
     tc, hc = table.counts, hand.counts
-    out: dict[Card, int] = {}
-    partner_for_joker = False
-    for i in range(N_NATURAL):
-        if not counts[i]:
-            continue
-        if hc[i]:
+    out = [0] * len(hc)
+    for card in hand.distinct():
+        i = card.index
+        if i < N_NATURAL:
             n = min(hc[i], _capacity(i, counts, rules) - tc[i])
             if n > 0:
-                out[natural_card(i)] = n
-        if counts[_J] and not partner_for_joker:
-            partner_for_joker = _joker_partner(i, counts, rules)
-    if hc[_J] and partner_for_joker:
-        out[JOKER] = hc[_J]
-    return Cards.from_counts(out)
+                out[i] = n
+    if hc[_J] and any(counts[i] and _joker_partner(i, counts, rules) for i in range(N_NATURAL)):
+        out[_J] = hc[_J]
+    return Cards._make(tuple(out))
+
+
+def card_playable(table: Cards, hand: Cards, card: Card, rules: ManipulationRules) -> bool:
+    """Whether the natural hand card ``card`` is in :func:`playable_bound` (only its capacity is
+    worked out: what the engine asks of a card just drawn).
+
+    >>> from solver.melds import parse_table
+    >>> on_table = Cards(c for m in parse_table("5H 6H 7H | 9S 9H 9D") for c in m.cards)
+    >>> card_playable(on_table, Cards.parse("8H KD"), Card.parse("8H"), ManipulationRules())
+    True
+    >>> card_playable(on_table, Cards.parse("8H KD"), Card.parse("KD"), ManipulationRules())
+    False
+    """
+    i = card.index
+    if i >= N_NATURAL or not hand.counts[i]:
+        raise ValueError(f"{card} is not a natural card in the hand")
+    counts = _counts_with_none((table + hand).counts)
+    return _capacity(i, counts, rules) > table.counts[i]
 
 
 def _joker_partner(index: int, counts: Sequence[int], rules: ManipulationRules) -> bool:

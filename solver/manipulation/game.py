@@ -10,7 +10,10 @@ what the rules demand, and the draw or the pass.
 Whether a player *can* play (and how many cards) is the solver's question
 :class:`solver.manipulation.Playable` (the stages of ``best_play`` without
 least change), asked once per position with the greedy play as its lower
-bound; the engine only caches it. Every listed play meets every rule by
+bound; the engine only caches it, and answers one case itself: a player
+who could not play and drew a card no play can hold still cannot play (a
+play from the new hand holds the new card, else the old hand had it), so
+that card's own playable bound settles it. Every listed play meets every rule by
 construction (the solver's play is checked by the validator before it is
 listed), so ``verify`` accepts a listed play at once and checks any other
 with the independent validator: it asks ``legal_actions()`` (a function of
@@ -19,18 +22,18 @@ the position), never a side effect of an earlier call.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
 from solver.engine.base import PenaltyGame, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
+from solver.manipulation.bound import card_playable
 from solver.manipulation.play import Most, Playable, best_play
-from solver.melds import Meld, format_table, meld_kinds, parse_table, resolve_roles, validate_rearrangement
-from solver.ranks import ace_high
+from solver.manipulation.simple import greedy_play, hand_melds, simple_plays
+from solver.melds import Meld, format_table, parse_table, resolve_roles, validate_rearrangement
 from solver.rules import ManipulationRules
 
 __all__ = ["MPlay", "MDraw", "MPass", "ManipulationGame", "simple_plays", "greedy_play"]
@@ -64,189 +67,6 @@ class MPass(SimpleAction):
 MAction = MPlay | MDraw | MPass
 
 
-def _sorted_meld(cards: list[Card], rules: ManipulationRules) -> Meld:
-    """A meld in display order: runs by rank position, sets by suit."""
-    spec = rules.meld_spec
-    meld = Meld.of(cards)
-    kinds = meld_kinds(meld, spec)
-    if "run" in kinds and "set" not in kinds and not any(spec.is_wild(c) for c in cards):
-        high = ace_high(rules.ace, [int(c.rank or 0) for c in cards])
-
-        def pos(c: Card) -> int:
-            assert c.rank is not None
-            return 14 if (c.rank == 1 and high) else int(c.rank)
-
-        return Meld.of(sorted(cards, key=pos))
-    return Meld.of(sorted(cards, key=lambda c: c.index))
-
-
-def _valid(cards: list[Card], rules: ManipulationRules) -> bool:
-    return bool(meld_kinds(Meld.of(cards), rules.meld_spec))
-
-
-def simple_plays(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> Iterator[tuple[Meld, ...]]:
-    """New tables reachable without rearranging: one card added to a meld, or one new meld from hand.
-
-    The additions come first (meld by meld, hand cards in canonical order),
-    then the new melds of :func:`hand_melds`.
-    """
-    for i, meld in _additions(table, hand, rules):
-        yield (*table[:i], meld, *table[i + 1 :])
-    for meld in hand_melds(hand, rules):
-        yield (*table, meld)
-
-
-def _additions(
-    table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules, start: int = 0
-) -> Iterator[tuple[int, Meld]]:
-    """Each old meld (by its place, from ``start``) grown by one hand card, in display order.
-
-    Only candidates go to the validator: a natural card joins a set only in a
-    suit the set lacks, and a run only in its suit; in a meld without wilds,
-    a run only at a rank next to one it holds (K-A and A-2 both count).
-    """
-    spec = rules.meld_spec
-    distinct = hand.distinct()
-    naturals_in_hand = [c for c in distinct if not spec.is_wild(c)]
-    wilds = [c for c in distinct if spec.is_wild(c)]
-    variant = (rules.ace, rules.jokers > 0)  # all that meld_spec and the display order depend on
-    for i in range(start, len(table)):
-        meld = table[i]
-        if len(meld.cards) >= 13:
-            continue
-        shape = _shape(meld, variant, rules)
-        candidates = list(distinct) if shape is None else [*_candidates(shape, naturals_in_hand), *wilds]
-        for card in candidates:  # canonical order: wilds come after every natural card
-            grown = _grow(meld, card, variant, rules)
-            if grown is not None:
-                yield i, grown
-
-
-_Shape = tuple[int | None, Any, frozenset[Any], frozenset[int] | None]
-_MISSING: Any = object()
-_SHAPES: dict[tuple[Meld, tuple[str, bool]], _Shape | None] = {}
-_GROWN: dict[tuple[Meld, Card, tuple[str, bool]], Meld | None] = {}
-_MEMO_SIZE = 1 << 16  # entries per memo before it starts afresh (memory stays bounded)
-
-
-def _grow(meld: Meld, card: Card, variant: tuple[str, bool], rules: ManipulationRules) -> Meld | None:
-    """``meld`` with ``card`` added in display order, or None if that is no meld (memoised: the same
-    table meld meets the same hand cards turn after turn)."""
-    key = (meld, card, variant)
-    found = _GROWN.get(key, _MISSING)
-    if found is _MISSING:
-        grown = [*meld.cards, card]
-        found = _sorted_meld(grown, rules) if _valid(grown, rules) else None
-        if len(_GROWN) >= _MEMO_SIZE:
-            _GROWN.clear()
-        _GROWN[key] = found
-    return found  # type: ignore[no-any-return]
-
-
-def _shape(meld: Meld, variant: tuple[str, bool], rules: ManipulationRules) -> _Shape | None:
-    """What a natural card must match to join ``meld`` (its one rank, its one suit, the suits it
-    holds, the ranks next to a wild-free run), or None for a meld of wilds only (memoised)."""
-    key = (meld, variant)
-    found = _SHAPES.get(key, _MISSING)
-    if found is _MISSING:
-        spec = rules.meld_spec
-        naturals = [c for c in meld.cards if not spec.is_wild(c)] if spec.wilds else list(meld.cards)
-        found = _shape_of(meld, naturals) if naturals else None
-        if len(_SHAPES) >= _MEMO_SIZE:
-            _SHAPES.clear()
-        _SHAPES[key] = found
-    return found  # type: ignore[no-any-return]
-
-
-def _shape_of(meld: Meld, naturals: list[Card]) -> _Shape:
-    ranks = {c.rank for c in naturals}
-    suits = {c.suit for c in naturals}
-    one_rank = next(iter(ranks)) if len(ranks) == 1 else None
-    one_suit = next(iter(suits)) if len(suits) == 1 else None
-    adjacent: set[int] | None = None
-    if one_suit is not None and len(naturals) == len(meld.cards):
-        adjacent = set()
-        for r in ranks:
-            assert r is not None
-            adjacent.update(((r % 13) + 1, (r - 2) % 13 + 1))  # the next and previous rank, K-A-2 round
-        adjacent.difference_update(int(r) for r in ranks if r is not None)
-    return one_rank, one_suit, frozenset(suits), None if adjacent is None else frozenset(adjacent)
-
-
-def _candidates(shape: _Shape, hand: list[Card]) -> Iterator[Card]:
-    """The natural hand cards that might join a meld of ``shape`` (a necessary condition; in hand order)."""
-    one_rank, one_suit, suits, adjacent = shape
-    for card in hand:
-        to_set = card.rank == one_rank and card.suit not in suits
-        to_run = card.suit == one_suit and (adjacent is None or card.rank in adjacent)
-        if to_set or to_run:
-            yield card
-
-
-def hand_melds(hand: Cards, rules: ManipulationRules) -> Iterator[Meld]:
-    """Every distinct meld made of natural hand cards alone (sets of 3-4, runs of 3+)."""
-    spec = rules.meld_spec
-    naturals = [c for c in hand.distinct() if not spec.is_wild(c)]
-    by_rank: dict[int, list[Card]] = {}
-    by_suit: dict[str, list[Card]] = {}
-    for c in naturals:
-        assert c.rank is not None and c.suit is not None
-        by_rank.setdefault(int(c.rank), []).append(c)
-        by_suit.setdefault(c.suit.value, []).append(c)
-    for cards in by_rank.values():  # distinct suits of one rank, already in suit order
-        for size in (3, 4):
-            for combo in itertools.combinations(cards, size):
-                yield Meld(combo)
-    for cards in by_suit.values():
-        ranks = {int(c.rank): c for c in cards if c.rank is not None}
-        positions = dict(ranks)
-        if rules.ace != "low" and 1 in ranks:
-            positions[14] = ranks[1]
-        if rules.ace == "high":
-            positions.pop(1, None)
-        keys = sorted(positions)
-        for a in keys:
-            run = [positions[a]]
-            b = a + 1
-            while b in positions and len(run) < 13:
-                run.append(positions[b])
-                if len(run) >= 3:
-                    yield Meld.of(list(run))
-                b += 1
-
-
-def greedy_play(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> tuple[Meld, ...]:
-    """Play as many cards as possible without rearranging: new melds, then additions, repeatedly.
-
-    Each step takes the first simple play (in :func:`simple_plays` order) that
-    adds the most cards: the longest new meld from the hand if there is one,
-    else the first card that joins a meld. (Once the hand makes no meld it
-    never will, as it only shrinks; and melds before the one last grown take
-    no card, so the search for a card to add resumes there.)
-    """
-    current = table
-    left = hand
-    melds_left = True
-    start = 0
-    while True:
-        best: Meld | None = None
-        if melds_left:
-            for meld in hand_melds(left, rules):
-                if best is None or len(meld) > len(best):
-                    best = meld
-        if best is not None:
-            current = (*current, best)
-            left = left - Cards(best.cards)
-            continue
-        melds_left = False
-        added = next(_additions(current, left, rules, start), None)
-        if added is None:
-            return current
-        start, grown = added
-        left = left - (Cards(grown.cards) - Cards(current[start].cards))
-        current = (*current[:start], grown, *current[start + 1 :])
-
-
 class _Position:
     """A player's position (table, hand, opened) as a cache key whose hash is computed once."""
 
@@ -269,6 +89,26 @@ class _Position:
             and self.hand == other.hand
             and self.table == other.table
         )
+
+
+def _changed(old: tuple[Meld, ...], new: tuple[Meld, ...]) -> tuple[list[Meld], list[Meld]]:
+    """The old and the new melds less the melds the new table keeps as the very same objects (valid
+    old melds: the validator need not see them again)."""
+    waiting: dict[int, int] = {}
+    for m in old:
+        waiting[id(m)] = waiting.get(id(m), 0) + 1
+    fresh: list[Meld] = []
+    for m in new:
+        if waiting.get(id(m)):
+            waiting[id(m)] -= 1
+        else:
+            fresh.append(m)
+    gone: list[Meld] = []
+    for m in old:
+        if waiting[id(m)]:
+            waiting[id(m)] -= 1
+            gone.append(m)
+    return gone, fresh
 
 
 class ManipulationGame(PenaltyGame):
@@ -310,6 +150,8 @@ class ManipulationGame(PenaltyGame):
         self._questions: dict[_Position, Playable] = {}
         self._openings: dict[_Position, Most] = {}
         self._keys: dict[int, _Position] = {}
+        self._drawn: dict[int, tuple[tuple[Meld, ...], Cards, Card, list[bool]]] = {}  # see _drew_in_vain
+        self._on_table: tuple[tuple[Meld, ...], Cards] = ((), Cards())
         self._deal()
 
     def clear_caches(self) -> None:
@@ -319,6 +161,7 @@ class ManipulationGame(PenaltyGame):
         self._questions.clear()
         self._openings.clear()
         self._keys.clear()
+        self._drawn.clear()
 
     def _deal(self) -> None:
         self.hand_number += 1
@@ -344,6 +187,7 @@ class ManipulationGame(PenaltyGame):
         self._cache.clear()
         self._questions.clear()
         self._openings.clear()
+        self._drawn.clear()
 
     # --- solver questions, cached per position ------------------------------------
 
@@ -370,7 +214,12 @@ class ManipulationGame(PenaltyGame):
         found = self._questions.get(key)
         if found is None:
             found = self._questions[key] = Playable(
-                self.table, self.hands[p], self.rules, lower=lambda: self._greedy(p), time_limit=self.time_limit
+                self.table,
+                self.hands[p],
+                self.rules,
+                lower=lambda: self._greedy(p),
+                time_limit=self.time_limit,
+                table_cards=self._table_cards(),
             )
         return found
 
@@ -403,8 +252,26 @@ class ManipulationGame(PenaltyGame):
         play and the playable bound settle most positions, see :class:`Playable`)."""
         p = self.to_move
         if self.opened[p]:
-            return self._playable(p).at_least(at_least)
+            return not self._drew_in_vain(p) and self._playable(p).at_least(at_least)
         return self._opening(p).cards >= at_least
+
+    def _drew_in_vain(self, p: int) -> bool:
+        """True if player ``p``, unable to play, drew a card that no play can hold: then they still
+        cannot play (a play from the new hand holds the new card, else the old hand could make it),
+        and the bound of that one card settles it (no other question asked)."""
+        drawn = self._drawn.get(p)
+        if drawn is None or drawn[0] is not self.table or drawn[1] is not self.hands[p]:
+            return False
+        _, hand, card, verdict = drawn
+        if not verdict:
+            verdict.append(not card.is_joker and not card_playable(self._table_cards(), hand, card, self.rules))
+        return verdict[0]
+
+    def _table_cards(self) -> Cards:
+        """The table's cards (worked out once per table)."""
+        if self._on_table[0] is not self.table:
+            self._on_table = (self.table, Cards(c for m in self.table for c in m.cards))
+        return self._on_table[1]
 
     def required(self) -> int:
         """Fewest cards a play must hold now."""
@@ -432,11 +299,7 @@ class ManipulationGame(PenaltyGame):
         if self.can_play():
             need = self.required()
             opened = self.opened[p]
-            plays = [
-                t
-                for t in simple_plays(self.table, self.hands[p], self.rules)
-                if self.cards_played(t) >= need and (opened or self.opening_ok(t))
-            ]
+            plays = [t for t in self._simple(p, need) if opened or self.opening_ok(t)]
             if not plays:  # only a rearrangement (or a bigger opening) reaches what the rules demand
                 best = self._playable(p).most().table if opened else self._opening(p).table
                 plays = [best] if self._play_error(MPlay(p, best)) is None else []
@@ -445,6 +308,13 @@ class ManipulationGame(PenaltyGame):
             draw_allowed = bool(self.stock) and not (self.phase == "drawn" and self.rules.draw_rule == "one")
             actions.append(MDraw(p) if draw_allowed else MPass(p))
         return actions
+
+    def _simple(self, p: int, need: int) -> list[tuple[Meld, ...]]:
+        """The simple plays (:func:`simple_plays`, in order) adding at least ``need`` cards: an
+        addition adds one card, a new meld from the hand three or more."""
+        if need <= 1:
+            return list(simple_plays(self.table, self.hands[p], self.rules))
+        return [(*self.table, m) for m in hand_melds(self.hands[p], self.rules) if len(m) >= need]
 
     def cards_played(self, table: tuple[Meld, ...]) -> int:
         """How many hand cards the table ``table`` holds beyond the current table."""
@@ -502,8 +372,9 @@ class ManipulationGame(PenaltyGame):
 
     def _play_error(self, action: MPlay) -> str | None:
         """Why a play is illegal now, or None: the validator, then ``must_play`` and ``initial_meld``."""
+        old, new = _changed(self.table, action.table)
         try:
-            played = validate_rearrangement(self.table, self.hands[action.player], action.table, self.rules.meld_spec)
+            played = validate_rearrangement(old, self.hands[action.player], new, self.rules.meld_spec)
         except MeldError as exc:
             return f"illegal play: {exc}"
         if not played:
@@ -517,8 +388,11 @@ class ManipulationGame(PenaltyGame):
     def _apply(self, action: Any) -> None:
         p = self.to_move
         if isinstance(action, MDraw):
-            self.hands[p] = self.hands[p] + Cards([self.stock.pop()])
+            card = self.stock.pop()
+            self.hands[p] = self.hands[p] + Cards([card])
             self.phase = "drawn"
+            if self.opened[p] and self.rules.must_play != "never":  # a draw was legal: the player could not play
+                self._drawn[p] = (self.table, self.hands[p], card, [])
             return
         if isinstance(action, MPass):
             if not self.stock:
@@ -528,9 +402,11 @@ class ManipulationGame(PenaltyGame):
                     return
             self._next_turn()
             return
-        played = Cards(c for m in action.table for c in m.cards) - Cards(c for m in self.table for c in m.cards)
+        new_cards = Cards(c for m in action.table for c in m.cards)
+        played = new_cards - self._table_cards()
         self.hands[p] = self.hands[p] - played
         self.table = action.table
+        self._on_table = (self.table, new_cards)
         self.opened[p] = True
         self.idle = 0
         if not self.hands[p]:

@@ -5,9 +5,10 @@ table that adds them, by dynamic programming over rank positions (also the
 engine's "can the player play?" question). Exact, with no least-change
 pass; it steps aside (None) when a joker is in play or past a work budget.
 
-Cost: at most ``budget`` steps (2,000 by default, 2-4 us each: about what
-the CP-SAT solve it replaces costs); past it the program gives up and
-CP-SAT decides.
+Cost: at most ``budget`` steps (2,000 by default, about 0.6-1 us each since
+the state became one int, 2-4 us before: the budget was set to about what
+the CP-SAT solve it replaces costs, and is kept, so the program gives up
+exactly where it did); past it the program gives up and CP-SAT decides.
 
 >>> from solver.melds import parse_table
 >>> rules = ManipulationRules.preset("norwegian")
@@ -18,6 +19,7 @@ CP-SAT decides.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -33,7 +35,8 @@ __all__ = ["NaturalPlay", "natural_play", "DP_BUDGET", "DP_CARDS"]
 
 
 DP_BUDGET = 2_000
-"""Steps (2-4 us each) before :func:`natural_play` gives up: about what a CP-SAT solve costs."""
+"""Steps before :func:`natural_play` gives up (set at 2-4 us a step to about what a CP-SAT solve
+costs; a step is now 0.6-1 us, the count unchanged, so the answers are)."""
 
 DP_CARDS = 50
 """The most cards (table plus playable hand) for which :func:`~solver.manipulation.best_play` tries
@@ -53,30 +56,23 @@ class _Option(NamedTuple):
     started: int  # runs started
 
 
-class _State(NamedTuple):
-    """The program's state: each suit's open runs, this position's set copies, the aces used."""
-
-    spades: RunCodes
-    hearts: RunCodes
-    diamonds: RunCodes
-    clubs: RunCodes
-    set_sum: int  # copies going into sets at this position
-    set_max: int  # most copies of one suit going into sets here
-    low_aces: tuple[int, ...]  # copies each suit used at the first ace column (ace=both)
-
-
-_state = tuple.__new__  # builds a _State from a tuple without the Python-level constructor (hot loop)
-
-
-def _next_state(st: _State, suit: int, codes: RunCodes, gs: int, gm: int, low: tuple[int, ...]) -> _State:
-    """``st`` with suit ``suit``'s open runs replaced by ``codes`` and the set counts and aces given."""
-    if suit == 0:
-        return _state(_State, (codes, st[1], st[2], st[3], gs, gm, low))
-    if suit == 1:
-        return _state(_State, (st[0], codes, st[2], st[3], gs, gm, low))
-    if suit == 2:
-        return _state(_State, (st[0], st[1], codes, st[3], gs, gm, low))
-    return _state(_State, (st[0], st[1], st[2], codes, gs, gm, low))
+# The program's state is one int (hashed and compared far faster than a tuple of tuples): each
+# suit's open runs as an index into _CODES (6 bits a suit), then the copies going into sets at this
+# position (their sum, 5 bits, and the most of one suit, 3 bits), then the copies each suit used at
+# the first ace column under ace=both (3 bits a suit). At most four decks: at most four open runs a
+# suit, sixteen set copies a position.
+_CODES: tuple[RunCodes, ...] = tuple(
+    sorted(
+        {tuple(sorted(c)) for n in range(5) for c in itertools.product((1, 2, 3), repeat=n)}, key=lambda c: (len(c), c)
+    )
+)
+_CODE_ID = {codes: i for i, codes in enumerate(_CODES)}  # () is 0: the empty state is the int 0
+_CLOSED = frozenset(i for i, codes in enumerate(_CODES) if all(r == 3 for r in codes))
+_SUIT_BITS = 6
+_RUNS = (1 << _SUIT_BITS) - 1
+_GS, _GM, _LOW = 24, 29, 32  # where the set sum, the set max and the first-column aces sit
+_SETS = 255 << _GS  # both set fields
+_Entry = tuple[int, int, int, _Option]  # (hand cards added, copies into sets, change of the state, option)
 
 
 class _Stage(NamedTuple):
@@ -89,6 +85,9 @@ class _Stage(NamedTuple):
     column: int  # 0, or the ace's first (1) or second (2) column under ace=both
     later: int  # copies of the later suits at this position
     hand: int  # hand copies counted here
+
+
+_stage = tuple.__new__  # builds a _Stage from a tuple without the Python-level constructor (52 a call)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +140,9 @@ def _suit_options(runs: RunCodes, avail: int, need: int, sets: bool) -> tuple[_O
 
 
 def _stages(tc: Sequence[int], bc: Sequence[int], ace: str) -> list[_Stage]:
-    """The DP's stages in rank-position order (four suits a position).
+    """The DP's stages in rank-position order (four suits a position), read from the end with fewer
+    table cards before the first hand card (runs read both ways): every arrangement of those cards
+    is a state the program carries to that card.
 
     With ``ace=both`` the ace has two columns: 1 for the first one met (any
     copies, recorded in the state; its hand copies are counted at the other
@@ -149,109 +150,122 @@ def _stages(tc: Sequence[int], bc: Sequence[int], ace: str) -> list[_Stage]:
     by then).
     """
     lo, hi = position_range(ace)
+    order = list(range(lo, hi + 1))
+    cards = [13 * s + (0 if q == 14 else q - 1) for q in order for s in range(4)]  # the stages' cards
+    hand = [k for k, i in enumerate(cards) if bc[i]]
+    if hand and sum(tc[i] for i in cards[: hand[0]]) > sum(tc[i] for i in cards[hand[-1] + 1 :]):
+        order.reverse()
+    first_ace = order[0]  # the ace column met first, when the ace has two
     out: list[_Stage] = []
-    for q in range(lo, hi + 1):
+    for q in order:
         base = 0 if q == 14 else q - 1
         avails = [tc[base] + bc[base], tc[13 + base] + bc[13 + base], tc[26 + base] + bc[26 + base]]
         avails.append(tc[39 + base] + bc[39 + base])
-        column = 0 if ace != "both" or q not in (1, 14) else (1 if q == 1 else 2)
+        column = 0 if ace != "both" or q not in (1, 14) else (1 if q == first_ace else 2)
         rest = avails[1] + avails[2] + avails[3]
         for s in range(4):
             i = 13 * s + base
-            out.append(_Stage(s, i, avails[s], tc[i], column, rest, 0 if column == 1 else bc[i]))
+            out.append(_stage(_Stage, (s, i, avails[s], tc[i], column, rest, 0 if column == 1 else bc[i])))
             if s < 3:
                 rest -= avails[s + 1]
     return out
 
 
-def _orient(stages: list[_Stage]) -> list[_Stage]:
-    """The stages in the direction with fewer table cards before the first hand card (runs read
-    both ways): every arrangement of those cards is a state the program carries to that card."""
-    hand = [k for k, st in enumerate(stages) if st[2] > st[3]]
-    if not hand or sum(st[3] for st in stages[: hand[0]]) <= sum(st[3] for st in stages[hand[-1] + 1 :]):
-        return stages
-    out: list[_Stage] = []
-    for k in range(len(stages) - 4, -1, -4):
-        for s, i, avail, need, column, rest, _ in stages[k : k + 4]:
-            column = (0, 2, 1)[column]
-            out.append(_Stage(s, i, avail, need, column, rest, 0 if column == 1 else avail - need))
-    return out
-
-
-_Back = dict[_State, tuple[_State, _Option]]  # a layer's way back: state -> (previous state, option)
 _SKIP = _Option(0, 0, (), 0, 0)  # no copy here and no open run of the suit: nothing changes
+_Back = dict[int, tuple[int, _Option]]  # a layer's way back: state -> (previous state, option)
 
 
 class _OutOfBudget(Exception):
     """The dynamic program ran out of its work budget."""
 
 
-def _moves(stage: _Stage, st: _State, memo: dict[RunCodes, tuple[_Option, ...]]) -> list[tuple[_Option, _State, int]]:
-    """Every move from state ``st`` at ``stage``: (option, next state, hand cards added).
-
-    After the fourth suit the position closes: its set copies must make sets.
-    ``memo`` holds the stage's options by run codes (except at the ace's
-    second column, where they also depend on the copies the first took).
-    """
-    s, _, avail, need, column, rest, _ = stage
-    low = st.low_aces
-    runs: RunCodes = st[s]  # type: ignore[assignment]
-    if column == 2:
-        # the second ace column: the copies the first left; hand cards are what the first did not count
-        taken = low[s]
-        sub = need - taken if need > taken else 0
-        opts = _suit_options(runs, avail - taken, sub, False)
-    else:
-        found = memo.get(runs)
-        if found is None:
-            found = memo[runs] = _suit_options(runs, avail, 0 if column else need, True)
-        opts = found
-        sub = need
-    gsum, gmax = st[4], st[5]
-    out: list[tuple[_Option, _State, int]] = []
-    for opt in opts:
-        used, g, codes, _, _ = opt
-        gs = gsum + g
-        gm = g if g > gmax else gmax
-        if gs + rest < 3 * gm:  # too few copies here to make sets of them (at the fourth suit: none to come)
-            continue
-        if s == 3:  # the position closes, its set copies made into sets
-            gs = gm = 0
-        if column == 1:
-            low = (*st.low_aces[:s], used, *st.low_aces[s + 1 :])
-        ns = _next_state(st, s, codes, gs, gm, low)
-        out.append((opt, ns, used - sub if used > sub else 0))
-    return out
+@cache
+def _entries(runs: int, shift: int, avail: int, need: int, sets: bool, sub: int) -> tuple[_Entry, ...]:
+    """The options of :func:`_suit_options` for the suit at bit ``shift`` with open runs ``runs`` (an
+    index into ``_CODES``), each with the hand cards it adds beyond ``sub`` and its change of the state."""
+    out: list[_Entry] = []
+    for opt in _suit_options(_CODES[runs], avail, need, sets):
+        out.append((opt[0] - sub if opt[0] > sub else 0, opt[1], (_CODE_ID[opt[2]] - runs) << shift, opt))
+    return tuple(out)
 
 
 class _Program:
-    """The dynamic program over ``stages``: forward while hand cards remain, then depth first."""
+    """The dynamic program over ``stages``: forward while hand cards remain, then depth first.
+
+    A state is an int (see ``_CODES``); the order in which states are met, kept and completed is the
+    order of the options of :func:`_suit_options`, so the path found is one function of the position.
+    """
 
     def __init__(self, stages: list[_Stage], budget: int) -> None:
         self.stages = stages
         self.budget = budget
         self.work = 0
-        self.failed: set[tuple[int, _State]] = set()
-        self.memos: list[dict[RunCodes, tuple[_Option, ...]]] = [{} for _ in stages]
+        self.failed: set[int] = set()  # (state, stage) pairs known not to complete, as st << 6 | k
         left = [0] * (len(stages) + 1)  # hand copies in the stages from k on
         for k in range(len(stages) - 1, -1, -1):
             left[k] = left[k + 1] + stages[k][6]
         self.left = left
+        self.memos: list[dict[int, tuple[_Entry, ...]]] = [{} for _ in stages]  # options by open runs
 
-    def complete(self, k: int, st: _State) -> list[_Option] | None:
-        """The options of a path from stage ``k`` to the end (reversed), or None."""
-        if k == len(self.stages):
-            return [] if all(r == 3 for runs in st[:4] for r in runs) else None
-        if (k, st) in self.failed:
-            return None
+    def _options(self, k: int, st: int) -> tuple[_Entry, ...]:
+        """The options at stage ``k`` from state ``st`` (at the ace's second column they depend on the
+        copies its first column took)."""
+        s, _, avail, need, column, _, _ = self.stages[k]
+        shift = _SUIT_BITS * s
+        runs = (st >> shift) & _RUNS
+        if column == 2:  # the copies the first column left; hand cards are what the first did not count
+            taken = (st >> (_LOW + 3 * s)) & 7
+            sub = need - taken if need > taken else 0
+            return _entries(runs, shift, avail - taken, sub, False, sub)
+        memo = self.memos[k]
+        found = memo.get(runs)
+        if found is None:
+            found = memo[runs] = _entries(runs, shift, avail, 0 if column else need, True, need)
+        return found
+
+    def _moves(self, k: int, st: int) -> list[tuple[_Option, int, int]]:
+        """Every move from state ``st`` at stage ``k``: (option, next state, hand cards added).
+
+        After the fourth suit the position closes: its set copies must make sets.
+        """
         stage = self.stages[k]
-        s = stage[0]
-        if not stage[2] and not stage[4] and not st[s] and (s != 3 or not st[4]):
-            rest = self.complete(k + 1, st)
-            if rest is not None:
-                rest.append(_SKIP)
-            return rest
-        moves = _moves(stage, st, self.memos[k])
+        s, column, rest = stage[0], stage[4], stage[5]
+        gsum, gmax = (st >> _GS) & 31, (st >> _GM) & 7
+        base = st & ~_SETS
+        low = _LOW + 3 * s
+        out: list[tuple[_Option, int, int]] = []
+        for gain, g, delta, opt in self._options(k, st):
+            gs = gsum + g
+            gm = g if g > gmax else gmax
+            if gs + rest < 3 * gm:  # too few copies here to make sets of them (at the fourth suit: none to come)
+                continue
+            ns = base + delta if s == 3 else base + delta + (gs << _GS) + (gm << _GM)
+            if column == 1:
+                ns = (ns & ~(7 << low)) | (opt[0] << low)
+            out.append((opt, ns, gain))
+        return out
+
+    def complete(self, k: int, st: int) -> list[_Option] | None:
+        """The options of a path from stage ``k`` to the end (reversed), or None.
+
+        Stages where nothing happens (no copy, no run of the suit open, no set to close) are
+        passed over in a loop (no work counted, none ever marked failed).
+        """
+        stages = self.stages
+        n = len(stages)
+        skipped = 0
+        while k < n:
+            s, _, copies, _, column, _, _ = stages[k]
+            if copies or column or (st >> (_SUIT_BITS * s)) & _RUNS or (s == 3 and st & _SETS):
+                break
+            k += 1
+            skipped += 1
+        if k == n:
+            closed = all((st >> (_SUIT_BITS * s)) & _RUNS in _CLOSED for s in range(4))
+            return [_SKIP] * skipped if closed else None
+        if st << 6 | k in self.failed:  # (k < 64: at most 14 positions of four suits)
+            return None
+        moves = self._moves(k, st)
         self.work += len(moves) + 1
         if self.work > self.budget:
             raise _OutOfBudget
@@ -259,58 +273,61 @@ class _Program:
             rest = self.complete(k + 1, ns)
             if rest is not None:
                 rest.append(opt)
+                rest.extend([_SKIP] * skipped)
                 return rest
-        self.failed.add((k, st))
+        self.failed.add(st << 6 | k)
         return None
 
-    def _layer(self, k: int, cur: dict[_State, int], need: int) -> tuple[dict[_State, int], _Back]:
+    def _layer(self, k: int, cur: dict[int, int], need: int) -> tuple[dict[int, int], _Back]:
         """One forward step: every state's moves at stage ``k``, keeping for each next state the most
         hand cards (at least ``need``) and where it came from."""
-        nxt: dict[_State, int] = {}
+        nxt: dict[int, int] = {}
         back: _Back = {}
-        stage, memo = self.stages[k], self.memos[k]
-        s = stage.suit
-        nothing = not stage.copies and not stage.column
-        plain = stage.column == 0  # not an ace column: moves inline (the hot loop), else by _moves
-        rest, sub = stage.later, stage.table
-        for st, val in cur.items():
-            if nothing and not st[s] and (s != 3 or not st[4]):
-                self.work += 1
-                if val >= need and val > nxt.get(st, -1):
-                    nxt[st] = val
-                    back[st] = (st, _SKIP)
-                continue
-            if not plain:
-                moves = _moves(stage, st, memo)
+        stage = self.stages[k]
+        s, _, copies, sub, column, rest, _ = stage
+        if column:  # an ace column: by _moves
+            for st, val in cur.items():
+                moves = self._moves(k, st)
                 self.work += len(moves) + 1
                 for opt, ns, gain in moves:
                     nv = val + gain
                     if nv >= need and nv > nxt.get(ns, -1):
                         nxt[ns] = nv
                         back[ns] = (st, opt)
+            return nxt, back
+        shift = _SUIT_BITS * s
+        close = s == 3
+        work = 0
+        memo = self.memos[k]
+        get = nxt.get
+        for st, val in cur.items():
+            runs = (st >> shift) & _RUNS
+            if not copies and not runs and (not close or not st & _SETS):  # nothing happens here
+                work += 1
+                if val >= need and val > get(st, -1):
+                    nxt[st] = val
+                    back[st] = (st, _SKIP)
                 continue
-            runs: RunCodes = st[s]  # type: ignore[assignment]
-            opts = memo.get(runs)
-            if opts is None:
-                opts = memo[runs] = _suit_options(runs, stage.copies, sub, True)
-            self.work += len(opts) + 1
-            gsum, gmax = st[4], st[5]
-            low = st[6]
-            for opt in opts:
-                used, g, codes, _, _ = opt  # unpacked: the hot loop
-                nv = val + used - sub
-                if nv < need:
+            entries = memo.get(runs)
+            if entries is None:
+                entries = memo[runs] = _entries(runs, shift, copies, sub, True, sub)
+            work += len(entries) + 1
+            gsum, gmax = (st >> _GS) & 31, (st >> _GM) & 7
+            base = st & ~_SETS
+            least = need - val
+            for gain, g, delta, opt in entries:  # the hot loop
+                if gain < least:
                     continue
                 gs = gsum + g
                 gm = g if g > gmax else gmax
                 if gs + rest < 3 * gm:
                     continue
-                if s == 3:
-                    gs = gm = 0
-                ns = _next_state(st, s, codes, gs, gm, low)
-                if nv > nxt.get(ns, -1):
+                ns = base + delta if close else base + delta + (gs << _GS) + (gm << _GM)
+                nv = val + gain
+                if nv > get(ns, -1):
                     nxt[ns] = nv
                     back[ns] = (st, opt)
+        self.work += work
         return nxt, back
 
     def best(self, target: int) -> tuple[int, list[_Option]] | None:
@@ -320,7 +337,7 @@ class _Program:
         with the hand cards still to come is dropped), then the best states
         are completed depth first.
         """
-        cur: dict[_State, int] = {_State((), (), (), (), 0, 0, (0, 0, 0, 0)): 0}
+        cur: dict[int, int] = {0: 0}
         layers: list[_Back] = []
         k = 0
         while k < len(self.stages) and self.left[k] > 0:
@@ -390,7 +407,7 @@ def natural_play(
         for s in range(4):
             if tc[s * 13] + bc[s * 13] >= 2 and all(tc[s * 13 + r] + bc[s * 13 + r] for r in range(1, 13)):
                 return None
-    stages = _orient(_stages(tc, bc, rules.ace))
+    stages = _stages(tc, bc, rules.ace)
     try:
         found = _Program(stages, budget).best(max(1, at_least))
     except _OutOfBudget:
@@ -410,6 +427,8 @@ def _natural_melds(stages: Sequence[_Stage], path: Sequence[_Option], ace: str) 
     copies = 0
     for stage, (_, g, _, c3, new) in zip(stages, path):
         s = stage[0]
+        if not g and not new and not open_runs[s] and (s != 3 or not to_sets):
+            continue  # no card here and no run of the suit open: nothing changes
         card = natural_card(stage.card)
         short = [r for r in open_runs[s] if len(r) < 3]
         long = [r for r in open_runs[s] if len(r) >= 3]

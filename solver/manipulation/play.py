@@ -359,7 +359,8 @@ class Playable:
     :meth:`at_least` for most positions; :meth:`most` runs the exact stages.
     ``lower`` may be a function, called only when the bound does not settle
     the question.
-    ``table`` must be valid and the cards within the deck (not checked here).
+    ``table`` must be valid and the cards within the deck (not checked here);
+    ``table_cards``, its cards, when the caller already has them.
     """
 
     def __init__(
@@ -370,11 +371,14 @@ class Playable:
         *,
         lower: Sequence[Meld] | Callable[[], Sequence[Meld]] | None = None,
         time_limit: float = 10.0,
+        table_cards: Cards | None = None,
     ) -> None:
-        self.pos = _Position(tuple(table), hand, Cards(c for m in table for c in m.cards), rules, "cards")
+        on_table = Cards(c for m in table for c in m.cards) if table_cards is None else table_cards
+        self.pos = _Position(tuple(table), hand, on_table, rules, "cards")
         self.time_limit = time_limit
         self._lower = lower
         self._lower_table: tuple[Meld, ...] | None = None
+        self._lower_cards = -1
         self._bound: Cards | None = None
         self._most: Most | None = None
 
@@ -389,7 +393,9 @@ class Playable:
     @property
     def lower_cards(self) -> int:
         """How many hand cards the lower play adds."""
-        return sum(len(m) for m in self.lower) - len(self.pos.on_table)
+        if self._lower_cards < 0:
+            self._lower_cards = sum(len(m) for m in self.lower) - len(self.pos.on_table)
+        return self._lower_cards
 
     @property
     def bound(self) -> Cards:

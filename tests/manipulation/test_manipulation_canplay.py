@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 import solver.manipulation.game as engine_module
 import solver.manipulation.model as model
 import solver.manipulation.play as stages
+import solver.manipulation.simple as simple
 from solver.cards import Card, Cards, Rank
 from solver.engine.players import RandomPlayer
 from solver.manipulation import Play, best_play
@@ -295,12 +296,12 @@ def reference_simple_plays(
         for card in hand.distinct():
             grown = [*meld.cards, card]
             if len(grown) <= 13 and meld_kinds(Meld.of(grown), rules.meld_spec):
-                new = (*table[:i], engine_module._sorted_meld(grown, rules), *table[i + 1 :])
+                new = (*table[:i], simple.sorted_meld(grown, rules), *table[i + 1 :])
                 key = tuple(str(m) for m in new)
                 if key not in seen:
                     seen.add(key)
                     yield new
-    for meld in engine_module.hand_melds(hand, rules):
+    for meld in simple.hand_melds(hand, rules):
         yield (*table, meld)
 
 
