@@ -1,23 +1,28 @@
-"""``ismcts``: information-set Monte Carlo tree search over resampled deals.
+"""``ismcts``: a solver-guided information-set search over resampled deals.
 
-Each simulation deals the cards hidden from the searching player anew
-(:meth:`solver.engine.base.Game.resample`), walks one tree shared by all
-deals (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012), whose
-edges are actions by their text form, choosing by UCB with availability
-counts (an action unavailable in a deal does not count as tried), expands
-one action, then plays on with the rollout policy (``greedy`` by default,
-``random`` or ``solver``) for at most ``depth`` actions or to the end of the
-hand. A position is scored for every player by rank, in [0, 1]: by the
-hand's score change once the hand is over, else by what each player holds
-(cards in Manipulation Shanghai and Zheng Shang You, penalty points in
-Contract Shanghai). The action played most often at the root is chosen.
+The search improves on the ``solver`` player rather than replacing it. The
+solver's choice is the default; the candidates are that choice and a few
+alternatives (``width`` in all: the greedy rule's choice, a pass where
+there is one, then other legal actions in a seeded random order). Each
+simulation deals the cards hidden from the searching player anew
+(:meth:`solver.engine.base.Game.resample`: one information set, as in
+Cowling, Powley and Whitehouse's ISMCTS, searched flat at its root) and
+plays *every* candidate from that deal with the same future (the same
+shuffles, the same rollout seed): the rollout policy (``greedy`` by
+default, ``random`` or ``solver``) plays on for at most ``depth`` actions
+or to the end of the hand, and :func:`solver.engine.evaluate.values`
+scores the end (the hand's score change, else each player's standing by
+the game's solver: fewest plays left, distance to contract, cards held).
 
-The candidates at the root are the legal actions plus the solver player's
-choice (in Manipulation Shanghai a rearrangement the listed actions lack).
-The search improves on the solver rather than replacing it: the solver's
-choice counts ``prior`` (a quarter) of the simulations as extra visits when
-the most visited action is picked. The budget is simulations (an int) or
-seconds (a float) per decision.
+Comparing candidates on the same deals pairs their results, so their
+difference is measured with far less noise than their values. The player
+deviates from the solver's choice only when an alternative's mean gain
+over it is above ``margin`` with confidence (its one-sided ``z`` bound;
+Tesauro and Galperin's rollout improvement of a base policy). It stops
+early once the choice cannot change (every alternative's upper bound below
+``margin``, or one alternative alone above it), and spends nothing on a
+decision with one candidate. The budget is simulations (an int: at most
+that many deals, deterministic for a seed) or seconds (a float).
 
 >>> from solver.engine import new_game
 >>> game = new_game("zsy", seed=4, max_hands=1)
@@ -34,50 +39,81 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from solver.engine.base import Decision, Game, PenaltyGame
+from solver.engine.base import Decision, Game
+from solver.engine.evaluate import values
+from solver.engine.search import clone_game
 from solver.errors import IllegalActionError
 
-__all__ = ["IsmctsPlayer", "parse_kind"]
+__all__ = ["IsmctsPlayer", "Paired", "parse_kind", "values"]
+
+ROLLOUTS = ("greedy", "random", "solver")
 
 
-class _Node:
-    __slots__ = ("avail", "children", "n", "w")
+class Paired:
+    """Paired results of candidates on the same deals: candidate 0 is the default (the solver's choice).
 
-    def __init__(self) -> None:
-        self.children: dict[str, _Node] = {}
-        self.avail: dict[str, int] = {}
+    >>> stats = Paired(2)
+    >>> for a, b in [(0.5, 1.0), (0.0, 0.5), (1.0, 1.0), (0.5, 1.0)]:
+    ...     stats.add([a, b])
+    >>> stats.n, round(stats.gain(1), 3), stats.mean(0)
+    (4, 0.375, 0.5)
+    >>> stats.choice(margin=0.02, z=1.64)
+    1
+    """
+
+    __slots__ = ("d2", "dsum", "n", "total")
+
+    SD_FLOOR = 0.05
+    """The least standard deviation a difference is taken to have (a few equal results prove little)."""
+
+    def __init__(self, k: int) -> None:
         self.n = 0
-        self.w = 0.0
+        self.total = [0.0] * k
+        self.dsum = [0.0] * k
+        self.d2 = [0.0] * k
 
+    def add(self, results: list[float]) -> None:
+        """One deal's results, one for each candidate."""
+        self.n += 1
+        base = results[0]
+        for i, r in enumerate(results):
+            self.total[i] += r
+            d = r - base
+            self.dsum[i] += d
+            self.d2[i] += d * d
 
-def _cost(game: Any, q: int) -> float:
-    """What player ``q`` holds, as the hand's score would count it (lower is better)."""
-    hand = game.hands[q]
-    if game.GAME == "contract":
-        return float(sum(game.rules.points(c) for c in hand))
-    if game.GAME == "zsy" and q in game.places:
-        return -float(game.num_players - game.places.index(q))
-    return float(len(hand))
+    def mean(self, i: int) -> float:
+        """Candidate ``i``'s mean result."""
+        return self.total[i] / self.n if self.n else 0.0
 
+    def gain(self, i: int) -> float:
+        """Candidate ``i``'s mean gain over the default."""
+        return self.dsum[i] / self.n if self.n else 0.0
 
-def values(game: Game, start_scores: list[int], start_epoch: int) -> list[float]:
-    """Every player's result in [0, 1] by rank (ties share): the hand's score change, or the holdings."""
-    n = game.num_players
-    if game.is_terminal() or game._epoch() != start_epoch:
-        deltas = [s - s0 for s, s0 in zip(game.scores(), start_scores)]
-        good = [-float(d) for d in deltas] if isinstance(game, PenaltyGame) else [float(d) for d in deltas]
-    else:
-        good = [-_cost(game, q) for q in range(n)]
-    out = []
-    for q in range(n):
-        below = sum(1 for r in range(n) if good[r] < good[q])
-        ties = sum(1 for r in range(n) if good[r] == good[q]) - 1
-        out.append((below + 0.5 * ties) / (n - 1))
-    return out
+    def bounds(self, i: int, z: float) -> tuple[float, float]:
+        """A ``z``-standard-error interval around candidate ``i``'s mean gain."""
+        if self.n < 2:
+            return (-math.inf, math.inf)
+        g = self.gain(i)
+        var = max(0.0, (self.d2[i] - self.n * g * g) / (self.n - 1))
+        half = z * max(math.sqrt(var), self.SD_FLOOR) / math.sqrt(self.n)
+        return (g - half, g + half)
+
+    def choice(self, margin: float, z: float) -> int:
+        """The alternative with the best mean gain among those surely above ``margin``, else 0."""
+        sure = [i for i in range(1, len(self.total)) if self.bounds(i, z)[0] > margin]
+        return max(sure, key=self.gain) if sure else 0
+
+    def settled(self, margin: float, z: float) -> bool:
+        """True when more deals cannot change :meth:`choice`: no alternative, or one alone, may beat ``margin``."""
+        open_ = [i for i in range(1, len(self.total)) if self.bounds(i, z)[1] > margin]
+        if not open_:
+            return True
+        return len(open_) == 1 and self.bounds(open_[0], z)[0] > margin
 
 
 class IsmctsPlayer:
-    """Information-set MCTS (see the module docstring)."""
+    """The solver-guided search (see the module docstring)."""
 
     name = "ismcts"
 
@@ -87,19 +123,23 @@ class IsmctsPlayer:
         budget: float | int = 0.2,
         rollout: str = "greedy",
         depth: int = 40,
-        c: float = 0.7,
-        prior: float = 0.25,
+        width: int = 4,
+        margin: float = 0.02,
+        z: float = 1.64,
+        min_deals: int = 8,
     ) -> None:
         if isinstance(budget, bool) or budget <= 0:
             raise IllegalActionError(f"ismcts budget must be a positive number of simulations or seconds, not {budget}")
-        if rollout not in ("greedy", "random", "solver"):
+        if rollout not in ROLLOUTS:
             raise IllegalActionError(f"ismcts rollout must be greedy, random or solver, not {rollout!r}")
         self.rng = random.Random(seed)
         self.budget = budget
         self.rollout = rollout
         self.depth = depth
-        self.c = c
-        self.prior = prior
+        self.width = width
+        self.margin = margin
+        self.z = z
+        self.min_deals = min_deals
         self.simulations = 0
 
     def choose(self, game: Game) -> Any:
@@ -107,30 +147,25 @@ class IsmctsPlayer:
         return self.decide(game).action
 
     def decide(self, game: Game) -> Decision:
-        """The action searched best, with its visit share and the simulations run."""
-        me = game.current_player()
-        candidates, favourite = self._candidates(game)
+        """The action searched best, with its gain over the solver's choice and the deals searched."""
+        candidates = self._candidates(game)
         if len(candidates) == 1:
-            return Decision(candidates[0], "the only legal action", {"simulations": 0})
-        root = _Node()
-        by_key = {str(a): a for a in candidates}
+            self.simulations = 0
+            return Decision(candidates[0], "the only candidate", {"simulations": 0})
+        me = game.current_player()
+        stats = Paired(len(candidates))
         start = time.perf_counter()
-        sims = 0
-        while sims < 1 or not self._spent(sims, start):
-            self._simulate(game, me, root, by_key)
-            sims += 1
-        self.simulations = sims
-        bonus = self.prior * sims
-
-        def rank(kv: tuple[str, _Node]) -> tuple[float, float]:
-            return (kv[1].n + (bonus if kv[0] == favourite else 0.0), kv[1].w)
-
-        key, child = max(root.children.items(), key=rank)
-        share = child.n / sims
+        while stats.n < 1 or not self._spent(stats.n, start):
+            stats.add(self._deal(game, me, candidates))
+            if stats.n >= self.min_deals and stats.settled(self.margin, self.z):
+                break
+        self.simulations = stats.n
+        i = stats.choice(self.margin, self.z)
+        what = "the solver's choice" if i == 0 else f"gains {stats.gain(i):+.2f} over the solver's choice"
         return Decision(
-            by_key[key],
-            f"searched {sims} deals: played in {share:.0%} of them, mean result {child.w / max(child.n, 1):.2f}",
-            {"simulations": sims, "visits": child.n, "mean": round(child.w / max(child.n, 1), 3)},
+            candidates[i],
+            f"searched {stats.n} deals, {len(candidates)} candidates: {what} (mean result {stats.mean(i):.2f})",
+            {"simulations": stats.n, "candidates": len(candidates), "default": i == 0, "gain": round(stats.gain(i), 3)},
         )
 
     def _spent(self, sims: int, start: float) -> bool:
@@ -138,19 +173,26 @@ class IsmctsPlayer:
             return sims >= self.budget
         return time.perf_counter() - start >= self.budget
 
-    def _candidates(self, game: Game) -> tuple[list[Any], str]:
-        """The legal actions, the solver's choice among them (added if not listed), and its key."""
-        from solver.engine.players import SolverPlayer
+    def _candidates(self, game: Game) -> list[Any]:
+        """The solver's choice first, then the greedy rule's, a pass, and random legal actions, ``width`` in all."""
+        from solver.engine.players import GreedyPlayer, SolverPlayer
 
         legal = game.legal_actions()
-        if len(legal) == 1:
-            return legal, str(legal[0])
-        own = SolverPlayer().choose(game)
-        if str(own) not in {str(a) for a in legal}:
-            legal.append(own)
-        return legal, str(own)
+        if len(legal) == 1 and game.GAME != "manipulation":  # Manipulation: the solver may rearrange
+            return legal
+        out: dict[str, Any] = {}
+        for action in [SolverPlayer().choose(game), GreedyPlayer(self.rng.randrange(2**31)).choose(game)]:
+            out.setdefault(str(action), action)
+        passes = [a for a in legal if str(a) in ("pass", "draw", "decline", "nocall")]
+        rest = [a for a in legal if a not in passes]
+        self.rng.shuffle(rest)
+        for action in passes + rest:
+            if len(out) >= self.width:
+                break
+            out.setdefault(str(action), action)
+        return list(out.values())
 
-    def _policy(self, game: Game) -> Callable[[Game], Any]:
+    def _policy(self, seed: int) -> Callable[[Game], Any]:
         from solver.engine.players import GreedyPlayer, RandomPlayer, SolverPlayer
 
         kinds: dict[str, Callable[[int], Any]] = {
@@ -158,44 +200,25 @@ class IsmctsPlayer:
             "random": RandomPlayer,
             "solver": SolverPlayer,
         }
-        player = kinds[self.rollout](self.rng.randrange(2**31))
-        choose: Callable[[Game], Any] = player.choose
+        choose: Callable[[Game], Any] = kinds[self.rollout](seed).choose
         return choose
 
-    def _simulate(self, game: Game, me: int, root: _Node, root_actions: dict[str, Any]) -> None:
-        state = game.resample(me, self.rng)
-        epoch, scores = state._epoch(), state.scores()
-        node, path = root, []
-        while not state.is_terminal() and state._epoch() == epoch:
-            actions = list(root_actions.values()) if node is root else state.legal_actions()
-            keys = [str(a) for a in actions]
-            for k in keys:
-                node.avail[k] = node.avail.get(k, 0) + 1
-            untried = [i for i, k in enumerate(keys) if k not in node.children]
-            p = state.current_player()
-            if untried:
-                i = self.rng.choice(untried)
-                node.children[keys[i]] = _Node()
-            else:
-                i = max(range(len(keys)), key=lambda j: self._ucb(node, keys[j]))
-            state.apply(actions[i])
-            path.append((node.children[keys[i]], p))
-            node = node.children[keys[i]]
-            if untried:
-                break
-        policy = self._policy(state)
-        for _ in range(self.depth):
-            if state.is_terminal() or state._epoch() != epoch:
-                break
-            state.apply(policy(state))
-        result = values(state, scores, epoch)
-        for child, p in path:
-            child.n += 1
-            child.w += result[p]
-
-    def _ucb(self, node: _Node, key: str) -> float:
-        child = node.children[key]
-        return child.w / child.n + self.c * math.sqrt(math.log(node.avail[key]) / child.n)
+    def _deal(self, game: Game, me: int, candidates: list[Any]) -> list[float]:
+        """One resampled deal: every candidate played from it with the same future, ``me``'s results."""
+        deal = game.resample(me, self.rng)
+        epoch, scores = deal._epoch(), deal.scores()
+        seed = self.rng.randrange(2**31)
+        results = []
+        for action in candidates:
+            state = clone_game(deal)
+            state.apply(action)
+            policy = self._policy(seed)
+            for _ in range(self.depth):
+                if state.is_terminal() or state._epoch() != epoch:
+                    break
+                state.apply(policy(state))
+            results.append(values(state, scores, epoch)[me])
+        return results
 
 
 def parse_kind(kind: str, seed: int) -> IsmctsPlayer:
