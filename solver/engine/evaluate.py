@@ -15,6 +15,9 @@ the solver players play it:
 
 Ties share a rank, so a result is ``(players below + half the players tied) / (n - 1)``.
 
+:func:`ranked` orders a player's legal actions by the same measures (the
+search's prior: which alternatives to the solver's choice to try first).
+
 >>> from solver.engine import new_game
 >>> game = new_game("zsy", seed=4, max_hands=1)
 >>> [round(v, 2) for v in values(game, game.scores(), game._epoch())] == [
@@ -30,7 +33,7 @@ from typing import Any
 from solver.engine.base import Game, PenaltyGame
 from solver.errors import SolverTimeout
 
-__all__ = ["rank", "standing", "values", "LEAF_TIME_LIMIT"]
+__all__ = ["rank", "ranked", "standing", "values", "LEAF_TIME_LIMIT"]
 
 LEAF_TIME_LIMIT = 0.05
 """Seconds for each solver question asked to judge a leaf (a timeout falls back to what is held)."""
@@ -82,3 +85,39 @@ def values(game: Game, start_scores: list[int], start_epoch: int) -> list[float]
         deltas = [s - s0 for s, s0 in zip(game.scores(), start_scores)]
         return rank([-float(d) for d in deltas] if isinstance(game, PenaltyGame) else [float(d) for d in deltas])
     return rank([-standing(game, q) for q in range(game.num_players)])
+
+
+def ranked(game: Any, legal: list[Any]) -> list[Any]:
+    """The legal actions best first by the game's solver measure (the others keep their order).
+
+    Zheng Shang You: plays by the fewest plays they leave (:func:`solver.zsy.plays_after`),
+    then the lower top card. Contract Shanghai: discards by the distance to the contract
+    they leave (:func:`solver.contract.best_discards`). Manipulation Shanghai: as listed.
+    """
+    p = game.current_player()
+    if game.GAME == "zsy":
+        from solver.zsy import plays_after
+        from solver.zsy.game import ZPlay
+
+        plays = [a for a in legal if isinstance(a, ZPlay)]
+        if len(plays) < 2:
+            return legal
+        left, _ = plays_after(game.hands[p], [a.combo for a in plays], game.rules, time_limit=LEAF_TIME_LIMIT)
+        order = sorted(range(len(plays)), key=lambda i: (left[i], plays[i].combo.top))
+        return [plays[i] for i in order] + [a for a in legal if not isinstance(a, ZPlay)]
+    if game.GAME == "contract":
+        from solver.contract import best_discards
+        from solver.contract.actions import CDiscard
+
+        discards = {a.card: a for a in legal if isinstance(a, CDiscard)}
+        if len(discards) < 2:
+            return legal
+        try:
+            best = best_discards(
+                game.hands[p], game.rules, game.round, seen=game.seen_cards(p), time_limit=LEAF_TIME_LIMIT
+            )
+        except SolverTimeout:
+            return legal
+        first = [discards[c] for c, _ in best if c in discards]
+        return first + [a for a in legal if a not in first]
+    return legal

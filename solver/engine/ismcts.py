@@ -3,7 +3,8 @@
 The search improves on the ``solver`` player rather than replacing it. The
 solver's choice is the default; the candidates are that choice and a few
 alternatives (``width`` in all: the greedy rule's choice, a pass where
-there is one, then other legal actions in a seeded random order). Each
+there is one, then the legal actions best by the solver's own measure,
+:func:`solver.engine.evaluate.ranked`). Each
 simulation deals the cards hidden from the searching player anew
 (:meth:`solver.engine.base.Game.resample`: one information set, as in
 Cowling, Powley and Whitehouse's ISMCTS, searched flat at its root) and
@@ -17,11 +18,14 @@ the game's solver: fewest plays left, distance to contract, cards held).
 Comparing candidates on the same deals pairs their results, so their
 difference is measured with far less noise than their values. The player
 deviates from the solver's choice only when an alternative's mean gain
-over it is above ``margin`` with confidence (its one-sided ``z`` bound;
-Tesauro and Galperin's rollout improvement of a base policy). It stops
+over it is above ``margin`` with confidence (its one-sided ``z`` bound,
+over at least ``min_deals`` deals; Tesauro and Galperin's rollout
+improvement of a base policy). It stops
 early once the choice cannot change (every alternative's upper bound below
-``margin``, or one alternative alone above it), and spends nothing on a
-decision with one candidate. The budget is simulations (an int: at most
+``margin``, or one alternative alone above it), stops playing an
+alternative out once its upper bound falls below ``margin`` (successive
+elimination: the deals go to the alternatives still in the race), and
+spends nothing on a decision with one candidate. The budget is simulations (an int: at most
 that many deals, deterministic for a seed) or seconds (a float).
 
 >>> from solver.engine import new_game
@@ -40,7 +44,7 @@ from collections.abc import Callable
 from typing import Any
 
 from solver.engine.base import Decision, Game
-from solver.engine.evaluate import values
+from solver.engine.evaluate import ranked, values
 from solver.engine.search import clone_game
 from solver.errors import IllegalActionError
 
@@ -52,6 +56,10 @@ ROLLOUTS = ("greedy", "random", "solver")
 class Paired:
     """Paired results of candidates on the same deals: candidate 0 is the default (the solver's choice).
 
+    A candidate may sit a deal out (raced off: see :meth:`racing`); its
+    figures are over the deals it played, each paired with the default's
+    result on the same deal.
+
     >>> stats = Paired(2)
     >>> for a, b in [(0.5, 1.0), (0.0, 0.5), (1.0, 1.0), (0.5, 1.0)]:
     ...     stats.add([a, b])
@@ -61,22 +69,30 @@ class Paired:
     1
     """
 
-    __slots__ = ("d2", "dsum", "n", "total")
+    __slots__ = ("count", "d2", "dsum", "total")
 
     SD_FLOOR = 0.05
     """The least standard deviation a difference is taken to have (a few equal results prove little)."""
 
     def __init__(self, k: int) -> None:
-        self.n = 0
+        self.count = [0] * k
         self.total = [0.0] * k
         self.dsum = [0.0] * k
         self.d2 = [0.0] * k
 
-    def add(self, results: list[float]) -> None:
-        """One deal's results, one for each candidate."""
-        self.n += 1
+    @property
+    def n(self) -> int:
+        """Deals searched (the default plays every one)."""
+        return self.count[0]
+
+    def add(self, results: list[float | None]) -> None:
+        """One deal's results, one for each candidate (None: the candidate sat the deal out)."""
         base = results[0]
+        assert base is not None, "the default plays every deal"
         for i, r in enumerate(results):
+            if r is None:
+                continue
+            self.count[i] += 1
             self.total[i] += r
             d = r - base
             self.dsum[i] += d
@@ -84,29 +100,35 @@ class Paired:
 
     def mean(self, i: int) -> float:
         """Candidate ``i``'s mean result."""
-        return self.total[i] / self.n if self.n else 0.0
+        return self.total[i] / self.count[i] if self.count[i] else 0.0
 
     def gain(self, i: int) -> float:
         """Candidate ``i``'s mean gain over the default."""
-        return self.dsum[i] / self.n if self.n else 0.0
+        return self.dsum[i] / self.count[i] if self.count[i] else 0.0
 
     def bounds(self, i: int, z: float) -> tuple[float, float]:
         """A ``z``-standard-error interval around candidate ``i``'s mean gain."""
-        if self.n < 2:
+        n = self.count[i]
+        if n < 2:
             return (-math.inf, math.inf)
         g = self.gain(i)
-        var = max(0.0, (self.d2[i] - self.n * g * g) / (self.n - 1))
-        half = z * max(math.sqrt(var), self.SD_FLOOR) / math.sqrt(self.n)
+        var = max(0.0, (self.d2[i] - n * g * g) / (n - 1))
+        half = z * max(math.sqrt(var), self.SD_FLOOR) / math.sqrt(n)
         return (g - half, g + half)
+
+    def racing(self, margin: float, z: float, least: int) -> list[int]:
+        """The candidates still worth a deal: the default, and each alternative with fewer than
+        ``least`` deals or whose gain may still be above ``margin`` (successive elimination)."""
+        return [0] + [i for i in range(1, len(self.count)) if self.count[i] < least or self.bounds(i, z)[1] > margin]
 
     def choice(self, margin: float, z: float) -> int:
         """The alternative with the best mean gain among those surely above ``margin``, else 0."""
-        sure = [i for i in range(1, len(self.total)) if self.bounds(i, z)[0] > margin]
+        sure = [i for i in range(1, len(self.count)) if self.bounds(i, z)[0] > margin]
         return max(sure, key=self.gain) if sure else 0
 
     def settled(self, margin: float, z: float) -> bool:
         """True when more deals cannot change :meth:`choice`: no alternative, or one alone, may beat ``margin``."""
-        open_ = [i for i in range(1, len(self.total)) if self.bounds(i, z)[1] > margin]
+        open_ = [i for i in range(1, len(self.count)) if self.bounds(i, z)[1] > margin]
         if not open_:
             return True
         return len(open_) == 1 and self.bounds(open_[0], z)[0] > margin
@@ -156,11 +178,12 @@ class IsmctsPlayer:
         stats = Paired(len(candidates))
         start = time.perf_counter()
         while stats.n < 1 or not self._spent(stats.n, start):
-            stats.add(self._deal(game, me, candidates))
+            active = stats.racing(self.margin, self.z, self.min_deals)
+            stats.add(self._deal(game, me, candidates, active))
             if stats.n >= self.min_deals and stats.settled(self.margin, self.z):
                 break
         self.simulations = stats.n
-        i = stats.choice(self.margin, self.z)
+        i = stats.choice(self.margin, self.z) if stats.n >= self.min_deals else 0
         what = "the solver's choice" if i == 0 else f"gains {stats.gain(i):+.2f} over the solver's choice"
         return Decision(
             candidates[i],
@@ -174,7 +197,7 @@ class IsmctsPlayer:
         return time.perf_counter() - start >= self.budget
 
     def _candidates(self, game: Game) -> list[Any]:
-        """The solver's choice first, then the greedy rule's, a pass, and random legal actions, ``width`` in all."""
+        """The solver's choice first, then the greedy rule's, a pass, and the best by the solver's measure, ``width`` in all."""
         from solver.engine.players import GreedyPlayer, SolverPlayer
 
         legal = game.legal_actions()
@@ -184,9 +207,7 @@ class IsmctsPlayer:
         for action in [SolverPlayer().choose(game), GreedyPlayer(self.rng.randrange(2**31)).choose(game)]:
             out.setdefault(str(action), action)
         passes = [a for a in legal if str(a) in ("pass", "draw", "decline", "nocall")]
-        rest = [a for a in legal if a not in passes]
-        self.rng.shuffle(rest)
-        for action in passes + rest:
+        for action in passes + ranked(game, [a for a in legal if a not in passes]):
             if len(out) >= self.width:
                 break
             out.setdefault(str(action), action)
@@ -203,13 +224,14 @@ class IsmctsPlayer:
         choose: Callable[[Game], Any] = kinds[self.rollout](seed).choose
         return choose
 
-    def _deal(self, game: Game, me: int, candidates: list[Any]) -> list[float]:
-        """One resampled deal: every candidate played from it with the same future, ``me``'s results."""
+    def _deal(self, game: Game, me: int, candidates: list[Any], active: list[int]) -> list[float | None]:
+        """One resampled deal: each active candidate played from it with the same future, ``me``'s results."""
         deal = game.resample(me, self.rng)
         epoch, scores = deal._epoch(), deal.scores()
         seed = self.rng.randrange(2**31)
-        results = []
-        for action in candidates:
+        results: list[float | None] = [None] * len(candidates)
+        for i in active:
+            action = candidates[i]
             state = clone_game(deal)
             state.apply(action)
             policy = self._policy(seed)
@@ -217,7 +239,7 @@ class IsmctsPlayer:
                 if state.is_terminal() or state._epoch() != epoch:
                     break
                 state.apply(policy(state))
-            results.append(values(state, scores, epoch)[me])
+            results[i] = values(state, scores, epoch)[me]
         return results
 
 

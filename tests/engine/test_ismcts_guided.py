@@ -112,3 +112,22 @@ def test_contract_standing_prefers_the_contract_to_fewer_points() -> None:
     game.laid_down[0] = True
     assert standing(game, 0) < 1000.0 <= min(standing(game, q) for q in (1, 2, 3))
     assert values(game, scores, epoch)[0] == 1.0
+
+
+def test_racing_drops_a_clearly_worse_alternative_but_keeps_the_default() -> None:
+    stats = Paired(3)
+    for i in range(10):
+        stats.add([0.5, 0.0, 0.5 + (0.25 if i % 2 else -0.25)])
+    assert stats.racing(0.02, 1.64, least=8) == [0, 2]
+    assert stats.racing(0.02, 1.64, least=20) == [0, 1, 2]  # too few deals to drop anyone yet
+    stats.add([1.0, None, 1.0])  # candidate 1 sits out: its figures stand
+    assert stats.count == [11, 10, 11] and stats.gain(1) == -0.5
+
+
+def test_a_raced_search_still_returns_a_candidate() -> None:
+    game = new_game("contract", None, 4, 5, max_rounds=1)
+    solver = SolverPlayer()
+    for _ in range(5):
+        decision = IsmctsPlayer(seed=3, budget=10, min_deals=3).decide(game)
+        assert game.is_legal(decision.action)
+        game.apply(solver.choose(game))
