@@ -4,29 +4,30 @@ The search improves on the ``solver`` player rather than replacing it. The
 solver's choice is the default; the candidates are that choice and a few
 alternatives (``width`` in all: the greedy rule's choice, a pass where
 there is one, then the legal actions best by the solver's own measure,
-:func:`solver.engine.evaluate.ranked`). Each
-simulation deals the cards hidden from the searching player anew
+:func:`solver.engine.evaluate.ranked`). Each simulation deals the cards
+hidden from the searching player anew
 (:meth:`solver.engine.base.Game.resample`: one information set, as in
 Cowling, Powley and Whitehouse's ISMCTS, searched flat at its root) and
 plays *every* candidate from that deal with the same future (the same
 shuffles, the same rollout seed): the rollout policy (``greedy`` by
 default, ``random`` or ``solver``) plays on for at most ``depth`` actions
-or to the end of the hand, and :func:`solver.engine.evaluate.values`
-scores the end (the hand's score change, else each player's standing by
-the game's solver: fewest plays left, distance to contract, cards held).
+(by default a few: :data:`DEPTH`) or to the end of the hand, and
+:func:`solver.engine.evaluate.values` scores the end (the hand's score
+change, else each player's standing by the game's solver: fewest plays
+left, distance to contract, cards held).
 
 Comparing candidates on the same deals pairs their results, so their
 difference is measured with far less noise than their values. The player
 deviates from the solver's choice only when an alternative's mean gain
 over it is above ``margin`` with confidence (its one-sided ``z`` bound,
 over at least ``min_deals`` deals; Tesauro and Galperin's rollout
-improvement of a base policy). It stops
-early once the choice cannot change (every alternative's upper bound below
-``margin``, or one alternative alone above it), stops playing an
-alternative out once its upper bound falls below ``margin`` (successive
-elimination: the deals go to the alternatives still in the race), and
-spends nothing on a decision with one candidate. The budget is simulations (an int: at most
-that many deals, deterministic for a seed) or seconds (a float).
+improvement of a base policy). It stops early once the choice cannot
+change (every alternative's upper bound below ``margin``, or one
+alternative alone above it), stops playing an alternative out once its
+upper bound falls below ``margin`` (successive elimination: the deals go
+to the alternatives still in the race), and spends nothing on a decision
+with one candidate. The budget is simulations (an int: at most that many
+deals, deterministic for a seed) or seconds (a float).
 
 >>> from solver.engine import new_game
 >>> game = new_game("zsy", seed=4, max_hands=1)
@@ -51,6 +52,10 @@ from solver.errors import IllegalActionError
 __all__ = ["IsmctsPlayer", "Paired", "parse_kind", "values"]
 
 ROLLOUTS = ("greedy", "random", "solver")
+
+DEPTH = {"zsy": 4, "contract": 4, "manipulation": 8}
+"""Rollout actions after a candidate, by game, unless ``depth`` is given: short rollouts judged by
+the solver's measure (:func:`solver.engine.evaluate.values`) won more than longer ones (docs/engine.md)."""
 
 
 class Paired:
@@ -144,7 +149,7 @@ class IsmctsPlayer:
         seed: int = 0,
         budget: float | int = 0.2,
         rollout: str = "greedy",
-        depth: int = 40,
+        depth: int | None = None,
         width: int = 4,
         margin: float = 0.02,
         z: float = 1.64,
@@ -173,7 +178,7 @@ class IsmctsPlayer:
         candidates = self._candidates(game)
         if len(candidates) == 1:
             self.simulations = 0
-            return Decision(candidates[0], "the only candidate", {"simulations": 0})
+            return Decision(candidates[0], "the only legal action", {"simulations": 0})
         me = game.current_player()
         stats = Paired(len(candidates))
         start = time.perf_counter()
@@ -235,7 +240,7 @@ class IsmctsPlayer:
             state = clone_game(deal)
             state.apply(action)
             policy = self._policy(seed)
-            for _ in range(self.depth):
+            for _ in range(self.depth if self.depth is not None else DEPTH.get(game.GAME, 8)):
                 if state.is_terminal() or state._epoch() != epoch:
                     break
                 state.apply(policy(state))
