@@ -131,3 +131,14 @@ def test_a_raced_search_still_returns_a_candidate() -> None:
         decision = IsmctsPlayer(seed=3, budget=10, min_deals=3).decide(game)
         assert game.is_legal(decision.action)
         game.apply(solver.choose(game))
+
+
+def test_paired_measure_of_the_solver_against_itself_is_zero() -> None:
+    from solver.engine.paired import paired
+
+    result = paired("zsy", 4, "solver", seed=9)
+    assert result.gain == 0.0 and result.changed_games == 0
+    assert result.win_rate == result.baseline
+    other = paired("zsy", 4, "random", seed=9)
+    assert other.baseline == result.baseline  # the same seeds, the same seats
+    assert other.win_rate == pytest.approx(other.baseline + other.gain)
