@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from solver.engine.base import Decision, Game
@@ -90,7 +90,7 @@ class Paired:
         """Deals searched (the default plays every one)."""
         return self.count[0]
 
-    def add(self, results: list[float | None]) -> None:
+    def add(self, results: Sequence[float | None]) -> None:
         """One deal's results, one for each candidate (None: the candidate sat the deal out)."""
         base = results[0]
         assert base is not None, "the default plays every deal"

@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from solver.cards import Cards
+from solver.contract.game import ContractGame
 from solver.engine import new_game
 from solver.engine.evaluate import rank, standing, values
 from solver.engine.ismcts import IsmctsPlayer, Paired
 from solver.engine.players import SolverPlayer
+from solver.zsy.game import ZsyGame
 
 
 def _paired(rows: list[list[float]]) -> Paired:
@@ -97,6 +99,7 @@ def test_rank_shares_ties() -> None:
 
 def test_zsy_standing_counts_plays_not_cards() -> None:
     game = new_game("zsy", None, 4, 1, max_hands=1)
+    assert isinstance(game, ZsyGame)
     game.hands[1] = Cards.parse("3S 3H 3D 3C 4S 4H 4D 4C")  # two plays (bombs), eight cards
     game.hands[2] = Cards.parse("3S 5H 7D 9C")  # four plays, four cards
     assert standing(game, 1) < standing(game, 2)
@@ -106,6 +109,7 @@ def test_zsy_standing_counts_plays_not_cards() -> None:
 
 def test_contract_standing_prefers_the_contract_to_fewer_points() -> None:
     game = new_game("contract", None, 4, 2, max_rounds=1)
+    assert isinstance(game, ContractGame)
     scores, epoch = game.scores(), game._epoch()
     got = values(game, scores, epoch)
     assert all(0.0 <= v <= 1.0 for v in got)
