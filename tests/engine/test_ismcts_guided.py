@@ -146,3 +146,16 @@ def test_paired_measure_of_the_solver_against_itself_is_zero() -> None:
     other = paired("zsy", 4, "random", seed=9)
     assert other.baseline == result.baseline  # the same seeds, the same seats
     assert other.win_rate == pytest.approx(other.baseline + other.gain)
+
+
+def test_the_rollout_policy_by_game_unless_named() -> None:
+    from solver.engine.ismcts import parse_kind
+
+    contract = new_game("contract", None, 4, 2, max_rounds=1)
+    zsy = new_game("zsy", None, 4, 2, max_hands=1)
+    default = parse_kind("ismcts:0.2s", 0)
+    assert default.rollout is None
+    assert type(default._policy(contract, 1).__self__).__name__ == "SolverPlayer"  # type: ignore[attr-defined]
+    assert type(default._policy(zsy, 1).__self__).__name__ == "GreedyPlayer"  # type: ignore[attr-defined]
+    named = parse_kind("ismcts:0.2s:greedy", 0)
+    assert type(named._policy(contract, 1).__self__).__name__ == "GreedyPlayer"  # type: ignore[attr-defined]
