@@ -27,8 +27,9 @@ change (every alternative's upper bound below ``margin``, or one
 alternative alone above it), stops playing an alternative out once its
 upper bound falls below ``margin`` (successive elimination: the deals go
 to the alternatives still in the race), and spends nothing on a decision
-with one candidate. The budget is simulations (an int: at most that many
-deals, deterministic for a seed) or seconds (a float).
+with one candidate (nor on a Contract Shanghai offer: :data:`KEEP_SOLVER`).
+The budget is simulations (an int: at most that many deals, deterministic
+for a seed) or seconds (a float).
 
 >>> from solver.engine import new_game
 >>> game = new_game("zsy", seed=4, max_hands=1)
@@ -57,6 +58,12 @@ ROLLOUTS = ("greedy", "random", "solver")
 DEPTH = {"zsy": 4, "contract": 4, "manipulation": 8}
 """Rollout actions after a candidate, by game, unless ``depth`` is given: short rollouts judged by
 the solver's measure (:func:`solver.engine.evaluate.values`) won more than longer ones (docs/engine.md)."""
+
+KEEP_SOLVER = {"contract": ("take", "decline", "call", "nocall")}
+"""Decisions left to the solver, by game and the text of its choice: a Contract Shanghai offer
+(take or call for the discard) is not searched, since short rollouts judged by the distance to
+the contract count what the extra card may bring and not the cards it leaves to shed (the
+search's takes and calls lost: docs/engine.md)."""
 
 ROLLOUT = {"contract": "solver"}
 """The rollout policy by game, unless ``rollout`` is given (else ``greedy``): in Contract Shanghai
@@ -213,9 +220,12 @@ class IsmctsPlayer:
         legal = game.legal_actions()
         if len(legal) == 1 and game.GAME != "manipulation":  # Manipulation: the solver may rearrange
             return legal
-        out: dict[str, Any] = {}
-        for action in [SolverPlayer().choose(game), GreedyPlayer(self.rng.randrange(2**31)).choose(game)]:
-            out.setdefault(str(action), action)
+        own = SolverPlayer().choose(game)
+        if str(own) in KEEP_SOLVER.get(game.GAME, ()):
+            return [own]
+        out: dict[str, Any] = {str(own): own}
+        greedy = GreedyPlayer(self.rng.randrange(2**31)).choose(game)
+        out.setdefault(str(greedy), greedy)
         passes = [a for a in legal if str(a) in ("pass", "draw", "decline", "nocall")]
         for action in passes + ranked(game, [a for a in legal if a not in passes]):
             if len(out) >= self.width:

@@ -159,3 +159,21 @@ def test_the_rollout_policy_by_game_unless_named() -> None:
     assert type(default._policy(zsy, 1).__self__).__name__ == "GreedyPlayer"  # type: ignore[attr-defined]
     named = parse_kind("ismcts:0.2s:greedy", 0)
     assert type(named._policy(contract, 1).__self__).__name__ == "GreedyPlayer"  # type: ignore[attr-defined]
+
+
+def test_a_contract_offer_is_left_to_the_solver() -> None:
+    game = new_game("contract", None, 4, 2, max_rounds=1)
+    solver = SolverPlayer()
+    player = IsmctsPlayer(seed=1, budget=20)
+    offers = 0
+    for _ in range(60):
+        if game.is_terminal():
+            break
+        words = {str(a) for a in game.legal_actions()}
+        if words & {"take", "call"}:
+            offers += 1
+            decision = player.decide(game)
+            assert str(decision.action) == str(solver.choose(game))
+            assert decision.facts["simulations"] == 0
+        game.apply(solver.choose(game))
+    assert offers > 0
