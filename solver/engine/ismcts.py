@@ -1,23 +1,35 @@
-"""``ismcts``: information-set Monte Carlo tree search over resampled deals.
+"""``ismcts``: a solver-guided information-set search over resampled deals.
 
-Each simulation deals the cards hidden from the searching player anew
-(:meth:`solver.engine.base.Game.resample`), walks one tree shared by all
-deals (single-observer ISMCTS, Cowling, Powley and Whitehouse 2012), whose
-edges are actions by their text form, choosing by UCB with availability
-counts (an action unavailable in a deal does not count as tried), expands
-one action, then plays on with the rollout policy (``greedy`` by default,
-``random`` or ``solver``) for at most ``depth`` actions or to the end of the
-hand. A position is scored for every player by rank, in [0, 1]: by the
-hand's score change once the hand is over, else by what each player holds
-(cards in Manipulation Shanghai and Zheng Shang You, penalty points in
-Contract Shanghai). The action played most often at the root is chosen.
+The search improves on the ``solver`` player rather than replacing it. The
+solver's choice is the default; the candidates are that choice and a few
+alternatives (``width`` in all: the greedy rule's choice, a pass where
+there is one, then the legal actions best by the solver's own measure,
+:func:`solver.engine.evaluate.ranked`). Each simulation deals the cards
+hidden from the searching player anew
+(:meth:`solver.engine.base.Game.resample`: one information set, as in
+Cowling, Powley and Whitehouse's ISMCTS, searched flat at its root) and
+plays *every* candidate from that deal with the same future (the same
+shuffles, the same rollout seed): the rollout policy (by default
+``greedy``, ``solver`` in Contract Shanghai: :data:`ROLLOUT`; or
+``random``) plays on for at most ``depth`` actions (by default a few:
+:data:`DEPTH`) or to the end of the hand, and
+:func:`solver.engine.evaluate.values` scores the end (the hand's score
+change, else each player's standing by the game's solver: fewest plays
+left, distance to contract, cards held).
 
-The candidates at the root are the legal actions plus the solver player's
-choice (in Manipulation Shanghai a rearrangement the listed actions lack).
-The search improves on the solver rather than replacing it: the solver's
-choice counts ``prior`` (a quarter) of the simulations as extra visits when
-the most visited action is picked. The budget is simulations (an int) or
-seconds (a float) per decision.
+Comparing candidates on the same deals pairs their results, so their
+difference is measured with far less noise than their values. The player
+deviates from the solver's choice only when an alternative's mean gain
+over it is above ``margin`` with confidence (its one-sided ``z`` bound,
+over at least ``min_deals`` deals; Tesauro and Galperin's rollout
+improvement of a base policy). It stops early once the choice cannot
+change (every alternative's upper bound below ``margin``, or one
+alternative alone above it), stops playing an alternative out once its
+upper bound falls below ``margin`` (successive elimination: the deals go
+to the alternatives still in the race), and spends nothing on a decision
+with one candidate (nor on a Contract Shanghai offer: :data:`KEEP_SOLVER`).
+The budget is simulations (an int: at most that many deals, deterministic
+for a seed) or seconds (a float).
 
 >>> from solver.engine import new_game
 >>> game = new_game("zsy", seed=4, max_hands=1)
@@ -31,53 +43,116 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from solver.engine.base import Decision, Game, PenaltyGame
+from solver.engine.base import Decision, Game
+from solver.engine.evaluate import ranked, values
+from solver.engine.search import clone_game
 from solver.errors import IllegalActionError
 
-__all__ = ["IsmctsPlayer", "parse_kind"]
+__all__ = ["IsmctsPlayer", "Paired", "parse_kind", "values"]
+
+ROLLOUTS = ("greedy", "random", "solver")
+
+DEPTH = {"zsy": 4, "contract": 4, "manipulation": 8}
+"""Rollout actions after a candidate, by game, unless ``depth`` is given: short rollouts judged by
+the solver's measure (:func:`solver.engine.evaluate.values`) won more than longer ones (docs/engine.md)."""
+
+KEEP_SOLVER = {"contract": ("take", "decline", "call", "nocall")}
+"""Decisions left to the solver, by game and the text of its choice: a Contract Shanghai offer
+(take or call for the discard) is not searched, since short rollouts judged by the distance to
+the contract count what the extra card may bring and not the cards it leaves to shed (the
+search's takes and calls lost: docs/engine.md)."""
+
+ROLLOUT = {"contract": "solver"}
+"""The rollout policy by game, unless ``rollout`` is given (else ``greedy``): in Contract Shanghai
+greedy rollouts led to more takes and calls and rounds twice as long, for no measured gain."""
 
 
-class _Node:
-    __slots__ = ("avail", "children", "n", "w")
+class Paired:
+    """Paired results of candidates on the same deals: candidate 0 is the default (the solver's choice).
 
-    def __init__(self) -> None:
-        self.children: dict[str, _Node] = {}
-        self.avail: dict[str, int] = {}
-        self.n = 0
-        self.w = 0.0
+    A candidate may sit a deal out (raced off: see :meth:`racing`); its
+    figures are over the deals it played, each paired with the default's
+    result on the same deal.
 
+    >>> stats = Paired(2)
+    >>> for a, b in [(0.5, 1.0), (0.0, 0.5), (1.0, 1.0), (0.5, 1.0)]:
+    ...     stats.add([a, b])
+    >>> stats.n, round(stats.gain(1), 3), stats.mean(0)
+    (4, 0.375, 0.5)
+    >>> stats.choice(margin=0.02, z=1.64)
+    1
+    """
 
-def _cost(game: Any, q: int) -> float:
-    """What player ``q`` holds, as the hand's score would count it (lower is better)."""
-    hand = game.hands[q]
-    if game.GAME == "contract":
-        return float(sum(game.rules.points(c) for c in hand))
-    if game.GAME == "zsy" and q in game.places:
-        return -float(game.num_players - game.places.index(q))
-    return float(len(hand))
+    __slots__ = ("count", "d2", "dsum", "total")
 
+    SD_FLOOR = 0.05
+    """The least standard deviation a difference is taken to have (a few equal results prove little)."""
 
-def values(game: Game, start_scores: list[int], start_epoch: int) -> list[float]:
-    """Every player's result in [0, 1] by rank (ties share): the hand's score change, or the holdings."""
-    n = game.num_players
-    if game.is_terminal() or game._epoch() != start_epoch:
-        deltas = [s - s0 for s, s0 in zip(game.scores(), start_scores)]
-        good = [-float(d) for d in deltas] if isinstance(game, PenaltyGame) else [float(d) for d in deltas]
-    else:
-        good = [-_cost(game, q) for q in range(n)]
-    out = []
-    for q in range(n):
-        below = sum(1 for r in range(n) if good[r] < good[q])
-        ties = sum(1 for r in range(n) if good[r] == good[q]) - 1
-        out.append((below + 0.5 * ties) / (n - 1))
-    return out
+    def __init__(self, k: int) -> None:
+        self.count = [0] * k
+        self.total = [0.0] * k
+        self.dsum = [0.0] * k
+        self.d2 = [0.0] * k
+
+    @property
+    def n(self) -> int:
+        """Deals searched (the default plays every one)."""
+        return self.count[0]
+
+    def add(self, results: Sequence[float | None]) -> None:
+        """One deal's results, one for each candidate (None: the candidate sat the deal out)."""
+        base = results[0]
+        assert base is not None, "the default plays every deal"
+        for i, r in enumerate(results):
+            if r is None:
+                continue
+            self.count[i] += 1
+            self.total[i] += r
+            d = r - base
+            self.dsum[i] += d
+            self.d2[i] += d * d
+
+    def mean(self, i: int) -> float:
+        """Candidate ``i``'s mean result."""
+        return self.total[i] / self.count[i] if self.count[i] else 0.0
+
+    def gain(self, i: int) -> float:
+        """Candidate ``i``'s mean gain over the default."""
+        return self.dsum[i] / self.count[i] if self.count[i] else 0.0
+
+    def bounds(self, i: int, z: float) -> tuple[float, float]:
+        """A ``z``-standard-error interval around candidate ``i``'s mean gain."""
+        n = self.count[i]
+        if n < 2:
+            return (-math.inf, math.inf)
+        g = self.gain(i)
+        var = max(0.0, (self.d2[i] - n * g * g) / (n - 1))
+        half = z * max(math.sqrt(var), self.SD_FLOOR) / math.sqrt(n)
+        return (g - half, g + half)
+
+    def racing(self, margin: float, z: float, least: int) -> list[int]:
+        """The candidates still worth a deal: the default, and each alternative with fewer than
+        ``least`` deals or whose gain may still be above ``margin`` (successive elimination)."""
+        return [0] + [i for i in range(1, len(self.count)) if self.count[i] < least or self.bounds(i, z)[1] > margin]
+
+    def choice(self, margin: float, z: float) -> int:
+        """The alternative with the best mean gain among those surely above ``margin``, else 0."""
+        sure = [i for i in range(1, len(self.count)) if self.bounds(i, z)[0] > margin]
+        return max(sure, key=self.gain) if sure else 0
+
+    def settled(self, margin: float, z: float) -> bool:
+        """True when more deals cannot change :meth:`choice`: no alternative, or one alone, may beat ``margin``."""
+        open_ = [i for i in range(1, len(self.count)) if self.bounds(i, z)[1] > margin]
+        if not open_:
+            return True
+        return len(open_) == 1 and self.bounds(open_[0], z)[0] > margin
 
 
 class IsmctsPlayer:
-    """Information-set MCTS (see the module docstring)."""
+    """The solver-guided search (see the module docstring)."""
 
     name = "ismcts"
 
@@ -85,21 +160,25 @@ class IsmctsPlayer:
         self,
         seed: int = 0,
         budget: float | int = 0.2,
-        rollout: str = "greedy",
-        depth: int = 40,
-        c: float = 0.7,
-        prior: float = 0.25,
+        rollout: str | None = None,
+        depth: int | None = None,
+        width: int = 4,
+        margin: float = 0.02,
+        z: float = 1.64,
+        min_deals: int = 8,
     ) -> None:
         if isinstance(budget, bool) or budget <= 0:
             raise IllegalActionError(f"ismcts budget must be a positive number of simulations or seconds, not {budget}")
-        if rollout not in ("greedy", "random", "solver"):
+        if rollout is not None and rollout not in ROLLOUTS:
             raise IllegalActionError(f"ismcts rollout must be greedy, random or solver, not {rollout!r}")
         self.rng = random.Random(seed)
         self.budget = budget
         self.rollout = rollout
         self.depth = depth
-        self.c = c
-        self.prior = prior
+        self.width = width
+        self.margin = margin
+        self.z = z
+        self.min_deals = min_deals
         self.simulations = 0
 
     def choose(self, game: Game) -> Any:
@@ -107,30 +186,26 @@ class IsmctsPlayer:
         return self.decide(game).action
 
     def decide(self, game: Game) -> Decision:
-        """The action searched best, with its visit share and the simulations run."""
-        me = game.current_player()
-        candidates, favourite = self._candidates(game)
+        """The action searched best, with its gain over the solver's choice and the deals searched."""
+        candidates = self._candidates(game)
         if len(candidates) == 1:
+            self.simulations = 0
             return Decision(candidates[0], "the only legal action", {"simulations": 0})
-        root = _Node()
-        by_key = {str(a): a for a in candidates}
+        me = game.current_player()
+        stats = Paired(len(candidates))
         start = time.perf_counter()
-        sims = 0
-        while sims < 1 or not self._spent(sims, start):
-            self._simulate(game, me, root, by_key)
-            sims += 1
-        self.simulations = sims
-        bonus = self.prior * sims
-
-        def rank(kv: tuple[str, _Node]) -> tuple[float, float]:
-            return (kv[1].n + (bonus if kv[0] == favourite else 0.0), kv[1].w)
-
-        key, child = max(root.children.items(), key=rank)
-        share = child.n / sims
+        while stats.n < 1 or not self._spent(stats.n, start):
+            active = stats.racing(self.margin, self.z, self.min_deals)
+            stats.add(self._deal(game, me, candidates, active))
+            if stats.n >= self.min_deals and stats.settled(self.margin, self.z):
+                break
+        self.simulations = stats.n
+        i = stats.choice(self.margin, self.z) if stats.n >= self.min_deals else 0
+        what = "the solver's choice" if i == 0 else f"gains {stats.gain(i):+.2f} over the solver's choice"
         return Decision(
-            by_key[key],
-            f"searched {sims} deals: played in {share:.0%} of them, mean result {child.w / max(child.n, 1):.2f}",
-            {"simulations": sims, "visits": child.n, "mean": round(child.w / max(child.n, 1), 3)},
+            candidates[i],
+            f"searched {stats.n} deals, {len(candidates)} candidates: {what} (mean result {stats.mean(i):.2f})",
+            {"simulations": stats.n, "candidates": len(candidates), "default": i == 0, "gain": round(stats.gain(i), 3)},
         )
 
     def _spent(self, sims: int, start: float) -> bool:
@@ -138,19 +213,27 @@ class IsmctsPlayer:
             return sims >= self.budget
         return time.perf_counter() - start >= self.budget
 
-    def _candidates(self, game: Game) -> tuple[list[Any], str]:
-        """The legal actions, the solver's choice among them (added if not listed), and its key."""
-        from solver.engine.players import SolverPlayer
+    def _candidates(self, game: Game) -> list[Any]:
+        """The solver's choice first, then the greedy rule's, a pass, and the best by the solver's measure, ``width`` in all."""
+        from solver.engine.players import GreedyPlayer, SolverPlayer
 
         legal = game.legal_actions()
-        if len(legal) == 1:
-            return legal, str(legal[0])
+        if len(legal) == 1 and game.GAME != "manipulation":  # Manipulation: the solver may rearrange
+            return legal
         own = SolverPlayer().choose(game)
-        if str(own) not in {str(a) for a in legal}:
-            legal.append(own)
-        return legal, str(own)
+        if str(own) in KEEP_SOLVER.get(game.GAME, ()):
+            return [own]
+        out: dict[str, Any] = {str(own): own}
+        greedy = GreedyPlayer(self.rng.randrange(2**31)).choose(game)
+        out.setdefault(str(greedy), greedy)
+        passes = [a for a in legal if str(a) in ("pass", "draw", "decline", "nocall")]
+        for action in passes + ranked(game, [a for a in legal if a not in passes]):
+            if len(out) >= self.width:
+                break
+            out.setdefault(str(action), action)
+        return list(out.values())
 
-    def _policy(self, game: Game) -> Callable[[Game], Any]:
+    def _policy(self, game: Game, seed: int) -> Callable[[Game], Any]:
         from solver.engine.players import GreedyPlayer, RandomPlayer, SolverPlayer
 
         kinds: dict[str, Callable[[int], Any]] = {
@@ -158,44 +241,27 @@ class IsmctsPlayer:
             "random": RandomPlayer,
             "solver": SolverPlayer,
         }
-        player = kinds[self.rollout](self.rng.randrange(2**31))
-        choose: Callable[[Game], Any] = player.choose
+        kind = self.rollout or ROLLOUT.get(game.GAME, "greedy")
+        choose: Callable[[Game], Any] = kinds[kind](seed).choose
         return choose
 
-    def _simulate(self, game: Game, me: int, root: _Node, root_actions: dict[str, Any]) -> None:
-        state = game.resample(me, self.rng)
-        epoch, scores = state._epoch(), state.scores()
-        node, path = root, []
-        while not state.is_terminal() and state._epoch() == epoch:
-            actions = list(root_actions.values()) if node is root else state.legal_actions()
-            keys = [str(a) for a in actions]
-            for k in keys:
-                node.avail[k] = node.avail.get(k, 0) + 1
-            untried = [i for i, k in enumerate(keys) if k not in node.children]
-            p = state.current_player()
-            if untried:
-                i = self.rng.choice(untried)
-                node.children[keys[i]] = _Node()
-            else:
-                i = max(range(len(keys)), key=lambda j: self._ucb(node, keys[j]))
-            state.apply(actions[i])
-            path.append((node.children[keys[i]], p))
-            node = node.children[keys[i]]
-            if untried:
-                break
-        policy = self._policy(state)
-        for _ in range(self.depth):
-            if state.is_terminal() or state._epoch() != epoch:
-                break
-            state.apply(policy(state))
-        result = values(state, scores, epoch)
-        for child, p in path:
-            child.n += 1
-            child.w += result[p]
-
-    def _ucb(self, node: _Node, key: str) -> float:
-        child = node.children[key]
-        return child.w / child.n + self.c * math.sqrt(math.log(node.avail[key]) / child.n)
+    def _deal(self, game: Game, me: int, candidates: list[Any], active: list[int]) -> list[float | None]:
+        """One resampled deal: each active candidate played from it with the same future, ``me``'s results."""
+        deal = game.resample(me, self.rng)
+        epoch, scores = deal._epoch(), deal.scores()
+        seed = self.rng.randrange(2**31)
+        results: list[float | None] = [None] * len(candidates)
+        for i in active:
+            action = candidates[i]
+            state = clone_game(deal)
+            state.apply(action)
+            policy = self._policy(game, seed)
+            for _ in range(self.depth if self.depth is not None else DEPTH.get(game.GAME, 8)):
+                if state.is_terminal() or state._epoch() != epoch:
+                    break
+                state.apply(policy(state))
+            results[i] = values(state, scores, epoch)[me]
+        return results
 
 
 def parse_kind(kind: str, seed: int) -> IsmctsPlayer:
@@ -212,5 +278,5 @@ def parse_kind(kind: str, seed: int) -> IsmctsPlayer:
             raise IllegalActionError(
                 f"bad ismcts budget {text!r} (simulations, e.g. 200, or seconds, e.g. 0.2s)"
             ) from None
-    rollout = parts[2] if len(parts) > 2 else "greedy"
+    rollout = parts[2] if len(parts) > 2 else None
     return IsmctsPlayer(seed, budget=budget, rollout=rollout)
