@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 from solver.engine import new_game
 from solver.engine.base import PenaltyGame
 from solver.envs.actions import Turn, codec_for
-from solver.envs.features import feature_size, write_features
+from solver.envs.features import Observations, feature_size
 from solver.errors import IllegalActionError
 
 __all__ = ["ShanghaiEnv"]
@@ -77,6 +77,13 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         }
         self._resets = 0
         self._n_obs, self._n_actions = n_obs, size
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._views = Observations(game, players, self._zeros)
+        self._mask_of: list[int] | None = None  # the legal list self._mask was made from
+        self._mask = np.zeros(size, dtype=np.int8)
+
+    def _zeros(self, size: int) -> Any:
+        return np.zeros(size, dtype=np.float32)
 
     def observation_space(self, agent: str) -> Any:
         """The observation space (the same for every agent)."""
@@ -102,19 +109,30 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._views = Observations(self.game_name, self.players, self._zeros)
+        self._mask_of = None
         self._epoch = self.turn.game._epoch()
         self._scores = self.turn.game.scores()
         self.agent_selection = self.agents[self.turn.game.current_player()]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """The agent's observation and its action mask (all zeros when it is not to act)."""
-        p = self.possible_agents.index(agent)
-        obs = np.zeros(self._n_obs, dtype=np.float32)
-        write_features(self.turn, p, obs)  # in place: no list of floats in between
-        mask = np.zeros(self._n_actions, dtype=np.int8)
-        if not self.turn.game.is_terminal() and self.turn.game.current_player() == p:
-            mask[self.turn.legal()] = 1
-        return {"observation": obs, "action_mask": mask}
+        """The agent's observation and its action mask (all zeros when it is not to act).
+
+        Each agent's features are kept up to date part by part (see
+        :class:`~solver.envs.features.Observations`) and the mask is made once
+        per state; the arrays returned are copies, the agent's to keep.
+        """
+        p = self._seat[agent]
+        turn = self.turn
+        obs = self._views.view(turn, p).copy()
+        if turn.game.current_player() != p:  # also when the game is over (-1)
+            return {"observation": obs, "action_mask": np.zeros(self._n_actions, dtype=np.int8)}
+        legal = turn.legal_cached()
+        if legal is not self._mask_of:
+            self._mask.fill(0)
+            self._mask[legal] = 1
+            self._mask_of = legal
+        return {"observation": obs, "action_mask": self._mask.copy()}
 
     def step(self, action: Any) -> None:
         """Carry out the selected agent's action (an index of the action space)."""
