@@ -82,7 +82,7 @@ def test_zsy_declarations_of_the_same_cards_are_both_reachable() -> None:
 def test_encoded_games_replay_through_the_turn(game_name: str) -> None:
     # a seeded random engine game, each action encoded and applied index by index to a Turn,
     # is the same game; every index applied was in the mask
-    options = {"max_rounds": 1} if game_name == "contract" else {"max_hands": 2}
+    options: dict[str, Any] = {"max_rounds": 1} if game_name == "contract" else {"max_hands": 2}
     ref = new_game(game_name, None, 4, 7, **options)
     turn = Turn(new_game(game_name, None, 4, 7, **options))
     player = RandomPlayer(7)
