@@ -38,6 +38,8 @@ is the same writer on a fresh buffer.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from itertools import compress
+from operator import ne
 from typing import Any
 
 from solver.cards import N_CARDS, Card, Cards
@@ -55,6 +57,8 @@ _SIZES = {
     "manipulation": _COMMON + N + MAX_TABLE * N + MAX_SEATS + 2,
 }
 _UNSET = object()  # a part never written into this buffer
+_RANGE = range(N)
+_NONE = (0,) * N  # the counts of no cards
 _PHASES = {"first_discard": 0, "offer": 1, "call": 2, "play": 3, "over": 4}
 
 
@@ -64,10 +68,12 @@ def feature_size(game: str) -> int:
 
 
 class _Buffer:
-    """A feature buffer and, per part (an id: its offset), the value that part was last written from.
+    """A zeroed feature buffer and, per part (an id: its offset), the value that part was last
+    written from.
 
     The parts compare their source with :attr:`keys` before writing (immutable values by
-    identity, the rest by value), so an unchanged hand or table meld costs one comparison.
+    identity, the rest by value), so an unchanged hand or table meld costs one comparison,
+    and a changed one sets only the numbers that changed.
     """
 
     __slots__ = ("keys", "listed", "out")
@@ -85,27 +91,34 @@ class _Buffer:
             self.out[at : at + size] = 0
 
     def counts(self, at: int, cards: Cards | None) -> bool:
-        """Card counts (N) at ``at`` unless these very cards are there (None: no cards); True if written."""
-        if self.keys.get(at, _UNSET) is cards:
+        """Card counts (N) at ``at`` unless these very cards are there (None: no cards); True if written.
+
+        Only the counts that differ from the cards written last are set (a numpy slice
+        assigned from a tuple of 55 ints costs more than a few item assignments).
+        """
+        keys = self.keys
+        old = keys.get(at)
+        if old is cards:
             return False
-        self.keys[at] = cards
-        if cards:
-            self.out[at : at + N] = cards.counts
-        else:
-            self.clear(at, N)
+        keys[at] = cards
+        new = cards.counts if cards is not None else _NONE
+        out = self.out
+        for i in compress(_RANGE, map(ne, old.counts if old is not None else _NONE, new)):
+            out[at + i] = new[i]
         return True
 
     def picks(self, at: int, picks: tuple[int, ...]) -> None:
-        """The counts (N) of the cards picked so far: one more pick adds one."""
-        old = self.keys.get(at, _UNSET)
+        """The counts (N) of the cards picked so far: one more pick sets one count."""
+        old = self.keys.get(at, ())
         if old == picks:
             return
         out = self.out
-        if old is _UNSET or picks[: len(old)] != old:
-            self.clear(at, N)
+        if picks[: len(old)] != old:
+            for i in old:
+                out[at + i] = 0.0
             old = ()
         for i in picks[len(old) :]:
-            out[at + i] += 1
+            out[at + i] = picks.count(i)
         self.keys[at] = picks
 
     def each(self, at: int, cards: Iterable[Card], sign: int = 1) -> None:
@@ -115,16 +128,17 @@ class _Buffer:
             out[at + card.index] += sign
 
     def seats(self, at: int, values: list[Any], p: int, scale: float = 1.0) -> None:
-        """Per seat, relative to the observer (MAX_SEATS), each value / ``scale``, unless the
-        values are those written last."""
-        if self.keys.get(at) == values:
+        """Per seat, relative to the observer (MAX_SEATS), each value / ``scale``: the seats whose
+        value changed since the last write."""
+        old = self.keys.get(at)
+        if old == values:
             return
         self.keys[at] = list(values)
         n = len(values)
-        row = [0.0] * MAX_SEATS
+        out = self.out
         for q in range(n):
-            row[(q - p) % n] = values[q] / scale
-        self.out[at : at + MAX_SEATS] = row
+            if old is None or old[q] != values[q]:
+                out[at + (q - p) % n] = values[q] / scale
 
     def one_hot(self, at: int, i: int, size: int) -> None:
         """A one-hot of ``i`` among ``size`` (all zeros when out of range), unless it is there."""
@@ -135,8 +149,6 @@ class _Buffer:
         out = self.out
         if old is not None and 0 <= old < size:
             out[at + old] = 0.0
-        elif old is None:
-            self.clear(at, size)
         if 0 <= i < size:
             out[at + i] = 1.0
 

@@ -105,6 +105,7 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         self.turn = Turn(new_game(self.game_name, self.rules, self.players, seed, **self.options))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False  # self.rewards holds a reward that is not 0
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -141,7 +142,9 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._rewarded:  # the last step gave rewards: this one starts from zeros again
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
         game = self.turn.game
         self.turn.apply(int(action))
         if self.reward_mode == "hand" and (game._epoch() != self._epoch or game.is_terminal()):
@@ -150,14 +153,17 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
             for i, a in enumerate(self.agents):
                 self.rewards[a] = sign * float(scores[i] - self._scores[i])
             self._scores, self._epoch = scores, game._epoch()
+            self._rewarded = True
         if game.is_terminal():
             if self.reward_mode == "game":
                 for a, r in zip(self.agents, game.returns()):
                     self.rewards[a] = float(r)
+                self._rewarded = True
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.agents[game.current_player()]
-        self._accumulate_rewards()
+        if self._rewarded:  # else every reward is 0: nothing to add up
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The position as text (``render_mode="ansi"``)."""

@@ -20,7 +20,7 @@ __all__ = ["MAX_CANCELS", "MAX_MELDS", "Codec", "Turn"]
 N = N_CARDS
 MAX_MELDS = 32
 MAX_CANCELS = 3
-_ONE = tuple(Cards((card,)) for card in ALL_CARDS)  # each card as a multiset, built once
+_EMPTY = Cards()
 
 
 class Codec(ABC):
@@ -73,33 +73,42 @@ class Codec(ABC):
 class Turn:
     """A game with the current player's selection in progress: what an env or OpenSpiel state wraps."""
 
-    __slots__ = ("_key", "_legal", "_memo", "_strings", "cancels", "codec", "game", "picks", "selection", "stage")
+    __slots__ = ("_key", "_legal", "_memo", "_selection", "_strings", "cancels", "codec", "game", "picks", "stage")
 
     def __init__(self, game: Game) -> None:
         from solver.envs.actions import codec_for
 
         self.game = game
         self.codec = codec_for(game)
-        self.selection = Cards()
         self.picks: tuple[int, ...] = ()  # the selected card indexes, as picked
         self.stage: tuple[int, Card] | None = None  # Contract: a swap waiting for its destination
         self.cancels = 0  # cancels this turn: at most MAX_CANCELS, so every game ends
+        self._selection: tuple[tuple[int, ...], Cards] = ((), _EMPTY)  # picks -> their multiset
         self._strings: list[str] = []
-        self._key: tuple[Any, ...] | None = None  # the state the cached legal list belongs to
+        self._key: tuple[Any, ...] = ()  # the state the cached legal list belongs to
         self._legal: list[int] = []
         self._memo: tuple[Any, int, Any] | None = None  # a codec's data for one position (game, history length)
+
+    @property
+    def selection(self) -> Cards:
+        """The selected cards (the picks as a multiset)."""
+        picks, cards = self._selection
+        if picks is not self.picks:
+            cards = Cards(ALL_CARDS[i] for i in self.picks)
+            self._selection = (self.picks, cards)
+        return cards
 
     def clone(self) -> Turn:
         """An independent copy (the game cloned)."""
         new = Turn.__new__(Turn)
         new.game = self.game.clone()
         new.codec = self.codec
-        new.selection = self.selection
+        new._selection = self._selection
         new.picks = self.picks
         new.stage = self.stage
         new.cancels = self.cancels
         new._strings = self._strings.copy()
-        new._key = None
+        new._key = ()
         new._legal = []
         new._memo = None
         return new
@@ -124,10 +133,19 @@ class Turn:
     def legal_cached(self) -> list[int]:
         """:meth:`legal` as the list cached for this state (shared: do not modify it)."""
         game = self.game
-        key = (game, len(game.history), self.selection, self.stage, self.cancels)
-        if self._key != key:
+        key = self._key
+        # the state: the game and its history length, the picks, a swap's stage, the cancels
+        # (the tuples are compared by identity: a new pick or stage is a new tuple)
+        if (
+            not key
+            or key[1] != len(game.history)
+            or key[2] is not self.picks
+            or key[3] is not self.stage
+            or key[4] != self.cancels
+            or key[0] is not game
+        ):
             self._legal = [] if game.is_terminal() else self.codec.legal(self)
-            self._key = key
+            self._key = (game, len(game.history), self.picks, self.stage, self.cancels)
         return self._legal
 
     def position_memo(self) -> Any:
@@ -156,7 +174,6 @@ class Turn:
         action = self.codec.step(self, index)
         if action is not None:
             self.game.apply(action)
-            self.selection = Cards()
             self.picks = ()
             self.stage = None
             self.cancels = 0
@@ -164,7 +181,6 @@ class Turn:
 
     def select(self, index: int) -> None:
         """Add card ``index`` to the selection (the codec's mask said it may)."""
-        self.selection = self.selection + _ONE[index]
         self.picks = (*self.picks, index)
 
     def can_cancel(self) -> bool:
@@ -173,6 +189,5 @@ class Turn:
 
     def cancel(self) -> None:
         """Empty the selection (counted)."""
-        self.selection = Cards()
         self.picks = ()
         self.cancels += 1

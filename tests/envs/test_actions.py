@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from solver.cards import ALL_CARDS, Cards
+from solver.cards import Cards
 from solver.engine import new_game
 from solver.engine.players import RandomPlayer
 from solver.envs.actions import Turn, ZsyCodec
@@ -26,7 +26,6 @@ def _paths(turn: Turn) -> tuple[Counter[str], int]:
     def walk(picks: tuple[int, ...]) -> None:
         nonlocal dead
         turn.picks = picks
-        turn.selection = Cards(ALL_CARDS[i] for i in picks)
         legal = turn.legal()
         ends = [i for i in legal if i >= N and i != ZsyCodec.CANCEL]
         if not ends and not any(i < N for i in legal):
@@ -36,10 +35,10 @@ def _paths(turn: Turn) -> tuple[Counter[str], int]:
         for i in legal:
             if i < N:
                 walk((*picks, i))
-                turn.picks, turn.selection = picks, Cards(ALL_CARDS[j] for j in picks)
+                turn.picks = picks
 
     walk(())
-    turn.picks, turn.selection = (), Cards()
+    turn.picks = ()
     return reached, dead
 
 
