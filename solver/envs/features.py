@@ -163,26 +163,37 @@ class Observations:
     observer sees many): every part is compared by value before it is skipped.
     """
 
-    __slots__ = ("_buffers", "_game", "_public", "_seen", "_version")
+    __slots__ = ("_buffers", "_game", "_public", "_seen", "_versions")
 
     def __init__(self, game: str, players: int, new_buffer: Callable[[int], Any] | None = None) -> None:
         size = _SIZES[game]
         new: Callable[[int], Any] = new_buffer or (lambda n: [0.0] * n)
         self._game = _GAMES[game]
+        regions = len(self._game[2])
         self._buffers = [_Buffer(new(size)) for _ in range(players)]
-        self._public = _Buffer(new(size))  # only the game's public slice is used
-        self._version = 0  # counts the changes of the public slice
-        self._seen = [-1] * players  # the version each player's buffer holds
+        self._public = _Buffer(new(size))  # only the game's public slices are used
+        self._versions = [0] * regions  # counts the changes of each public slice
+        self._seen = [[-1] * regions for _ in range(players)]  # the versions each player's buffer holds
 
     def view(self, turn: Turn, player: int) -> Any:
         """``player``'s features in ``turn``'s position (the buffer: do not modify it)."""
-        public, private, lo, hi = self._game
-        if public(turn, self._public):
-            self._version += 1
+        public, private, regions = self._game
+        versions = self._versions
+        changed = public(turn, self._public)
+        r = 0
+        while changed:
+            if changed & 1:
+                versions[r] += 1
+            changed >>= 1
+            r += 1
         buf = self._buffers[player]
-        if self._seen[player] != self._version:
-            buf.out[lo:hi] = self._public.out[lo:hi]
-            self._seen[player] = self._version
+        seen = self._seen[player]
+        if seen != versions:
+            shared = self._public.out
+            for r, (lo, hi) in enumerate(regions):
+                if seen[r] != versions[r]:
+                    buf.out[lo:hi] = shared[lo:hi]
+                    seen[r] = versions[r]
         _common(turn, player, buf)
         private(turn, player, buf)
         return buf.out
@@ -190,7 +201,7 @@ class Observations:
 
 def features(turn: Turn, player: int) -> list[float]:
     """``player``'s view of the position as ``feature_size(game)`` floats."""
-    public, private, _, _ = _GAMES[turn.game.GAME]
+    public, private, _ = _GAMES[turn.game.GAME]
     buf = _Buffer([0.0] * _SIZES[turn.game.GAME])
     public(turn, buf)
     _common(turn, player, buf)
@@ -205,66 +216,73 @@ def _common(turn: Turn, p: int, buf: _Buffer) -> None:
     buf.counts(0, hands[p])
     buf.picks(N, turn.picks if to_move == p else ())
     keys = buf.keys
-    sizes = tuple(hands)
-    if keys.get(-1) != sizes:  # the sizes only when a hand changed
-        keys[-1] = sizes
-        buf.seats(2 * N, [len(h) for h in hands], p, 30)
+    held = keys.get(-1)
+    if held is None or len(held) != len(hands):
+        held = keys[-1] = [None] * len(hands)
+    out = buf.out
+    n = len(hands)
+    for q, hand in enumerate(hands):  # a size only when its hand changed
+        if held[q] is not hand:
+            held[q] = hand
+            out[2 * N + (q - p) % n] = len(hand) / 30
     buf.one_hot(2 * N + MAX_SEATS, (to_move - p) % game.num_players if to_move >= 0 else -1, MAX_SEATS)
     buf.seats(2 * N + 2 * MAX_SEATS, game.scores(), p, 100)
 
 
 # --- Zheng Shang You: public trick, played and pending cards, tribute phase (one slice) -------------
 
-_ZSY_PUBLIC = (_COMMON, _COMMON + 3 * N + 1)
+_ZSY_PUBLIC = ((_COMMON, _COMMON + 3 * N + 1),)
 
 
-def _zsy_public(turn: Turn, buf: _Buffer) -> bool:
+def _zsy_public(turn: Turn, buf: _Buffer) -> int:
     game: Any = turn.game
     at = _COMMON
     trick = game.trick
     changed = buf.counts(at, trick.cards if trick is not None else None)
     changed = buf.counts(at + N, game.played) or changed
     changed = buf.counts(at + 2 * N, game.pending) or changed
-    tribute = 1.0 if game.phase == "tribute" else 0.0
-    if buf.out[at + 3 * N] != tribute:
-        buf.out[at + 3 * N] = tribute
+    tribute = game.phase == "tribute"
+    if buf.keys.get(at + 3 * N) is not tribute:
+        buf.keys[at + 3 * N] = tribute
+        buf.out[at + 3 * N] = 1.0 if tribute else 0.0
         changed = True
-    return changed
+    return 1 if changed else 0
 
 
 def _zsy_private(turn: Turn, p: int, buf: _Buffer) -> None:
     game: Any = turn.game
     n = game.num_players
-    at = _ZSY_PUBLIC[1]
+    at = _ZSY_PUBLIC[0][1]
     buf.one_hot(at, (game.trick_player - p) % n if game.trick is not None else -1, MAX_SEATS)
     places = game.places
-    buf.seats(at + MAX_SEATS, [q in places for q in range(n)], p)
+    if buf.keys.get(-3) != places:
+        buf.keys[-3] = list(places)
+        buf.seats(at + MAX_SEATS, [q in places for q in range(n)], p)
 
 
 # --- Contract Shanghai: public top discard, pile and table melds (one slice) -----------------------
 
-_CONTRACT_PUBLIC = (_COMMON, _COMMON + 2 * N + MAX_MELDS * N)
+_CONTRACT_PUBLIC = ((_COMMON, _COMMON + 2 * N), (_COMMON + 2 * N, _COMMON + 2 * N + MAX_MELDS * N))
 
 
-def _contract_public(turn: Turn, buf: _Buffer) -> bool:
+def _contract_public(turn: Turn, buf: _Buffer) -> int:
     game: Any = turn.game
     at = _COMMON
     pile = game.pile
     key = tuple(pile)
-    old = buf.keys.get(at + N, _UNSET)
-    changed = False
+    old = buf.keys.get(at + N, ())
+    changed = 0
     if old != key:  # the pile grows and shrinks at the top: add or take away what changed
-        changed = True
+        changed = 1
         buf.one_hot(at, pile[-1].index if pile else -1, N)
-        if old is _UNSET:
-            buf.each(at + N, key)
-        else:
-            k = 0
-            for k in range(min(len(old), len(key)) + 1):  # the common prefix: old[:k] == key[:k]
-                if k == len(old) or k == len(key) or old[k] != key[k]:
-                    break
-            buf.each(at + N, old[k:], -1)
-            buf.each(at + N, key[k:])
+        if key[:-1] == old:  # a discard
+            k = len(old)
+        elif old[:-1] == key:  # a card taken
+            k = len(key)
+        else:  # the common prefix: old[:k] == key[:k]
+            k = next((i for i, (a, b) in enumerate(zip(old, key)) if a != b), min(len(old), len(key)))
+        buf.each(at + N, old[k:], -1)
+        buf.each(at + N, key[k:])
         buf.keys[at + N] = key
     at += 2 * N
     table = game.table
@@ -272,7 +290,7 @@ def _contract_public(turn: Turn, buf: _Buffer) -> bool:
     melds = tuple(table)
     if keys.get(-2) != melds:  # the melds one by one only when the table changed
         keys[-2] = melds
-        changed = True
+        changed |= 2
         for m in range(MAX_MELDS):
             tm = table[m] if m < len(table) else None
             if keys.get(at + m * N, _UNSET) is not tm:
@@ -286,7 +304,7 @@ def _contract_public(turn: Turn, buf: _Buffer) -> bool:
 def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
     game: Any = turn.game
     n = game.num_players
-    at = _CONTRACT_PUBLIC[1]
+    at = _CONTRACT_PUBLIC[1][1]
     table = game.table
     owners = [tm.owner for tm in table[:MAX_MELDS]]
     if buf.keys.get(at) != owners:
@@ -308,16 +326,16 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
 
 # --- Manipulation Shanghai: public table cards and melds (one slice) -----------------------------
 
-_MANIPULATION_PUBLIC = (_COMMON, _COMMON + N + MAX_TABLE * N)
+_MANIPULATION_PUBLIC = ((_COMMON, _COMMON + N + MAX_TABLE * N),)
 
 
-def _manipulation_public(turn: Turn, buf: _Buffer) -> bool:
+def _manipulation_public(turn: Turn, buf: _Buffer) -> int:
     game: Any = turn.game
     at = _COMMON
     table = game.table
     keys = buf.keys
     if keys.get(at, _UNSET) is table:  # an immutable tuple of melds
-        return False
+        return 0
     keys[at] = table
     buf.clear(at, N)
     buf.each(at, (c for m in table for c in m.cards))  # the melds one by one only when the table changed
@@ -328,21 +346,21 @@ def _manipulation_public(turn: Turn, buf: _Buffer) -> bool:
             buf.clear(at + N + m * N, N)
             if meld is not None:
                 buf.each(at + N + m * N, meld.cards)
-    return True
+    return 1
 
 
 def _manipulation_private(turn: Turn, p: int, buf: _Buffer) -> None:
     game: Any = turn.game
-    at = _MANIPULATION_PUBLIC[1]
+    at = _MANIPULATION_PUBLIC[0][1]
     buf.seats(at, game.opened, p)
     buf.out[at + MAX_SEATS] = len(game.stock) / 100
     buf.out[at + MAX_SEATS + 1] = 1.0 if game.phase == "drawn" else 0.0
 
 
-_Public = Callable[[Turn, _Buffer], bool]
+_Public = Callable[[Turn, _Buffer], int]  # writes the public slices; returns a bit per slice changed
 _Private = Callable[[Turn, int, _Buffer], None]
-_GAMES: dict[str, tuple[_Public, _Private, int, int]] = {
-    "zsy": (_zsy_public, _zsy_private, *_ZSY_PUBLIC),
-    "contract": (_contract_public, _contract_private, *_CONTRACT_PUBLIC),
-    "manipulation": (_manipulation_public, _manipulation_private, *_MANIPULATION_PUBLIC),
+_GAMES: dict[str, tuple[_Public, _Private, tuple[tuple[int, int], ...]]] = {
+    "zsy": (_zsy_public, _zsy_private, _ZSY_PUBLIC),
+    "contract": (_contract_public, _contract_private, _CONTRACT_PUBLIC),
+    "manipulation": (_manipulation_public, _manipulation_private, _MANIPULATION_PUBLIC),
 }

@@ -79,8 +79,6 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         self._n_obs, self._n_actions = n_obs, size
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._views = Observations(game, players, self._zeros)
-        self._mask_of: list[int] | None = None  # the legal list self._mask was made from
-        self._mask = np.zeros(size, dtype=np.int8)
 
     def _zeros(self, size: int) -> Any:
         return np.zeros(size, dtype=np.float32)
@@ -111,7 +109,6 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._views = Observations(self.game_name, self.players, self._zeros)
-        self._mask_of = None
         self._epoch = self.turn.game._epoch()
         self._scores = self.turn.game.scores()
         self.agent_selection = self.agents[self.turn.game.current_player()]
@@ -120,20 +117,17 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         """The agent's observation and its action mask (all zeros when it is not to act).
 
         Each agent's features are kept up to date part by part (see
-        :class:`~solver.envs.features.Observations`) and the mask is made once
-        per state; the arrays returned are copies, the agent's to keep.
+        :class:`~solver.envs.features.Observations`), the mask comes from the
+        legal list the turn keeps per state; the arrays returned are the
+        agent's to keep.
         """
         p = self._seat[agent]
         turn = self.turn
         obs = self._views.view(turn, p).copy()
-        if turn.game.current_player() != p:  # also when the game is over (-1)
-            return {"observation": obs, "action_mask": np.zeros(self._n_actions, dtype=np.int8)}
-        legal = turn.legal_cached()
-        if legal is not self._mask_of:
-            self._mask.fill(0)
-            self._mask[legal] = 1
-            self._mask_of = legal
-        return {"observation": obs, "action_mask": self._mask.copy()}
+        mask = np.zeros(self._n_actions, dtype=np.int8)
+        if turn.game.current_player() == p:  # not when the game is over (-1)
+            mask.put(turn.legal_cached(), 1)
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
         """Carry out the selected agent's action (an index of the action space)."""
