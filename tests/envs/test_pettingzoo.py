@@ -131,7 +131,7 @@ def test_observation_array_equals_feature_list(game: str) -> None:
 
     from solver.envs.features import features
 
-    options = {"max_rounds": 2} if game == "contract" else {"max_hands": 2}
+    options: dict[str, Any] = {"max_rounds": 2} if game == "contract" else {"max_hands": 2}
     env = aec_env(game, seed=3, **options)
     env.reset(seed=3)
     ref = new_game(game, None, 4, 3, **options)
