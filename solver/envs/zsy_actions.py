@@ -71,12 +71,12 @@ class _Position:
             self.tributes = sorted({codec.TRIBUTE + a.card.index for a in legal})
             self.empty = self.tributes
             return
-        self.plays = plays = [a for a in legal if type(a) is ZPlay]
+        self.passes = ZPass in map(type, legal)  # (a lead, the longest list, has no pass)
+        self.plays = plays = [a for a in legal if type(a) is ZPlay] if self.passes else legal
         # the lowest card of each move (one deck: every count is 0 or 1)
         self.firsts = firsts = list(map(tuple.index, map(_COUNTS, plays), repeat(1)))
         play = codec.PLAY
         empty = {f if k != "single" else play + f for f, k in zip(firsts, map(_KIND, plays))}
-        self.passes = ZPass in map(type, legal)
         if self.passes:
             empty.add(codec.PASS)
         self.empty = sorted(empty)
