@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
+from itertools import compress
+from operator import gt
 from typing import Any, ClassVar
 
 from solver.cards import ALL_CARDS, N_CARDS, Card, Cards
@@ -21,6 +23,7 @@ N = N_CARDS
 MAX_MELDS = 32
 MAX_CANCELS = 3
 _EMPTY = Cards()
+_RANGE = range(N)
 
 
 class Codec(ABC):
@@ -66,8 +69,9 @@ class Codec(ABC):
     def _selectable(turn: Turn, hand: Cards, base: int) -> list[int]:
         """``base`` + c for each hand card c with a copy not yet selected (in any order: the whole
         hand can always be selected)."""
-        sel = turn.selection.counts
-        return [base + i for i, n in enumerate(hand.counts) if n > sel[i]]
+        if not turn.picks:
+            return [base + i for i in compress(_RANGE, hand.counts)]
+        return [base + i for i in compress(_RANGE, map(gt, hand.counts, turn.selection.counts))]
 
 
 class Turn:
