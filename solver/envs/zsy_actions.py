@@ -59,7 +59,7 @@ class _Position:
     selection first starts with that card.
     """
 
-    __slots__ = ("empty", "firsts", "passes", "plays", "tributes", "tuples")
+    __slots__ = ("empty", "firsts", "pass_action", "passes", "plays", "tributes", "tuples")
 
     def __init__(self, legal: list[Any], codec: ZsyCodec) -> None:
         self.tuples: dict[int, list[tuple[tuple[int, ...], Any]]] = {}
@@ -67,12 +67,14 @@ class _Position:
         self.plays: list[Any] = []
         self.firsts: list[int] = []
         self.passes = False
+        self.pass_action: Any = None  # the engine's listed pass
         if legal and type(legal[0]) is Tribute:
             self.tributes = sorted({codec.TRIBUTE + a.card.index for a in legal})
             self.empty = self.tributes
             return
         self.passes = ZPass in map(type, legal)  # (a lead, the longest list, has no pass)
         self.plays = plays = [a for a in legal if type(a) is ZPlay] if self.passes else legal
+        self.pass_action = next((a for a in reversed(legal) if type(a) is ZPass), None) if self.passes else None
         # the lowest card of each move (one deck: every count is 0 or 1)
         self.firsts = firsts = list(map(tuple.index, map(_COUNTS, plays), repeat(1)))
         play = codec.PLAY
@@ -159,13 +161,12 @@ class ZsyCodec(Codec):
     def step(self, turn: Turn, index: int) -> Any:
         if self._select_or_cancel(turn, index, 0, self.CANCEL):
             return None
-        p = turn.game.current_player()
+        pos = self._position(turn)
         if index == self.PASS:
-            return ZPass(p)
+            return pos.pass_action
         if index >= self.TRIBUTE:
             card = ALL_CARDS[index - self.TRIBUTE]
             return next(a for a in turn.game.legal_actions() if getattr(a, "card", None) == card)
-        pos = self._position(turn)
         if index < self.DECLARE:
             return pos.exactly((*turn.picks, index - self.PLAY))[0]
         return pos.exactly(turn.picks)[index - self.DECLARE + 1]
