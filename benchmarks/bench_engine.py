@@ -212,8 +212,12 @@ def _env_table(console: Console) -> None:
     table = Table(title="PettingZoo env step overhead (same seeded random game)")
     for col in ("game", "engine actions", "raw s", "env s", "env / raw", "target", "met"):
         table.add_column(col, justify="left" if col in ("game", "target") else "right")
-    for game, options in (("zsy", {"max_hands": 1}), ("contract", {"max_rounds": 1})):
-        runs = [_env_times(game, options, seed) for seed in range(20 if game == "zsy" else 3)]
+    for game, options, seeds in (
+        ("zsy", {"max_hands": 1}, 20),
+        ("contract", {"max_rounds": 1}, 3),
+        ("manipulation", {"max_hands": 1}, 6),
+    ):
+        runs = [_env_times(game, options, seed) for seed in range(seeds)]
         if runs[0] is None:
             console.print("[yellow]pettingzoo is not installed (pip install -e '.[rl]'): no env rows[/]")
             return

@@ -2,24 +2,35 @@
 
 Each game's choices map onto a fixed range of integers (``Codec.size``).
 Where the free choices are too many to list, a turn is a short sequence of
-small actions: the player picks hand cards one at a time (``select``) into a
-*selection*, then commits it with one action (``play``, ``laydown``); the
-solver turns the selection into the engine's action: in Manipulation
-Shanghai the most selected cards it can play, laid out with the least
-change to the table; in Contract Shanghai the best lay-down of the contract
-from the selected cards (in both, the engine's own listed play or lay-down
-when it uses exactly the selected cards, so engine games encode exactly); in Zheng Shang You the combination of exactly the
-selected cards (its masks are exact: a card can be selected only when some
-legal combination holds the selection with it). Selecting exactly the cards
-wanted therefore reaches every play. ``cancel`` empties the selection, at
-most ``MAX_CANCELS`` (3) times a turn, so every game is finite (a player
-who must play can always select the whole hand and play). The layouts (``N`` = 55 card kinds, indexed as :attr:`solver.cards.Card.index`):
+small actions: the player picks hand cards one at a time (``select``) into
+a *selection*, then commits it with one action:
 
-Zheng Shang You (size 124)
-    ``select c`` 0..54; ``play k`` 55..58 (the k-th legal combination made of
-    exactly the selection, in the engine's order: one set of cards can be
-    declared two ways); ``pass`` 59; ``cancel`` 60; ``tribute c`` 61..115 (offer,
-    take or give card c, whichever the tribute asks); 116..123 unused.
+* Zheng Shang You: the picks ascend in card index and the last one plays
+  (``play c``: add card c and play the combination made of exactly the
+  selection), so a single is one step, a move of k cards k steps, and each
+  move has exactly one sequence of indexes; the masks are exact (a card can
+  be picked only when some legal move goes on with it), see
+  :mod:`solver.envs.zsy_actions`;
+* Contract Shanghai: ``laydown``, the best lay-down of the contract from the
+  selected cards;
+* Manipulation Shanghai: ``play``, the most selected cards the solver can
+  play, laid out with the least change to the table.
+
+In the last two the engine's own listed lay-down or play comes first when
+it uses exactly the selected cards, so engine games encode exactly.
+Selecting exactly the cards wanted reaches every play (in those two games
+in any order: the whole hand can always be selected). ``cancel`` empties the
+selection, at most ``MAX_CANCELS`` (3) times a turn, so every game is
+finite (a player who must play can always select the whole hand and play).
+The layouts (``N`` = 55 card kinds, indexed as :attr:`solver.cards.Card.index`):
+
+Zheng Shang You (size 170)
+    ``select c`` 0..54; ``play c`` 55..109 (add card c, play the first
+    combination of exactly the selection in the engine's order);
+    ``declare k`` 110..112 (k = 1..3: play the selection as its (k+1)-th
+    combination: one set of cards can be declared two ways); ``pass`` 113;
+    ``cancel`` 114; ``tribute c`` 115..169 (offer, take or give card c,
+    whichever the tribute asks).
 Contract Shanghai (size 3652)
     ``discard c`` 0..54; ``select c`` 55..109; ``laydown`` 110 (the best lay-down
     of the contract from the selection); ``cancel`` 111;
@@ -38,143 +49,20 @@ Manipulation Shanghai (size 99)
 >>> from solver.engine import new_game
 >>> turn = Turn(new_game("zsy", seed=1))
 >>> turn.codec.size, turn.codec.name(turn.legal()[0])
-(124, 'select 3S')
+(170, 'select 3S')
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from solver.cards import ALL_CARDS, N_CARDS, Card, Cards
+from solver.cards import ALL_CARDS, Cards
 from solver.engine.base import Game
+from solver.envs.turn import MAX_CANCELS, MAX_MELDS, Codec, N, Turn
+from solver.envs.zsy_actions import ZsyCodec
 from solver.errors import IllegalActionError
 
-__all__ = ["Codec", "Turn", "codec_for", "ZsyCodec", "ContractCodec", "ManipulationCodec", "MAX_MELDS"]
-
-N = N_CARDS
-MAX_MELDS = 32
-MAX_CANCELS = 3
-
-
-class Codec(ABC):
-    """One game's action layout: names, masks and the mapping to engine actions."""
-
-    GAME: ClassVar[str] = ""
-    size: ClassVar[int] = 0
-
-    @abstractmethod
-    def name(self, index: int) -> str:
-        """A readable name of action ``index``."""
-
-    @abstractmethod
-    def legal(self, turn: Turn) -> list[int]:
-        """The legal action indexes in ``turn``'s position, ascending."""
-
-    @abstractmethod
-    def step(self, turn: Turn, index: int) -> Any:
-        """Carry out action ``index`` on the turn's selection; return the engine action it completes, or None."""
-
-    @abstractmethod
-    def encode(self, game: Game, action: Any) -> list[int]:
-        """The action indexes that carry out the engine ``action`` (with an empty selection)."""
-
-    @staticmethod
-    def _select_or_cancel(turn: Turn, index: int, first: int, cancel: int) -> bool:
-        """Carry out a card selection (indexes ``first`` .. ``first + N - 1``) or the cancel action;
-        False when ``index`` is neither."""
-        if first <= index < first + N:
-            turn.selection = turn.selection + _one(ALL_CARDS[index - first])
-            return True
-        if index == cancel:
-            turn.cancel()
-            return True
-        return False
-
-    @staticmethod
-    def _select_all(base: int, cards: Iterable[Card]) -> list[int]:
-        return [base + c.index for c in cards]
-
-
-class Turn:
-    """A game with the current player's selection in progress: what an env or OpenSpiel state wraps."""
-
-    __slots__ = ("_cache", "_memo", "_strings", "cancels", "codec", "game", "selection", "stage")
-
-    def __init__(self, game: Game) -> None:
-        self.game = game
-        self.codec = codec_for(game)
-        self.selection = Cards()
-        self.stage: tuple[int, Card] | None = None  # Contract: a swap waiting for its destination
-        self.cancels = 0  # cancels this turn: at most MAX_CANCELS, so every game ends
-        self._strings: list[str] = []
-        self._cache: tuple[int, Cards, Any, int, list[int]] | None = None
-        self._memo: tuple[int, Any] | None = None  # a codec's data for one position (history length)
-
-    def clone(self) -> Turn:
-        """An independent copy (the game cloned)."""
-        new = Turn.__new__(Turn)
-        new.game = self.game.clone()
-        new.codec = self.codec
-        new.selection = self.selection
-        new.stage = self.stage
-        new.cancels = self.cancels
-        new._strings = self._strings.copy()
-        new._cache = None
-        new._memo = None
-        return new
-
-    def history_strings(self) -> list[str]:
-        """The engine history as ``player:action`` strings (kept up to date incrementally)."""
-        history = self.game.history
-        strings = self._strings
-        if len(strings) > len(history):
-            del strings[len(history) :]
-        strings.extend(f"{a.player}:{a}" for a in history[len(strings) :])
-        return strings
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Turn:
-        del memo
-        return self.clone()
-
-    def legal(self) -> list[int]:
-        """The legal action indexes now (empty when the game is over)."""
-        if self.game.is_terminal():
-            return []
-        key = (len(self.game.history), self.selection, self.stage, self.cancels)
-        if self._cache is None or self._cache[:4] != key:
-            self._cache = (*key, self.codec.legal(self))
-        assert self._cache is not None
-        return list(self._cache[4])
-
-    def mask(self) -> list[bool]:
-        """The legal actions as a mask of length ``codec.size``."""
-        out = [False] * self.codec.size
-        for i in self.legal():
-            out[i] = True
-        return out
-
-    def apply(self, index: int) -> Any:
-        """Carry out action ``index``; returns the engine action it completed (applied), or None."""
-        if index not in self.legal():
-            raise IllegalActionError(f"action {index} ({self.codec.name(index)}) is not legal now")
-        action = self.codec.step(self, index)
-        if action is not None:
-            self.game.apply(action)
-            self.selection = Cards()
-            self.stage = None
-            self.cancels = 0
-        return action
-
-    def can_cancel(self) -> bool:
-        """True if the selection may be emptied now (a selection, and fewer than MAX_CANCELS this turn)."""
-        return bool(self.selection) and self.cancels < MAX_CANCELS
-
-    def cancel(self) -> None:
-        """Empty the selection (counted)."""
-        self.selection = Cards()
-        self.cancels += 1
+__all__ = ["MAX_CANCELS", "MAX_MELDS", "Codec", "ContractCodec", "ManipulationCodec", "Turn", "ZsyCodec", "codec_for"]
 
 
 def codec_for(game: Game | str) -> Codec:
@@ -182,103 +70,17 @@ def codec_for(game: Game | str) -> Codec:
     return _CODECS[game if isinstance(game, str) else game.GAME]
 
 
-def _one(card: Card) -> Cards:
-    return Cards((card,))
+class _ContractPosition:
+    """A Contract position's indexes that do not depend on the selection, and its lay-downs found."""
 
+    __slots__ = ("base", "found", "lay_down", "listed", "swaps")
 
-class ZsyCodec(Codec):
-    """Zheng Shang You: select cards, then play the combination (see the module docstring)."""
-
-    GAME = "zsy"
-    PLAY, PASS, CANCEL, TRIBUTE = N, N + 4, N + 5, N + 6
-    size = 124
-
-    def name(self, index: int) -> str:
-        if index < N:
-            return f"select {ALL_CARDS[index]}"
-        if index < self.PASS:
-            return f"play {index - self.PLAY}"
-        if index == self.PASS:
-            return "pass"
-        if index == self.CANCEL:
-            return "cancel"
-        if self.TRIBUTE <= index < self.TRIBUTE + N:
-            return f"tribute {ALL_CARDS[index - self.TRIBUTE]}"
-        return f"unused {index}"
-
-    def _plays(self, game: Game) -> list[Any]:
-        return [a for a in game.legal_actions() if type(a).__name__ == "ZPlay"]
-
-    def legal(self, turn: Turn) -> list[int]:
-        from solver.zsy.game import Tribute, ZPass
-
-        legal = turn.game.legal_actions()
-        sel = turn.selection
-        if legal and isinstance(legal[0], Tribute):
-            return sorted({self.TRIBUTE + a.card.index for a in legal})
-        plays, anything = self._position(turn, legal)
-        out: set[int] = set()
-        exact = 0
-        if any(isinstance(a, ZPass) for a in legal):
-            out.add(self.PASS)
-        if not sel:  # the first pick of a turn: any card of any play
-            out.update(anything)
-        else:  # the plays holding the selection: exactly it, or the cards they add to it
-            have = sel.counts
-            picked = [(i, n) for i, n in enumerate(have) if n]
-            for counts, held in plays:
-                if all(counts[i] >= n for i, n in picked):
-                    if counts == have:
-                        exact += 1
-                    else:
-                        out.update(i for i in held if counts[i] > have[i])
-        out.update(self.PLAY + k for k in range(min(exact, 4)))
-        if turn.can_cancel():
-            out.add(self.CANCEL)
-        return sorted(out)
-
-    @staticmethod
-    def _position(turn: Turn, legal: list[Any]) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...]]], set[int]]:
-        """Per play its count vector and the card indexes it holds, and every card any play holds:
-        computed once per position (the selection changes within it, the plays do not)."""
-        from solver.zsy.game import ZPlay
-
-        key = len(turn.game.history)
-        if turn._memo is None or turn._memo[0] != key:
-            plays = []
-            for a in legal:
-                if isinstance(a, ZPlay):
-                    counts = a.combo.cards.counts
-                    plays.append((counts, tuple(i for i, n in enumerate(counts) if n)))
-            turn._memo = (key, (plays, {i for _, held in plays for i in held}))
-        return turn._memo[1]
-
-    def step(self, turn: Turn, index: int) -> Any:
-        from solver.zsy.game import Tribute, ZPass
-
-        p = turn.game.current_player()
-        if self._select_or_cancel(turn, index, 0, self.CANCEL):
-            return None
-        if index == self.PASS:
-            return ZPass(p)
-        if index >= self.TRIBUTE:
-            card = ALL_CARDS[index - self.TRIBUTE]
-            return next(a for a in turn.game.legal_actions() if isinstance(a, Tribute) and a.card == card)
-        same = [a for a in self._plays(turn.game) if a.combo.cards == turn.selection]
-        return same[index - self.PLAY]
-
-    def encode(self, game: Game, action: Any) -> list[int]:
-        from solver.zsy.game import Tribute, ZPass
-
-        if isinstance(action, ZPass):
-            return [self.PASS]
-        if isinstance(action, Tribute):
-            return [self.TRIBUTE + action.card.index]
-        same = [a for a in self._plays(game) if a.combo.cards == action.combo.cards]
-        k = same.index(action)
-        if k >= 4:
-            raise IllegalActionError(f"{action}: more than 4 combinations of the same cards")
-        return [*self._select_all(0, action.combo.cards), self.PLAY + k]
+    def __init__(self) -> None:
+        self.base: list[int] = []  # discards, lay-offs, swaps, words
+        self.lay_down = False  # a lay-down is legal: cards may be selected
+        self.listed: list[Any] = []  # the engine's listed lay-downs
+        self.swaps: list[Any] = []
+        self.found: dict[Cards, Any] = {}  # selection -> its lay-down (or None)
 
 
 class ContractCodec(Codec):
@@ -316,35 +118,42 @@ class ContractCodec(Codec):
         return f"dest {index - self.DEST}"
 
     def legal(self, turn: Turn) -> list[int]:
-        from solver.contract.game import CDecline, CDiscard, CLayDown, CLayOff, CSwap
-
         game: Any = turn.game
-        legal = game.legal_actions()
+        pos: _ContractPosition = turn.position_memo() or turn.set_position_memo(self._position(game))
         if turn.stage is not None:
-            target, card = turn.stage
-            return sorted(
-                {self.DEST + a.dest for a in legal if isinstance(a, CSwap) and (a.target, a.card) == (target, card)}
-            )
-        words = {"take": self.TAKE, "decline": self.DECLINE, "call": self.CALL, "nocall": self.NOCALL}
-        out: set[int] = set()
-        sel = turn.selection
-        for a in legal:
-            if isinstance(a, CDiscard):
-                out.add(self.DISCARD + a.card.index)
-            elif isinstance(a, CLayOff):
-                out.add(self._meld(self.LAYOFF, a.target) + a.cards.cards[0].index)
-            elif isinstance(a, CSwap):
-                out.add(self._meld(self.SWAP, a.target) + a.card.index)
-            elif isinstance(a, CLayDown):
-                hand = game.hands[game.current_player()]
-                out.update(self.SELECT + c.index for c in hand.distinct() if hand.count(c) > sel.count(c))
-                if sel and self._lay_down(turn) is not None:
-                    out.add(self.LAYDOWN)
-            elif isinstance(a, CDecline) or str(a) in words:
-                out.add(words[str(a)])
+            return sorted({self.DEST + a.dest for a in pos.swaps if (a.target, a.card) == turn.stage})
+        if not pos.lay_down:
+            return pos.base
+        out = [*pos.base, *self._selectable(turn, game.hands[game.current_player()], self.SELECT)]
+        if turn.picks and self._lay_down(turn, pos) is not None:
+            out.append(self.LAYDOWN)
         if turn.can_cancel():
-            out.add(self.CANCEL)
+            out.append(self.CANCEL)
         return sorted(out)
+
+    def _position(self, game: Any) -> _ContractPosition:
+        """The indexes of a position that do not depend on the selection (once per position)."""
+        from solver.contract.game import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, CSwap, CTake
+
+        words = {CTake: self.TAKE, CDecline: self.DECLINE, CCall: self.CALL, CNoCall: self.NOCALL}
+        pos = _ContractPosition()
+        base: set[int] = set()
+        for a in game.legal_actions():
+            kind = type(a)
+            if kind is CDiscard:
+                base.add(self.DISCARD + a.card.index)
+            elif kind is CLayOff:
+                base.add(self._meld(self.LAYOFF, a.target) + a.cards.cards[0].index)
+            elif kind is CSwap:
+                base.add(self._meld(self.SWAP, a.target) + a.card.index)
+                pos.swaps.append(a)
+            elif kind is CLayDown:
+                pos.lay_down = True
+                pos.listed.append(a)
+            else:
+                base.add(words[kind])
+        pos.base = sorted(base)
+        return pos
 
     @staticmethod
     def _meld(base: int, meld: int) -> int:
@@ -352,24 +161,27 @@ class ContractCodec(Codec):
             raise IllegalActionError(f"the action space holds {MAX_MELDS} table melds, not {meld + 1}")
         return base + N * meld
 
-    def _lay_down(self, turn: Turn) -> Any:
-        """The best lay-down of the contract from the selected cards (fewest of them left), or None."""
+    def _lay_down(self, turn: Turn, pos: _ContractPosition | None = None) -> Any:
+        """The best lay-down of the contract from the selected cards (fewest of them left), or None:
+        the engine's own listed lay-down when it uses exactly these cards, else the solver's."""
         from solver.contract import best_lay_down
         from solver.contract.game import CLayDown
 
         game: Any = turn.game
+        if pos is None:
+            pos = turn.position_memo() or turn.set_position_memo(self._position(game))
         sel = turn.selection
-        for listed in game.legal_actions():  # the engine's own lay-down when it uses exactly these cards
-            if isinstance(listed, CLayDown) and Cards(c for m in listed.melds for c in m.cards) == sel:
-                return listed
+        if sel in pos.found:
+            return pos.found[sel]
+        action = next((a for a in pos.listed if Cards(c for m in a.melds for c in m.cards) == sel), None)
         contract = game.rules.contract(game.round)
-        if len(sel) < sum(r.min_len for r in contract):
-            return None
-        found = best_lay_down(sel, game.rules, game.round, time_limit=game.time_limit)
-        if found is None:
-            return None
-        action = CLayDown(game.current_player(), tuple(found.melds))
-        return action if game.is_legal(action) else None
+        if action is None and len(sel) >= sum(r.min_len for r in contract):
+            found = best_lay_down(sel, game.rules, game.round, time_limit=game.time_limit)
+            if found is not None:
+                action = CLayDown(game.current_player(), tuple(found.melds))
+                action = action if game.is_legal(action) else None
+        pos.found[sel] = action
+        return action
 
     def step(self, turn: Turn, index: int) -> Any:
         from solver.contract.game import CCall, CDecline, CDiscard, CLayOff, CNoCall, CSwap, CTake
@@ -446,8 +258,7 @@ class ManipulationCodec(Codec):
         sel = turn.selection
         out: set[int] = set()
         if any(isinstance(a, MPlay) for a in legal):
-            hand = game.hands[game.current_player()]
-            out.update(c.index for c in hand.distinct() if hand.count(c) > sel.count(c))
+            out.update(self._selectable(turn, game.hands[game.current_player()], 0))
             if sel and self._play(turn) is not None:
                 out.add(self.PLAY)
                 others = len(self._listed(turn)) - 1

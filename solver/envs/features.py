@@ -17,17 +17,35 @@ observer (0 is the observer, 1 the next to play, ...); at most
   N), opened by seat, stock size / 100, drawn this turn.
 
 Nothing hidden from the observer is in it: other hands appear as sizes only.
+
+:class:`Observations` keeps each player's vector in a buffer of its own (a
+list, or the env's numpy array) and rewrites a part of it only when what
+that part shows has changed since the player's last view (each part's
+source is compared first: immutable values by identity, then by value).
+The public cards (the trick and the cards played; the pile and the table
+melds) are the same for every player: they are written once into a shared
+buffer and copied into a player's buffer as one slice. :func:`features`
+is the same writer on a fresh buffer.
+
+>>> from solver.engine import new_game
+>>> from solver.envs.actions import Turn
+>>> turn = Turn(new_game("zsy", seed=1))
+>>> views = Observations("zsy", 4)
+>>> views.view(turn, 2) == features(turn, 2), len(features(turn, 2))
+(True, 316)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from itertools import compress
+from operator import ne
 from typing import Any
 
 from solver.cards import N_CARDS, Card, Cards
 from solver.envs.actions import MAX_MELDS, Turn
 
-__all__ = ["features", "feature_size", "write_features", "MAX_SEATS", "MAX_TABLE"]
+__all__ = ["MAX_SEATS", "MAX_TABLE", "Observations", "feature_size", "features"]
 
 N = N_CARDS
 MAX_SEATS = 8
@@ -38,6 +56,10 @@ _SIZES = {
     "contract": _COMMON + 2 * N + MAX_MELDS * (N + MAX_SEATS) + 2 * MAX_SEATS + 8 + 5 + MAX_MELDS + N + 1,
     "manipulation": _COMMON + N + MAX_TABLE * N + MAX_SEATS + 2,
 }
+_UNSET = object()  # a part never written into this buffer
+_RANGE = range(N)
+_NONE = (0,) * N  # the counts of no cards
+_PHASES = {"first_discard": 0, "offer": 1, "call": 2, "play": 3, "over": 4}
 
 
 def feature_size(game: str) -> int:
@@ -45,125 +67,300 @@ def feature_size(game: str) -> int:
     return _SIZES[game]
 
 
-class _Writer:
-    """Writes the features into a zeroed buffer (a list or a numpy array) from the front: only
-    the non-zero parts are written, with slice assignments (a card count vector at once)."""
+class _Buffer:
+    """A zeroed feature buffer and, per part (an id: its offset), the value that part was last
+    written from.
 
-    __slots__ = ("at", "out")
+    The parts compare their source with :attr:`keys` before writing (immutable values by
+    identity, the rest by value), so an unchanged hand or table meld costs one comparison,
+    and a changed one sets only the numbers that changed.
+    """
+
+    __slots__ = ("keys", "listed", "out")
 
     def __init__(self, out: Any) -> None:
         self.out = out
-        self.at = 0
+        self.listed = isinstance(out, list)
+        self.keys: dict[int, Any] = {}
 
-    def counts(self, cards: Cards | None) -> None:
-        """Card counts (N): nothing for no cards."""
-        if cards:
-            self.out[self.at : self.at + N] = cards.counts
-        self.at += N
+    def clear(self, at: int, size: int) -> None:
+        """Zeros at ``at`` .. ``at + size - 1``."""
+        if self.listed:
+            self.out[at : at + size] = [0.0] * size
+        else:
+            self.out[at : at + size] = 0
 
-    def each(self, cards: Iterable[Card]) -> None:
-        """Card counts (N) of a few loose cards (a meld, the pile): no multiset built."""
-        out, at = self.out, self.at
+    def counts(self, at: int, cards: Cards | None) -> bool:
+        """Card counts (N) at ``at`` unless these very cards are there (None: no cards); True if written.
+
+        Only the counts that differ from the cards written last are set (a numpy slice
+        assigned from a tuple of 55 ints costs more than a few item assignments).
+        """
+        keys = self.keys
+        old = keys.get(at)
+        if old is cards:
+            return False
+        keys[at] = cards
+        new = cards.counts if cards is not None else _NONE
+        out = self.out
+        for i in compress(_RANGE, map(ne, old.counts if old is not None else _NONE, new)):
+            out[at + i] = new[i]
+        return True
+
+    def picks(self, at: int, picks: tuple[int, ...]) -> None:
+        """The counts (N) of the cards picked so far: one more pick sets one count."""
+        old = self.keys.get(at, ())
+        if old == picks:
+            return
+        out = self.out
+        if picks[: len(old)] != old:
+            for i in old:
+                out[at + i] = 0.0
+            old = ()
+        for i in picks[len(old) :]:
+            out[at + i] = picks.count(i)
+        self.keys[at] = picks
+
+    def each(self, at: int, cards: Iterable[Card], sign: int = 1) -> None:
+        """Add (or with ``sign`` -1, take away) the counts of a few loose cards at ``at``."""
+        out = self.out
         for card in cards:
-            out[at + card.index] += 1
-        self.at += N
+            out[at + card.index] += sign
 
-    def seats(self, values: list[float], n: int, p: int) -> None:
-        """Per seat, relative to the observer (MAX_SEATS)."""
+    def seats(self, at: int, values: list[Any], p: int, scale: float = 1.0) -> None:
+        """Per seat, relative to the observer (MAX_SEATS), each value / ``scale``: the seats whose
+        value changed since the last write."""
+        old = self.keys.get(at)
+        if old == values:
+            return
+        self.keys[at] = list(values)
+        n = len(values)
+        out = self.out
         for q in range(n):
-            if values[q]:
-                self.out[self.at + (q - p) % n] = values[q]
-        self.at += MAX_SEATS
+            if old is None or old[q] != values[q]:
+                out[at + (q - p) % n] = values[q] / scale
 
-    def one_hot(self, i: int, size: int) -> None:
-        """A one-hot of ``i`` among ``size`` (all zeros when out of range)."""
+    def one_hot(self, at: int, i: int, size: int) -> None:
+        """A one-hot of ``i`` among ``size`` (all zeros when out of range), unless it is there."""
+        old = self.keys.get(at)
+        if old == i:
+            return
+        self.keys[at] = i
+        out = self.out
+        if old is not None and 0 <= old < size:
+            out[at + old] = 0.0
         if 0 <= i < size:
-            self.out[self.at + i] = 1.0
-        self.at += size
+            out[at + i] = 1.0
 
-    def value(self, x: float) -> None:
-        """One number."""
-        self.out[self.at] = x
-        self.at += 1
 
-    def skip(self, size: int) -> None:
-        """``size`` zeros."""
-        self.at += size
+class Observations:
+    """Every player's feature vector, each in a buffer of its own, brought up to date part by part.
+
+    ``new_buffer(size)`` makes a zeroed buffer (default: a list of floats; the
+    PettingZoo env passes a numpy ``float32`` array). :meth:`view` returns the
+    player's buffer itself: copy it before keeping it or changing it. The
+    buffers may be asked about any state of the same game (an OpenSpiel
+    observer sees many): every part is compared by value before it is skipped.
+    """
+
+    __slots__ = ("_buffers", "_game", "_public", "_seen", "_versions")
+
+    def __init__(self, game: str, players: int, new_buffer: Callable[[int], Any] | None = None) -> None:
+        size = _SIZES[game]
+        new: Callable[[int], Any] = new_buffer or (lambda n: [0.0] * n)
+        self._game = _GAMES[game]
+        regions = len(self._game[2])
+        self._buffers = [_Buffer(new(size)) for _ in range(players)]
+        self._public = _Buffer(new(size))  # only the game's public slices are used
+        self._versions = [0] * regions  # counts the changes of each public slice
+        self._seen = [[-1] * regions for _ in range(players)]  # the versions each player's buffer holds
+
+    def view(self, turn: Turn, player: int) -> Any:
+        """``player``'s features in ``turn``'s position (the buffer: do not modify it)."""
+        public, private, regions = self._game
+        versions = self._versions
+        changed = public(turn, self._public)
+        r = 0
+        while changed:
+            if changed & 1:
+                versions[r] += 1
+            changed >>= 1
+            r += 1
+        buf = self._buffers[player]
+        seen = self._seen[player]
+        if seen != versions:
+            shared = self._public.out
+            for r, (lo, hi) in enumerate(regions):
+                if seen[r] != versions[r]:
+                    buf.out[lo:hi] = shared[lo:hi]
+                    seen[r] = versions[r]
+        _common(turn, player, buf)
+        private(turn, player, buf)
+        return buf.out
 
 
 def features(turn: Turn, player: int) -> list[float]:
     """``player``'s view of the position as ``feature_size(game)`` floats."""
-    out = [0.0] * _SIZES[turn.game.GAME]
-    write_features(turn, player, out)
-    return [float(x) for x in out]
+    public, private, _ = _GAMES[turn.game.GAME]
+    buf = _Buffer([0.0] * _SIZES[turn.game.GAME])
+    public(turn, buf)
+    _common(turn, player, buf)
+    private(turn, player, buf)
+    return [float(x) for x in buf.out]
 
 
-def write_features(turn: Turn, player: int, out: Any) -> None:
-    """Write :func:`features` into ``out``, a zeroed buffer of ``feature_size(game)`` (a list or a
-    numpy array: the env fills its observation array in place, without a list in between)."""
+def _common(turn: Turn, p: int, buf: _Buffer) -> None:
     game: Any = turn.game
-    n, p = game.num_players, player
     to_move = game.current_player()
-    w = _Writer(out)
-    w.counts(game.hands[p])
-    w.counts(turn.selection if to_move == p else None)
-    w.seats([len(h) / 30 for h in game.hands], n, p)
-    w.one_hot((to_move - p) % n if to_move >= 0 else -1, MAX_SEATS)
-    w.seats([s / 100 for s in game.scores()], n, p)
-    _EXTRA[game.GAME](turn, p, w)
-    assert w.at == len(out), (w.at, len(out))
+    hands = game.hands
+    buf.counts(0, hands[p])
+    buf.picks(N, turn.picks if to_move == p else ())
+    keys = buf.keys
+    held = keys.get(-1)
+    if held is None or len(held) != len(hands):
+        held = keys[-1] = [None] * len(hands)
+    out = buf.out
+    n = len(hands)
+    for q, hand in enumerate(hands):  # a size only when its hand changed
+        if held[q] is not hand:
+            held[q] = hand
+            out[2 * N + (q - p) % n] = len(hand) / 30
+    buf.one_hot(2 * N + MAX_SEATS, (to_move - p) % game.num_players if to_move >= 0 else -1, MAX_SEATS)
+    buf.seats(2 * N + 2 * MAX_SEATS, game.scores(), p, 100)
 
 
-def _zsy(turn: Turn, p: int, w: _Writer) -> None:
+# --- Zheng Shang You: public trick, played and pending cards, tribute phase (one slice) -------------
+
+_ZSY_PUBLIC = ((_COMMON, _COMMON + 3 * N + 1),)
+
+
+def _zsy_public(turn: Turn, buf: _Buffer) -> int:
+    game: Any = turn.game
+    at = _COMMON
+    trick = game.trick
+    changed = buf.counts(at, trick.cards if trick is not None else None)
+    changed = buf.counts(at + N, game.played) or changed
+    changed = buf.counts(at + 2 * N, game.pending) or changed
+    tribute = game.phase == "tribute"
+    if buf.keys.get(at + 3 * N) is not tribute:
+        buf.keys[at + 3 * N] = tribute
+        buf.out[at + 3 * N] = 1.0 if tribute else 0.0
+        changed = True
+    return 1 if changed else 0
+
+
+def _zsy_private(turn: Turn, p: int, buf: _Buffer) -> None:
     game: Any = turn.game
     n = game.num_players
-    w.counts(game.trick.cards if game.trick is not None else None)
-    w.counts(game.played)
-    w.counts(game.pending)
-    w.value(1.0 if game.phase == "tribute" else 0.0)
-    w.one_hot((game.trick_player - p) % n if game.trick is not None else -1, MAX_SEATS)
-    w.seats([1.0 if q in game.places else 0.0 for q in range(n)], n, p)
+    at = _ZSY_PUBLIC[0][1]
+    buf.one_hot(at, (game.trick_player - p) % n if game.trick is not None else -1, MAX_SEATS)
+    places = game.places
+    if buf.keys.get(-3) != places:
+        buf.keys[-3] = list(places)
+        buf.seats(at + MAX_SEATS, [q in places for q in range(n)], p)
 
 
-def _contract(turn: Turn, p: int, w: _Writer) -> None:
+# --- Contract Shanghai: public top discard, pile and table melds (one slice) -----------------------
+
+_CONTRACT_PUBLIC = ((_COMMON, _COMMON + 2 * N), (_COMMON + 2 * N, _COMMON + 2 * N + MAX_MELDS * N))
+
+
+def _contract_public(turn: Turn, buf: _Buffer) -> int:
     game: Any = turn.game
-    n = game.num_players
-    w.one_hot(game.pile[-1].index if game.pile else -1, N)
-    w.each(game.pile)
+    at = _COMMON
+    pile = game.pile
+    key = tuple(pile)
+    old = buf.keys.get(at + N, ())
+    changed = 0
+    if old != key:  # the pile grows and shrinks at the top: add or take away what changed
+        changed = 1
+        buf.one_hot(at, pile[-1].index if pile else -1, N)
+        if key[:-1] == old:  # a discard
+            k = len(old)
+        elif old[:-1] == key:  # a card taken
+            k = len(key)
+        else:  # the common prefix: old[:k] == key[:k]
+            k = next((i for i, (a, b) in enumerate(zip(old, key)) if a != b), min(len(old), len(key)))
+        buf.each(at + N, old[k:], -1)
+        buf.each(at + N, key[k:])
+        buf.keys[at + N] = key
+    at += 2 * N
     table = game.table
-    for m in range(MAX_MELDS):
-        if m < len(table):
-            w.each(table[m].meld.cards)
-        else:
-            w.skip(N)
-    for m in range(MAX_MELDS):
-        if m < len(table):
-            w.one_hot((table[m].owner - p) % n, MAX_SEATS)
-        else:
-            w.skip(MAX_SEATS)
-    w.seats([float(x) for x in game.laid_down], n, p)
-    w.seats([float(x) for x in game.calls], n, p)
-    w.one_hot(game.round - 1, 8)
-    w.one_hot(("first_discard", "offer", "call", "play", "over").index(game.phase), 5)
+    keys = buf.keys
+    melds = tuple(table)
+    if keys.get(-2) != melds:  # the melds one by one only when the table changed
+        keys[-2] = melds
+        changed |= 2
+        for m in range(MAX_MELDS):
+            tm = table[m] if m < len(table) else None
+            if keys.get(at + m * N, _UNSET) is not tm:
+                keys[at + m * N] = tm
+                buf.clear(at + m * N, N)
+                if tm is not None:
+                    buf.each(at + m * N, tm.meld.cards)
+    return changed
+
+
+def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
+    game: Any = turn.game
+    n = game.num_players
+    at = _CONTRACT_PUBLIC[1][1]
+    table = game.table
+    owners = [tm.owner for tm in table[:MAX_MELDS]]
+    if buf.keys.get(at) != owners:
+        buf.keys[at] = owners
+        buf.clear(at, MAX_MELDS * MAX_SEATS)
+        for m, owner in enumerate(owners):
+            buf.out[at + m * MAX_SEATS + (owner - p) % n] = 1.0
+    at += MAX_MELDS * MAX_SEATS
+    buf.seats(at, game.laid_down, p)
+    buf.seats(at + MAX_SEATS, game.calls, p)
+    at += 2 * MAX_SEATS
+    buf.one_hot(at, game.round - 1, 8)
+    buf.one_hot(at + 8, _PHASES[game.phase], 5)
     stage = turn.stage
-    w.one_hot(stage[0] if stage else -1, MAX_MELDS)
-    w.one_hot(stage[1].index if stage else -1, N)
-    w.value(len(game.stock) / 100)
+    buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
+    buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
+    buf.out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
 
 
-def _manipulation(turn: Turn, p: int, w: _Writer) -> None:
+# --- Manipulation Shanghai: public table cards and melds (one slice) -----------------------------
+
+_MANIPULATION_PUBLIC = ((_COMMON, _COMMON + N + MAX_TABLE * N),)
+
+
+def _manipulation_public(turn: Turn, buf: _Buffer) -> int:
     game: Any = turn.game
-    n = game.num_players
+    at = _COMMON
     table = game.table
-    w.each(c for m in table for c in m.cards)
+    keys = buf.keys
+    if keys.get(at, _UNSET) is table:  # an immutable tuple of melds
+        return 0
+    keys[at] = table
+    buf.clear(at, N)
+    buf.each(at, (c for m in table for c in m.cards))  # the melds one by one only when the table changed
     for m in range(MAX_TABLE):
-        if m < len(table):
-            w.each(table[m].cards)
-        else:
-            w.skip(N)
-    w.seats([float(x) for x in game.opened], n, p)
-    w.value(len(game.stock) / 100)
-    w.value(1.0 if game.phase == "drawn" else 0.0)
+        meld = table[m] if m < len(table) else None
+        if keys.get(at + N + m * N, _UNSET) != meld:
+            keys[at + N + m * N] = meld
+            buf.clear(at + N + m * N, N)
+            if meld is not None:
+                buf.each(at + N + m * N, meld.cards)
+    return 1
 
 
-_EXTRA = {"zsy": _zsy, "contract": _contract, "manipulation": _manipulation}
+def _manipulation_private(turn: Turn, p: int, buf: _Buffer) -> None:
+    game: Any = turn.game
+    at = _MANIPULATION_PUBLIC[0][1]
+    buf.seats(at, game.opened, p)
+    buf.out[at + MAX_SEATS] = len(game.stock) / 100
+    buf.out[at + MAX_SEATS + 1] = 1.0 if game.phase == "drawn" else 0.0
+
+
+_Public = Callable[[Turn, _Buffer], int]  # writes the public slices; returns a bit per slice changed
+_Private = Callable[[Turn, int, _Buffer], None]
+_GAMES: dict[str, tuple[_Public, _Private, tuple[tuple[int, int], ...]]] = {
+    "zsy": (_zsy_public, _zsy_private, _ZSY_PUBLIC),
+    "contract": (_contract_public, _contract_private, _CONTRACT_PUBLIC),
+    "manipulation": (_manipulation_public, _manipulation_private, _MANIPULATION_PUBLIC),
+}

@@ -29,7 +29,7 @@ from pettingzoo import AECEnv
 from solver.engine import new_game
 from solver.engine.base import PenaltyGame
 from solver.envs.actions import Turn, codec_for
-from solver.envs.features import feature_size, write_features
+from solver.envs.features import Observations, feature_size
 from solver.errors import IllegalActionError
 
 __all__ = ["ShanghaiEnv"]
@@ -77,6 +77,11 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         }
         self._resets = 0
         self._n_obs, self._n_actions = n_obs, size
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._views = Observations(game, players, self._zeros)
+
+    def _zeros(self, size: int) -> Any:
+        return np.zeros(size, dtype=np.float32)
 
     def observation_space(self, agent: str) -> Any:
         """The observation space (the same for every agent)."""
@@ -98,22 +103,30 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         self.turn = Turn(new_game(self.game_name, self.rules, self.players, seed, **self.options))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewarded = False  # self.rewards holds a reward that is not 0
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._views = Observations(self.game_name, self.players, self._zeros)
         self._epoch = self.turn.game._epoch()
         self._scores = self.turn.game.scores()
         self.agent_selection = self.agents[self.turn.game.current_player()]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        """The agent's observation and its action mask (all zeros when it is not to act)."""
-        p = self.possible_agents.index(agent)
-        obs = np.zeros(self._n_obs, dtype=np.float32)
-        write_features(self.turn, p, obs)  # in place: no list of floats in between
+        """The agent's observation and its action mask (all zeros when it is not to act).
+
+        Each agent's features are kept up to date part by part (see
+        :class:`~solver.envs.features.Observations`), the mask comes from the
+        legal list the turn keeps per state; the arrays returned are the
+        agent's to keep.
+        """
+        p = self._seat[agent]
+        turn = self.turn
+        obs = self._views.view(turn, p).copy()
         mask = np.zeros(self._n_actions, dtype=np.int8)
-        if not self.turn.game.is_terminal() and self.turn.game.current_player() == p:
-            mask[self.turn.legal()] = 1
+        if turn.game.current_player() == p:  # not when the game is over (-1)
+            mask.put(turn.legal_cached(), 1)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -123,7 +136,9 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._rewarded:  # the last step gave rewards: this one starts from zeros again
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewarded = False
         game = self.turn.game
         self.turn.apply(int(action))
         if self.reward_mode == "hand" and (game._epoch() != self._epoch or game.is_terminal()):
@@ -132,14 +147,17 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
             for i, a in enumerate(self.agents):
                 self.rewards[a] = sign * float(scores[i] - self._scores[i])
             self._scores, self._epoch = scores, game._epoch()
+            self._rewarded = True
         if game.is_terminal():
             if self.reward_mode == "game":
                 for a, r in zip(self.agents, game.returns()):
                     self.rewards[a] = float(r)
+                self._rewarded = True
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self.agents[game.current_player()]
-        self._accumulate_rewards()
+        if self._rewarded:  # else every reward is 0: nothing to add up
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The position as text (``render_mode="ansi"``)."""

@@ -1,0 +1,197 @@
+"""The codec base and the turn in progress: what every game's action space shares.
+
+A :class:`Turn` is an engine game with the current player's selection in
+progress (hand cards picked one at a time for a play or lay-down to come); a :class:`Codec` maps one game's integer actions
+onto it. The layouts are in :mod:`solver.envs.actions`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from itertools import compress
+from operator import gt
+from typing import Any, ClassVar
+
+from solver.cards import ALL_CARDS, N_CARDS, Card, Cards
+from solver.engine.base import Game
+from solver.errors import IllegalActionError
+
+__all__ = ["MAX_CANCELS", "MAX_MELDS", "Codec", "Turn"]
+
+N = N_CARDS
+MAX_MELDS = 32
+MAX_CANCELS = 3
+_EMPTY = Cards()
+_RANGE = range(N)
+
+
+class Codec(ABC):
+    """One game's action layout: names, masks and the mapping to engine actions."""
+
+    GAME: ClassVar[str] = ""
+    size: ClassVar[int] = 0
+
+    @abstractmethod
+    def name(self, index: int) -> str:
+        """A readable name of action ``index``."""
+
+    @abstractmethod
+    def legal(self, turn: Turn) -> list[int]:
+        """The legal action indexes in ``turn``'s position, ascending."""
+
+    @abstractmethod
+    def step(self, turn: Turn, index: int) -> Any:
+        """Carry out action ``index`` on the turn's selection; return the engine action it completes, or None."""
+
+    @abstractmethod
+    def encode(self, game: Game, action: Any) -> list[int]:
+        """The action indexes that carry out the engine ``action`` (with an empty selection)."""
+
+    @staticmethod
+    def _select_or_cancel(turn: Turn, index: int, first: int, cancel: int) -> bool:
+        """Carry out a card selection (indexes ``first`` .. ``first + N - 1``) or the cancel action;
+        False when ``index`` is neither."""
+        if first <= index < first + N:
+            turn.select(index - first)
+            return True
+        if index == cancel:
+            turn.cancel()
+            return True
+        return False
+
+    @staticmethod
+    def _select_all(base: int, cards: Iterable[Card]) -> list[int]:
+        """``base`` + each card's index, in ascending card order."""
+        return sorted(base + c.index for c in cards)
+
+    @staticmethod
+    def _selectable(turn: Turn, hand: Cards, base: int) -> list[int]:
+        """``base`` + c for each hand card c with a copy not yet selected (in any order: the whole
+        hand can always be selected)."""
+        if not turn.picks:
+            return [base + i for i in compress(_RANGE, hand.counts)]
+        return [base + i for i in compress(_RANGE, map(gt, hand.counts, turn.selection.counts))]
+
+
+class Turn:
+    """A game with the current player's selection in progress: what an env or OpenSpiel state wraps."""
+
+    __slots__ = ("_key", "_legal", "_memo", "_selection", "_strings", "cancels", "codec", "game", "picks", "stage")
+
+    def __init__(self, game: Game) -> None:
+        from solver.envs.actions import codec_for
+
+        self.game = game
+        self.codec = codec_for(game)
+        self.picks: tuple[int, ...] = ()  # the selected card indexes, as picked
+        self.stage: tuple[int, Card] | None = None  # Contract: a swap waiting for its destination
+        self.cancels = 0  # cancels this turn: at most MAX_CANCELS, so every game ends
+        self._selection: tuple[tuple[int, ...], Cards] = ((), _EMPTY)  # picks -> their multiset
+        self._strings: list[str] = []
+        self._key: tuple[Any, ...] = ()  # the state the cached legal list belongs to
+        self._legal: list[int] = []
+        self._memo: tuple[Any, int, Any] | None = None  # a codec's data for one position (game, history length)
+
+    @property
+    def selection(self) -> Cards:
+        """The selected cards (the picks as a multiset)."""
+        picks, cards = self._selection
+        if picks is not self.picks:
+            cards = Cards(ALL_CARDS[i] for i in self.picks)
+            self._selection = (self.picks, cards)
+        return cards
+
+    def clone(self) -> Turn:
+        """An independent copy (the game cloned)."""
+        new = Turn.__new__(Turn)
+        new.game = self.game.clone()
+        new.codec = self.codec
+        new._selection = self._selection
+        new.picks = self.picks
+        new.stage = self.stage
+        new.cancels = self.cancels
+        new._strings = self._strings.copy()
+        new._key = ()
+        new._legal = []
+        new._memo = None
+        return new
+
+    def history_strings(self) -> list[str]:
+        """The engine history as ``player:action`` strings (kept up to date incrementally)."""
+        history = self.game.history
+        strings = self._strings
+        if len(strings) > len(history):
+            del strings[len(history) :]
+        strings.extend(f"{a.player}:{a}" for a in history[len(strings) :])
+        return strings
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Turn:
+        del memo
+        return self.clone()
+
+    def legal(self) -> list[int]:
+        """The legal action indexes now, ascending (empty when the game is over)."""
+        return list(self.legal_cached())
+
+    def legal_cached(self) -> list[int]:
+        """:meth:`legal` as the list cached for this state (shared: do not modify it)."""
+        game = self.game
+        key = self._key
+        # the state: the game and its history length, the picks, a swap's stage, the cancels
+        # (the tuples are compared by identity: a new pick or stage is a new tuple)
+        if (
+            not key
+            or key[1] != len(game.history)
+            or key[2] is not self.picks
+            or key[3] is not self.stage
+            or key[4] != self.cancels
+            or key[0] is not game
+        ):
+            self._legal = [] if game.is_terminal() else self.codec.legal(self)
+            self._key = (game, len(game.history), self.picks, self.stage, self.cancels)
+        return self._legal
+
+    def position_memo(self) -> Any:
+        """The codec's data for this position (see :meth:`set_position_memo`), or None."""
+        memo = self._memo
+        if memo is not None and memo[0] is self.game and memo[1] == len(self.game.history):
+            return memo[2]
+        return None
+
+    def set_position_memo(self, data: Any) -> Any:
+        """Keep ``data`` for this position (until the game moves on); returns it."""
+        self._memo = (self.game, len(self.game.history), data)
+        return data
+
+    def mask(self) -> list[bool]:
+        """The legal actions as a mask of length ``codec.size``."""
+        out = [False] * self.codec.size
+        for i in self.legal_cached():
+            out[i] = True
+        return out
+
+    def apply(self, index: int) -> Any:
+        """Carry out action ``index``; returns the engine action it completed (applied), or None."""
+        if index not in self.legal_cached():
+            raise IllegalActionError(f"action {index} ({self.codec.name(index)}) is not legal now")
+        action = self.codec.step(self, index)
+        if action is not None:
+            self.game.apply(action)
+            self.picks = ()
+            self.stage = None
+            self.cancels = 0
+        return action
+
+    def select(self, index: int) -> None:
+        """Add card ``index`` to the selection (the codec's mask said it may)."""
+        self.picks = (*self.picks, index)
+
+    def can_cancel(self) -> bool:
+        """True if the selection may be emptied now (a selection, and fewer than MAX_CANCELS this turn)."""
+        return bool(self.picks) and self.cancels < MAX_CANCELS
+
+    def cancel(self) -> None:
+        """Empty the selection (counted)."""
+        self.picks = ()
+        self.cancels += 1

@@ -1,0 +1,105 @@
+"""The action codecs without the adapters: every Zheng Shang You move has exactly one index path,
+no selection is a dead end, and the encodings round-trip through the engine."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from solver.cards import Cards
+from solver.engine import new_game
+from solver.engine.players import RandomPlayer
+from solver.envs.actions import Turn, ZsyCodec
+from solver.envs.turn import N
+
+
+def _paths(turn: Turn) -> tuple[Counter[str], int]:
+    """Every engine action the index tree of the turn's position reaches (with how many index
+    sequences reach it), walking the selections depth first; and the dead ends met."""
+    codec = turn.codec
+    reached: Counter[str] = Counter()
+    dead = 0
+
+    def walk(picks: tuple[int, ...]) -> None:
+        nonlocal dead
+        turn.picks = picks
+        legal = turn.legal()
+        ends = [i for i in legal if i >= N and i != ZsyCodec.CANCEL]
+        if not ends and not any(i < N for i in legal):
+            dead += 1
+        for i in ends:
+            reached[str(codec.step(turn, i))] += 1
+        for i in legal:
+            if i < N:
+                walk((*picks, i))
+                turn.picks = picks
+
+    walk(())
+    turn.picks = ()
+    return reached, dead
+
+
+@pytest.mark.parametrize(("preset", "players", "seed"), [("individual", 4, 1), ("pairs", 4, 2), ("teams6", 6, 3)])
+def test_every_zsy_move_has_exactly_one_path(preset: str, players: int, seed: int) -> None:
+    # along seeded random games (two hands: the tribute steps too), the index tree of each
+    # position reaches every legal move exactly once, and nothing else
+    game = new_game("zsy", {"preset": preset}, players, seed, max_hands=2)
+    player = RandomPlayer(seed)
+    checked = 0
+    while not game.is_terminal():
+        legal = game.legal_actions()
+        if len(legal) <= 400:  # a dense lead has thousands of moves: a lighter check below
+            reached, dead = _paths(Turn(game))
+            assert dead == 0
+            assert reached == Counter(str(a) for a in legal)
+            checked += 1
+        game.apply(player.choose(game))
+    assert checked > 50
+
+
+def test_zsy_declarations_of_the_same_cards_are_both_reachable() -> None:
+    # 5S BJ RJ is a set of fives or a straight 5-7 (picked 5S, RJ, BJ: index order): play BJ gives the
+    # first, select BJ then declare 1 the second
+    game: Any = new_game("zsy", None, 4, 0, max_hands=1)
+    game.hands[0] = Cards.parse("5S BJ RJ")
+    game.clear_caches()
+    turn = Turn(game)
+    reached, dead = _paths(turn)
+    assert dead == 0
+    both = [str(a) for a in game.legal_actions() if str(a).endswith("5S BJ RJ")]
+    assert sorted(both) == ["play set:5S BJ RJ", "play straight:5S BJ RJ"]
+    assert all(reached[a] == 1 for a in both)
+    codec = turn.codec
+    names = [[codec.name(i) for i in codec.encode(game, a)] for a in game.legal_actions() if str(a) in both]
+    assert names == [["select 5S", "select RJ", "play BJ"], ["select 5S", "select RJ", "select BJ", "declare 1"]]
+
+
+@pytest.mark.parametrize("game_name", ["zsy", "contract"])
+def test_encoded_games_replay_through_the_turn(game_name: str) -> None:
+    # a seeded random engine game, each action encoded and applied index by index to a Turn,
+    # is the same game; every index applied was in the mask
+    options: dict[str, Any] = {"max_rounds": 1} if game_name == "contract" else {"max_hands": 2}
+    ref = new_game(game_name, None, 4, 7, **options)
+    turn = Turn(new_game(game_name, None, 4, 7, **options))
+    player = RandomPlayer(7)
+    steps = 0
+    while not ref.is_terminal():
+        action = player.choose(ref)
+        for index in turn.codec.encode(turn.game, action):
+            assert index in turn.legal()
+            turn.apply(index)
+            steps += 1
+        ref.apply(action)
+        assert [str(a) for a in turn.game.history] == [str(a) for a in ref.history]
+    assert turn.game.is_terminal() and steps >= len(ref.history)
+
+
+def test_a_zsy_single_is_one_step() -> None:
+    turn = Turn(new_game("zsy", None, 4, 4, max_hands=1))
+    rng = random.Random(4)
+    singles = [a for a in turn.game.legal_actions() if a.combo.kind == "single"]
+    action = rng.choice(singles)
+    assert turn.codec.encode(turn.game, action) == [ZsyCodec.PLAY + action.combo.cards.counts.index(1)]
