@@ -96,7 +96,6 @@ class _Home:
     naturals: tuple[tuple[int, Card], ...] = ()
     rank: int = 0
     stays: tuple[tuple[int, int, int], ...] = ()  # set: (suit, copy var, joker var or -1)
-    kept: int = -1
 
 
 class _Terms:
@@ -131,11 +130,19 @@ class _Homes:
         self.wild = t.jokers > 0
 
     def add(self, i: int, info: _OldRun | _OldSet) -> _Home:
-        """The home of old meld ``i``: kept (worth more than every card) and its cards left home."""
+        """The home of old meld ``i``: kept (worth more than every card) and its cards left home.
+
+        A run without jokers has no kept variable: its covering windows (at
+        most one window is chosen) weigh ``big`` more instead, the same
+        optimum with a variable and a constraint fewer (a home covering the
+        naturals of such a run is its whole old meld).
+        """
         b = self.b
+        held: list[int] = []  # joker slots of this home
+        if isinstance(info, _OldRun) and not info.jokers:
+            return self._run(i, info, -1, held)
         kept = b.var(0, 1)
         self.objective.append((kept, self.big))
-        held: list[int] = []  # joker slots of this home
         if isinstance(info, _OldRun):
             home = self._run(i, info, kept, held)
         else:
@@ -170,17 +177,21 @@ class _Homes:
         return opts
 
     def _run(self, i: int, info: _OldRun, kept: int, held: list[int]) -> _Home:
+        """A run's home; ``kept`` -1: the covering windows carry the kept weight."""
         b, terms = self.b, self.terms
         nps = sorted(info.naturals)
         opts = self._windows(info)
         b.linear([v for v, _, _ in opts], [1] * len(opts), 0, 1)
-        covering = [v for v, a, z in opts if a <= nps[0] and z >= nps[-1]]
-        b.linear([kept, *covering], [1] + [-1] * len(covering), -INF, 0)
+        nlo, nhi = nps[0], nps[-1]
+        if kept >= 0:
+            covering = [v for v, a, z in opts if a <= nlo and z >= nhi]
+            b.linear([kept, *covering], [1] + [-1] * len(covering), -INF, 0)
+        big = self.big if kept < 0 else 0
         objective, copies, naturals = self.objective, terms.copies, terms.naturals
         index = {q: info.naturals[q].index for q in nps}
         for v, a, z in opts:
             inside = [q for q in nps if a <= q <= z]
-            objective.append((v, len(inside)))
+            objective.append((v, len(inside) + (big if a <= nlo and z >= nhi else 0)))
             for q in inside:  # terms.copy, inlined: thousands of terms on big tables
                 copies[index[q]].append((v, 1))
                 naturals[index[q]].append((v, 1))
@@ -197,7 +208,7 @@ class _Homes:
                 held.append(j)
                 terms.joker(idx, j)
                 fills.append((q, j))
-        return _Home(i, "run", tuple(opts), tuple(fills), info.suit, tuple(sorted(info.naturals.items())), kept=kept)
+        return _Home(i, "run", tuple(opts), tuple(fills), info.suit, tuple(sorted(info.naturals.items())))
 
     def _set(self, i: int, info: _OldSet, kept: int, held: list[int]) -> _Home:
         b = self.b
@@ -227,7 +238,7 @@ class _Homes:
         if self.wild:  # a natural card in every home (without jokers every copy is one)
             b.linear([v for v, _ in naturals_in] + [h], [c for _, c in naturals_in] + [-1], 0, INF)
         b.linear((kept, h), (1, -1), -INF, 0)
-        return _Home(i, "set", rank=info.rank, stays=tuple(stays), kept=kept)
+        return _Home(i, "set", rank=info.rank, stays=tuple(stays))
 
     def close(self) -> None:
         """Add the homes' copies to the template's per-card constraints."""
