@@ -20,7 +20,7 @@ import solver.manipulation.least_change as lc
 from benchmarks.bench_manipulation_field import KINDS, Kind
 from solver.errors import Status
 from solver.manipulation import best_play
-from solver.manipulation.model import INF, Response
+from solver.manipulation.model import INF, Response, run_model
 
 
 class _KeptVariableHomes(lc._Homes):
@@ -46,7 +46,7 @@ class _KeptVariableHomes(lc._Homes):
 def _least_change_optima(kind: Kind, homes: type[lc._Homes]) -> list[tuple[int, int]]:
     """Per position: (best score, least-change objective) proven by the model built with ``homes``."""
     seen: list[Response] = []
-    run: Callable[..., Response] = lc.run_model
+    run: Callable[..., Response] = run_model
 
     def spy(*args: Any, **kwargs: Any) -> Response:
         r = run(*args, **kwargs)
