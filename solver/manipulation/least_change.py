@@ -86,6 +86,10 @@ def _analyse(meld: Meld, rules: ManipulationRules) -> _OldRun | _OldSet:
     return _OldRun(suit, naturals, jokers)
 
 
+_SUBSETS = ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3), (0, 1, 2, 3))
+"""The suits a set may hold: any three, or all four."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Home:
     index: int
@@ -132,15 +136,18 @@ class _Homes:
     def add(self, i: int, info: _OldRun | _OldSet) -> _Home:
         """The home of old meld ``i``: kept (worth more than every card) and its cards left home.
 
-        A run without jokers has no kept variable: its covering windows (at
-        most one window is chosen) weigh ``big`` more instead, the same
-        optimum with a variable and a constraint fewer (a home covering the
-        naturals of such a run is its whole old meld).
+        A meld without jokers has no kept variable: the options of its home
+        that hold the whole old meld (a run's windows covering its naturals,
+        a set's suit subsets holding its suits; at most one option is chosen)
+        weigh ``big`` more instead: the same optimum with a variable and a
+        constraint fewer.
         """
         b = self.b
         held: list[int] = []  # joker slots of this home
         if isinstance(info, _OldRun) and not info.jokers:
             return self._run(i, info, -1, held)
+        if isinstance(info, _OldSet) and not info.jokers:
+            return self._set(i, info, -1, held)
         kept = b.var(0, 1)
         self.objective.append((kept, self.big))
         if isinstance(info, _OldRun):
@@ -211,33 +218,40 @@ class _Homes:
         return _Home(i, "run", tuple(opts), tuple(fills), info.suit, tuple(sorted(info.naturals.items())))
 
     def _set(self, i: int, info: _OldSet, kept: int, held: list[int]) -> _Home:
+        """A set's home: one variable per suit subset it may take (any 3, or all 4); ``kept`` -1:
+        the subsets holding every old suit carry the kept weight."""
         b = self.b
         available, jokers = self.instance.available, self.instance.jokers_in_play
+        usable = [bool(available[card_index(s, info.rank)] or jokers) for s in range(4)]
+        subsets = [t for t in _SUBSETS if all(usable[s] for s in t)]
+        old = set(info.suits)
+        opts = [(b.var(0, 1), t) for t in subsets]
         h = b.var(0, 1)
+        b.linear([o for o, _ in opts] + [h], [1] * len(opts) + [-1], 0, 0)
+        whole = [o for o, t in opts if old <= set(t)]
+        if kept >= 0:
+            b.linear([kept, *whole], [1] + [-1] * len(whole), -INF, 0)
+        big = self.big if kept < 0 else 0
+        for o, t in opts:
+            self.objective.append((o, len(old & set(t)) + (big if old <= set(t) else 0)))
         stays: list[tuple[int, int, int]] = []
         naturals_in: list[tuple[int, int]] = []
         for s in range(4):
             idx = card_index(s, info.rank)
-            v = b.var(0, 1 if available[idx] or jokers else 0)
-            b.linear((v, h), (1, -1), -INF, 0)
+            v = b.var(0, 1 if usable[s] else 0)
+            over = [o for o, t in opts if s in t]
+            b.linear([v, *over], [1] + [-1] * len(over), 0, 0)
             j = -1
             naturals_in.append((v, 1))
-            if s in info.suits:  # the old natural itself (WLOG: never a joker in its place)
-                self.objective.append((v, 1))
-                b.linear((kept, v), (1, -1), -INF, 0)
-            elif self.wild:
+            if s not in old and self.wild:
                 j = b.var(0, 1)
                 b.linear((j, v), (1, -1), -INF, 0)
                 held.append(j)
                 naturals_in.append((j, -1))
             self.terms.copy(idx, v, j)
             stays.append((s, v, j))
-        copies = [v for _, v, _ in stays]
-        b.linear([*copies, h], [1, 1, 1, 1, -3], 0, INF)
-        b.linear([*copies, h], [1, 1, 1, 1, -4], -INF, 0)
         if self.wild:  # a natural card in every home (without jokers every copy is one)
             b.linear([v for v, _ in naturals_in] + [h], [c for _, c in naturals_in] + [-1], 0, INF)
-        b.linear((kept, h), (1, -1), -INF, 0)
         return _Home(i, "set", rank=info.rank, stays=tuple(stays))
 
     def close(self) -> None:

@@ -1,8 +1,10 @@
 """The least-change model against the formulation it replaced, on random positions of every kind.
 
-A run's home used to have a ``kept`` variable (``kept <= sum of covering
-windows``, worth ``big``); now, in runs without jokers, the covering windows
-carry ``big`` themselves.
+The old formulation: a ``kept`` variable in every home (``kept <= sum of
+covering windows`` for a run, ``kept <= copy`` of each old suit for a set,
+worth ``big``), a set's home by one copy variable a suit. Now a set's home is
+one variable per suit subset, and homes of melds without jokers carry ``big``
+on the windows or subsets that hold the whole old meld.
 The reference below is that old formulation, kept here only to check that both
 models prove the same optimum (best score, then kept melds, then cards staying
 home, all in one objective) on every kind the benchmark spans.
@@ -21,6 +23,7 @@ from benchmarks.bench_manipulation_field import KINDS, Kind
 from solver.errors import Status
 from solver.manipulation import best_play
 from solver.manipulation.model import INF, Response, run_model
+from solver.ranks import card_index
 
 
 class _KeptVariableHomes(lc._Homes):
@@ -41,6 +44,37 @@ class _KeptVariableHomes(lc._Homes):
             b.linear((kept, rj), (info.jokers, -1), -INF, 0)
             self.objective.append((rj, 1))
         return home
+
+    def _set(self, i: int, info: lc._OldSet, kept: int, held: list[int]) -> lc._Home:
+        """A set's home by copy variables, one a suit (at most 4, at least 3 when it exists)."""
+        b = self.b
+        available, jokers = self.instance.available, self.instance.jokers_in_play
+        h = b.var(0, 1)
+        stays: list[tuple[int, int, int]] = []
+        naturals_in: list[tuple[int, int]] = []
+        for s in range(4):
+            idx = card_index(s, info.rank)
+            v = b.var(0, 1 if available[idx] or jokers else 0)
+            b.linear((v, h), (1, -1), -INF, 0)
+            j = -1
+            naturals_in.append((v, 1))
+            if s in info.suits:  # the old natural itself (WLOG: never a joker in its place)
+                self.objective.append((v, 1))
+                b.linear((kept, v), (1, -1), -INF, 0)
+            elif self.wild:
+                j = b.var(0, 1)
+                b.linear((j, v), (1, -1), -INF, 0)
+                held.append(j)
+                naturals_in.append((j, -1))
+            self.terms.copy(idx, v, j)
+            stays.append((s, v, j))
+        copies = [v for _, v, _ in stays]
+        b.linear([*copies, h], [1, 1, 1, 1, -3], 0, INF)
+        b.linear([*copies, h], [1, 1, 1, 1, -4], -INF, 0)
+        if self.wild:  # a natural card in every home (without jokers every copy is one)
+            b.linear([v for v, _ in naturals_in] + [h], [c for _, c in naturals_in] + [-1], 0, INF)
+        b.linear((kept, h), (1, -1), -INF, 0)
+        return lc._Home(i, "set", rank=info.rank, stays=tuple(stays))
 
 
 def _least_change_optima(kind: Kind, homes: type[lc._Homes]) -> list[tuple[int, int]]:
