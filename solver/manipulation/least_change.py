@@ -86,7 +86,7 @@ def _analyse(meld: Meld, rules: ManipulationRules) -> _OldRun | _OldSet:
     return _OldRun(suit, naturals, jokers)
 
 
-_SUBSETS = ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3), (0, 1, 2, 3))
+_SUBSETS: tuple[tuple[int, ...], ...] = ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3), (0, 1, 2, 3))
 """The suits a set may hold: any three, or all four."""
 
 
@@ -99,7 +99,8 @@ class _Home:
     suit: int = 0
     naturals: tuple[tuple[int, Card], ...] = ()
     rank: int = 0
-    stays: tuple[tuple[int, int, int], ...] = ()  # set: (suit, copy var, joker var or -1)
+    subsets: tuple[tuple[int, tuple[int, ...]], ...] = ()  # set: (option var, suits)
+    wild: tuple[int, ...] = ()  # set: per suit, the joker var that may stand for it (or -1)
 
 
 class _Terms:
@@ -226,33 +227,40 @@ class _Homes:
         subsets = [t for t in _SUBSETS if all(usable[s] for s in t)]
         old = set(info.suits)
         opts = [(b.var(0, 1), t) for t in subsets]
-        h = b.var(0, 1)
-        b.linear([o for o, _ in opts] + [h], [1] * len(opts) + [-1], 0, 0)
+        b.linear([o for o, _ in opts], [1] * len(opts), 0, 1)
         whole = [o for o, t in opts if old <= set(t)]
         if kept >= 0:
             b.linear([kept, *whole], [1] + [-1] * len(whole), -INF, 0)
         big = self.big if kept < 0 else 0
         for o, t in opts:
             self.objective.append((o, len(old & set(t)) + (big if old <= set(t) else 0)))
-        stays: list[tuple[int, int, int]] = []
-        naturals_in: list[tuple[int, int]] = []
+        return self._set_terms(i, info, opts, held)
+
+    def _set_terms(self, i: int, info: _OldSet, opts: list[tuple[int, tuple[int, ...]]], held: list[int]) -> _Home:
+        """The copies a set's home adds to the per-card constraints: one term per option holding a suit."""
+        b, terms = self.b, self.terms
+        old = set(info.suits)
+        wild: list[int] = []
+        natural = [len(t) - 1 for _, t in opts]  # natural copies minus one, per option
+        jokers_in: list[int] = []
         for s in range(4):
             idx = card_index(s, info.rank)
-            v = b.var(0, 1 if usable[s] else 0)
             over = [o for o, t in opts if s in t]
-            b.linear([v, *over], [1] + [-1] * len(over), 0, 0)
+            copies, naturals = terms.copies[idx], terms.naturals[idx]
+            for o in over:
+                copies.append((o, 1))
+                naturals.append((o, 1))
             j = -1
-            naturals_in.append((v, 1))
-            if s not in old and self.wild:
+            if s not in old and self.wild and over:
                 j = b.var(0, 1)
-                b.linear((j, v), (1, -1), -INF, 0)
+                b.linear([j, *over], [1] + [-1] * len(over), -INF, 0)
                 held.append(j)
-                naturals_in.append((j, -1))
-            self.terms.copy(idx, v, j)
-            stays.append((s, v, j))
+                jokers_in.append(j)
+                terms.joker(idx, j)
+            wild.append(j)
         if self.wild:  # a natural card in every home (without jokers every copy is one)
-            b.linear([v for v, _ in naturals_in] + [h], [c for _, c in naturals_in] + [-1], 0, INF)
-        return _Home(i, "set", rank=info.rank, stays=tuple(stays))
+            b.linear([o for o, _ in opts] + jokers_in, natural + [-1] * len(jokers_in), 0, INF)
+        return _Home(i, "set", rank=info.rank, subsets=tuple(opts), wild=tuple(wild))
 
     def close(self) -> None:
         """Add the homes' copies to the template's per-card constraints."""
@@ -305,11 +313,9 @@ def _decode_homes(homes: Sequence[_Home], values: Sequence[int]) -> tuple[list[P
             pieces.append(Piece("run", h.suit, a, tuple(slots), home=h.index))
         else:
             cards: list[Card | None] = []
-            for s, v, j in h.stays:
-                if not values[v]:
-                    continue
+            for s in sorted({s for o, t in h.subsets if values[o] for s in t}):  # one subset at most
                 card = natural_card(card_index(s, h.rank))
-                if j >= 0 and values[j]:
+                if h.wild[s] >= 0 and values[h.wild[s]]:
                     cards.append(None)
                     jokers[card.index] += 1
                 else:

@@ -74,7 +74,9 @@ class _KeptVariableHomes(lc._Homes):
         if self.wild:  # a natural card in every home (without jokers every copy is one)
             b.linear([v for v, _ in naturals_in] + [h], [c for _, c in naturals_in] + [-1], 0, INF)
         b.linear((kept, h), (1, -1), -INF, 0)
-        return lc._Home(i, "set", rank=info.rank, stays=tuple(stays))
+        return lc._Home(
+            i, "set", rank=info.rank, subsets=tuple((v, (s,)) for s, v, _ in stays), wild=tuple(j for _, _, j in stays)
+        )
 
 
 def _least_change_optima(kind: Kind, homes: type[lc._Homes]) -> list[tuple[int, int]]:
