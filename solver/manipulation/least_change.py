@@ -162,9 +162,9 @@ class _Homes:
             self.objective.append((rj, 1))
         return home
 
-    def _windows(self, info: _OldRun) -> list[tuple[int, int, int]]:
-        """The windows (var, first, last) a run's home may take: around its naturals, no more
-        cards nobody has than jokers in play."""
+    def _windows(self, info: _OldRun) -> list[tuple[int, int]]:
+        """The windows (first, last) a run's home may take: around its naturals, no more cards
+        nobody has than jokers in play."""
         lo_pos, hi_pos = self.t.pos_range
         available, jokers = self.instance.available, self.instance.jokers_in_play
         nps = sorted(info.naturals)
@@ -174,47 +174,49 @@ class _Homes:
         for q in range(lo_pos, hi_pos + 1):
             hole = not available[card_index(info.suit, q)] and q not in info.naturals
             holes[q + 1] = holes[q] + hole
-        opts: list[tuple[int, int, int]] = []
-        var = self.b.var
+        spans: list[tuple[int, int]] = []
         for a in range(max(lo_pos, nlo - ext), nhi + 1):
             first_in = next(q for q in nps if q >= a)  # a natural at or after a (a <= nhi)
             for z in range(max(a + 2, nlo, first_in), min(hi_pos, nhi + ext, a + MAX_RUN - 1) + 1):
-                if holes[z + 1] - holes[a] > jokers:
-                    continue  # more cards no one has than jokers in play
-                opts.append((var(0, 1), a, z))
-        return opts
+                if holes[z + 1] - holes[a] <= jokers:  # no more cards no one has than jokers in play
+                    spans.append((a, z))
+        return spans
 
     def _run(self, i: int, info: _OldRun, kept: int, held: list[int]) -> _Home:
         """A run's home; ``kept`` -1: the covering windows carry the kept weight."""
         b, terms = self.b, self.terms
+        spans = self._windows(info)
+        first = b.bools(len(spans))
+        opts = [(first + k, a, z) for k, (a, z) in enumerate(spans)]
+        b.linear(range(first, first + len(opts)), [1] * len(opts), 0, 1)
         nps = sorted(info.naturals)
-        opts = self._windows(info)
-        b.linear([v for v, _, _ in opts], [1] * len(opts), 0, 1)
         nlo, nhi = nps[0], nps[-1]
         if kept >= 0:
             covering = [v for v, a, z in opts if a <= nlo and z >= nhi]
             b.linear([kept, *covering], [1] + [-1] * len(covering), -INF, 0)
         big = self.big if kept < 0 else 0
+        hi = max(z for _, _, z in opts) + 2
+        before = [0] * hi  # before[q]: the run's naturals at positions below q
+        for q in range(1, hi):
+            before[q] = before[q - 1] + (q - 1 in info.naturals)
+        cards = [card_index(info.suit, q) if q else 0 for q in range(hi)]
+        over: dict[int, list[int]] = {}  # fill position -> windows covering it
         objective, copies, naturals = self.objective, terms.copies, terms.naturals
-        index = {q: info.naturals[q].index for q in nps}
-        for v, a, z in opts:
-            inside = [q for q in nps if a <= q <= z]
-            objective.append((v, len(inside) + (big if a <= nlo and z >= nhi else 0)))
-            for q in inside:  # terms.copy, inlined: thousands of terms on big tables
-                copies[index[q]].append((v, 1))
-                naturals[index[q]].append((v, 1))
+        for v, a, z in opts:  # terms.copy, inlined: thousands of terms on big tables
+            objective.append((v, before[z + 1] - before[a] + (big if a <= nlo and z >= nhi else 0)))
+            term = (v, 1)
+            for q in range(a, z + 1):
+                copies[cards[q]].append(term)
+                naturals[cards[q]].append(term)
+                if q not in info.naturals:
+                    over.setdefault(q, []).append(v)
         fills: list[tuple[int, int]] = []
-        for q in sorted({q for _, a, z in opts for q in range(a, z + 1)} - set(nps)):
-            # a copy of the card at q, there exactly when the chosen window covers q
-            over = [v for v, a, z in opts if a <= q <= z]
-            idx = card_index(info.suit, q)
-            for v in over:
-                terms.copy(idx, v)
-            if self.wild:  # the copy may be a joker standing for the card
+        if self.wild:  # the copy at a fill position may be a joker standing for the card
+            for q in sorted(over):
                 j = b.var(0, 1)
-                b.linear([j, *over], [1] + [-1] * len(over), -INF, 0)
+                b.linear([j, *over[q]], [1] + [-1] * len(over[q]), -INF, 0)
                 held.append(j)
-                terms.joker(idx, j)
+                terms.joker(cards[q], j)
                 fills.append((q, j))
         return _Home(i, "run", tuple(opts), tuple(fills), info.suit, tuple(sorted(info.naturals.items())))
 
