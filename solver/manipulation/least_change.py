@@ -352,9 +352,8 @@ def solve_least_change(
     homes, objective = _add_homes(b, t, old, rules, instance)
     proto.clear_objective()
     obj = proto.objective
-    for v, c in objective:
-        obj.vars.append(v)
-        obj.coeffs.append(-c)
+    obj.vars.extend([v for v, _ in objective])  # in bulk: thousands of terms on big tables
+    obj.coeffs.extend([-c for _, c in objective])
     r = run_model(proto, time_limit, zero_half_cuts=True)
     if r.status not in (Status.OPTIMAL, Status.FEASIBLE):
         return None
