@@ -7,7 +7,10 @@ maximise kept melds, then old cards left in their home
 (docs/decisions-manipulation.md has the formulation).
 
 Cost: one CP-SAT solve on the plain model plus, per old meld, a handful of
-window variables (runs) or four copy variables (sets).
+window variables (runs) or up to five suit-subset variables (sets). A home
+is one choice among its options (a window, a subset), so its LP relaxation is
+the convex hull of its options, and "kept" is the options holding the whole
+old meld (a kept variable only for old melds with jokers).
 """
 
 from __future__ import annotations
