@@ -102,7 +102,7 @@ class _Home:
     suit: int = 0
     naturals: tuple[tuple[int, Card], ...] = ()
     rank: int = 0
-    subsets: tuple[tuple[int, tuple[int, ...]], ...] = ()  # set: (option var, suits)
+    subsets: tuple[tuple[int, tuple[int, ...]], ...] = ()  # set: (option var, suits); with jokers: (copy var, (suit,))
     wild: tuple[int, ...] = ()  # set: per suit, the joker var that may stand for it (or -1)
 
 
@@ -150,12 +150,14 @@ class _Homes:
         held: list[int] = []  # joker slots of this home
         if isinstance(info, _OldRun) and not info.jokers:
             return self._run(i, info, -1, held)
-        if isinstance(info, _OldSet) and not info.jokers:
+        if isinstance(info, _OldSet) and not info.jokers and not self.wild:
             return self._set(i, info, -1, held)
         kept = b.var(0, 1)
         self.objective.append((kept, self.big))
         if isinstance(info, _OldRun):
             home = self._run(i, info, kept, held)
+        elif self.wild:
+            home = self._set_copies(i, info, kept, held)
         else:
             home = self._set(i, info, kept, held)
         if info.jokers:  # the old jokers stay home: counted as staying, all of them for a kept meld
@@ -266,6 +268,41 @@ class _Homes:
         if self.wild:  # a natural card in every home (without jokers every copy is one)
             b.linear([o for o, _ in opts] + jokers_in, natural + [-1] * len(jokers_in), 0, INF)
         return _Home(i, "set", rank=info.rank, subsets=tuple(opts), wild=tuple(wild))
+
+    def _set_copies(self, i: int, info: _OldSet, kept: int, held: list[int]) -> _Home:
+        """A set's home with jokers in play: a copy variable per suit under a home variable ``h``
+        (a joker may stand for a missing suit), kept by the exact cut
+        ``kept <= sum of the old suits' copies - (old suits - 1) h``: the subsets holding
+        every old suit, which the subset variables of :meth:`_set` count (measured faster
+        here, where each subset would add its terms to the joker rows too)."""
+        b = self.b
+        available, jokers = self.instance.available, self.instance.jokers_in_play
+        h = b.var(0, 1)
+        copies: list[int] = []
+        wild: list[int] = []
+        naturals_in: list[tuple[int, int]] = []
+        for s in range(4):
+            idx = card_index(s, info.rank)
+            v = b.var(0, 1 if available[idx] or jokers else 0)
+            b.linear((v, h), (1, -1), -INF, 0)
+            j = -1
+            naturals_in.append((v, 1))
+            if s in info.suits:  # the old natural itself (WLOG: never a joker in its place)
+                self.objective.append((v, 1))
+            else:
+                j = b.var(0, 1)
+                b.linear((j, v), (1, -1), -INF, 0)
+                held.append(j)
+                naturals_in.append((j, -1))
+            self.terms.copy(idx, v, j)
+            copies.append(v)
+            wild.append(j)
+        b.linear([*copies, h], [1, 1, 1, 1, -3], 0, INF)
+        b.linear([*copies, h], [1, 1, 1, 1, -4], -INF, 0)
+        b.linear([v for v, _ in naturals_in] + [h], [c for _, c in naturals_in] + [-1], 0, INF)  # a natural card
+        old = [copies[s] for s in info.suits]
+        b.linear([kept, *old, h], [1] + [-1] * len(old) + [len(old) - 1], -INF, 0)
+        return _Home(i, "set", rank=info.rank, subsets=tuple((v, (s,)) for s, v in enumerate(copies)), wild=tuple(wild))
 
     def close(self) -> None:
         """Add the homes' copies to the template's per-card constraints."""
