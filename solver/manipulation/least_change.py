@@ -10,7 +10,8 @@ Cost: one CP-SAT solve on the plain model plus, per old meld, a handful of
 window variables (runs) or up to five suit-subset variables (sets). A home
 is one choice among its options (a window, a subset), so its LP relaxation is
 the convex hull of its options, and "kept" is the options holding the whole
-old meld (a kept variable only for old melds with jokers).
+old meld (a kept variable only for old melds with jokers; with jokers in
+play, set homes are copy variables with the same kept written as a cut).
 """
 
 from __future__ import annotations
