@@ -141,26 +141,24 @@ class _Homes:
     def add(self, i: int, info: _OldRun | _OldSet) -> _Home:
         """The home of old meld ``i``: kept (worth more than every card) and its cards left home.
 
-        A meld without jokers has no kept variable: the options of its home
-        that hold the whole old meld (a run's windows covering its naturals,
-        a set's suit subsets holding its suits; at most one option is chosen)
-        weigh ``big`` more instead: the same optimum with a variable and a
-        constraint fewer.
+        A run without jokers, and a set when no joker is in play, have no
+        kept variable: the options of the home that hold the whole old meld
+        (a run's windows covering its naturals, a set's suit subsets holding
+        its suits; at most one option is chosen) weigh ``big`` more instead:
+        the same optimum with a variable and a constraint fewer.
         """
         b = self.b
         held: list[int] = []  # joker slots of this home
         if isinstance(info, _OldRun) and not info.jokers:
             return self._run(i, info, -1, held)
-        if isinstance(info, _OldSet) and not info.jokers and not self.wild:
-            return self._set(i, info, -1, held)
+        if isinstance(info, _OldSet) and not self.wild:  # no jokers in play: none in the old set
+            return self._set(i, info)
         kept = b.var(0, 1)
         self.objective.append((kept, self.big))
         if isinstance(info, _OldRun):
             home = self._run(i, info, kept, held)
-        elif self.wild:
-            home = self._set_copies(i, info, kept, held)
         else:
-            home = self._set(i, info, kept, held)
+            home = self._set_copies(i, info, kept, held)
         if info.jokers:  # the old jokers stay home: counted as staying, all of them for a kept meld
             rj = b.var(0, info.jokers)
             b.linear([rj, *held], [1] + [-1] * len(held), -INF, 0)
@@ -226,49 +224,22 @@ class _Homes:
                 fills.append((q, j))
         return _Home(i, "run", tuple(opts), tuple(fills), info.suit, tuple(sorted(info.naturals.items())))
 
-    def _set(self, i: int, info: _OldSet, kept: int, held: list[int]) -> _Home:
-        """A set's home: one variable per suit subset it may take (any 3, or all 4); ``kept`` -1:
-        the subsets holding every old suit carry the kept weight."""
-        b = self.b
-        available, jokers = self.instance.available, self.instance.jokers_in_play
-        usable = [bool(available[card_index(s, info.rank)] or jokers) for s in range(4)]
-        subsets = [t for t in _SUBSETS if all(usable[s] for s in t)]
-        old = set(info.suits)
-        opts = [(b.var(0, 1), t) for t in subsets]
-        b.linear([o for o, _ in opts], [1] * len(opts), 0, 1)
-        whole = [o for o, t in opts if old <= set(t)]
-        if kept >= 0:
-            b.linear([kept, *whole], [1] + [-1] * len(whole), -INF, 0)
-        big = self.big if kept < 0 else 0
-        for o, t in opts:
-            self.objective.append((o, len(old & set(t)) + (big if old <= set(t) else 0)))
-        return self._set_terms(i, info, opts, held)
-
-    def _set_terms(self, i: int, info: _OldSet, opts: list[tuple[int, tuple[int, ...]]], held: list[int]) -> _Home:
-        """The copies a set's home adds to the per-card constraints: one term per option holding a suit."""
+    def _set(self, i: int, info: _OldSet) -> _Home:
+        """A set's home without jokers in play: one variable per suit subset it may take (any 3,
+        or all 4), one term per suit it holds in the per-card constraints; the subsets holding
+        every old suit carry the kept weight."""
         b, terms = self.b, self.terms
+        available = self.instance.available
+        cards = [card_index(s, info.rank) for s in range(4)]
         old = set(info.suits)
-        wild: list[int] = []
-        natural = [len(t) - 1 for _, t in opts]  # natural copies minus one, per option
-        jokers_in: list[int] = []
-        for s in range(4):
-            idx = card_index(s, info.rank)
-            over = [o for o, t in opts if s in t]
-            copies, naturals = terms.copies[idx], terms.naturals[idx]
-            for o in over:
-                copies.append((o, 1))
-                naturals.append((o, 1))
-            j = -1
-            if s not in old and self.wild and over:
-                j = b.var(0, 1)
-                b.linear([j, *over], [1] + [-1] * len(over), -INF, 0)
-                held.append(j)
-                jokers_in.append(j)
-                terms.joker(idx, j)
-            wild.append(j)
-        if self.wild:  # a natural card in every home (without jokers every copy is one)
-            b.linear([o for o, _ in opts] + jokers_in, natural + [-1] * len(jokers_in), 0, INF)
-        return _Home(i, "set", rank=info.rank, subsets=tuple(opts), wild=tuple(wild))
+        opts = [(b.var(0, 1), t) for t in _SUBSETS if all(available[cards[s]] for s in t)]
+        b.linear([o for o, _ in opts], [1] * len(opts), 0, 1)
+        for o, t in opts:
+            self.objective.append((o, len(old & set(t)) + (self.big if old <= set(t) else 0)))
+            for s in t:
+                terms.copies[cards[s]].append((o, 1))
+                terms.naturals[cards[s]].append((o, 1))
+        return _Home(i, "set", rank=info.rank, subsets=tuple(opts), wild=(-1,) * 4)
 
     def _set_copies(self, i: int, info: _OldSet, kept: int, held: list[int]) -> _Home:
         """A set's home with jokers in play: a copy variable per suit under a home variable ``h``

@@ -37,7 +37,7 @@ class _KeptVariableHomes(lc._Homes):
         if isinstance(info, lc._OldRun):
             home = self._run(i, info, kept, held)
         else:
-            home = self._set(i, info, kept, held)
+            home = self._old_set(i, info, kept, held)
         if info.jokers:
             rj = b.var(0, info.jokers)
             b.linear([rj, *held], [1] + [-1] * len(held), -INF, 0)
@@ -45,7 +45,7 @@ class _KeptVariableHomes(lc._Homes):
             self.objective.append((rj, 1))
         return home
 
-    def _set(self, i: int, info: lc._OldSet, kept: int, held: list[int]) -> lc._Home:
+    def _old_set(self, i: int, info: lc._OldSet, kept: int, held: list[int]) -> lc._Home:
         """A set's home by copy variables, one a suit (at most 4, at least 3 when it exists)."""
         b = self.b
         available, jokers = self.instance.available, self.instance.jokers_in_play
