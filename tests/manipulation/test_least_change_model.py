@@ -2,9 +2,12 @@
 
 The old formulation: a ``kept`` variable in every home (``kept <= sum of
 covering windows`` for a run, ``kept <= copy`` of each old suit for a set,
-worth ``big``), a set's home by one copy variable a suit. Now a set's home is
-one variable per suit subset, and homes of melds without jokers carry ``big``
-on the windows or subsets that hold the whole old meld.
+worth ``big``), a set's home by one copy variable a suit. Now runs without
+jokers carry ``big`` on their covering windows; without jokers in play a set's
+home is one variable per suit subset, the subsets holding the old set carrying
+``big``; with jokers in play it keeps its copy variables and gets the cut
+``kept <= old suits' copies - (old suits - 1) h`` instead of ``kept <= copy``.
+The joker kinds check the last, the others the first two.
 The reference below is that old formulation, kept here only to check that both
 models prove the same optimum (best score, then kept melds, then cards staying
 home, all in one objective) on every kind the benchmark spans.
