@@ -7,7 +7,11 @@ maximise kept melds, then old cards left in their home
 (docs/decisions-manipulation.md has the formulation).
 
 Cost: one CP-SAT solve on the plain model plus, per old meld, a handful of
-window variables (runs) or four copy variables (sets).
+window variables (runs) or up to five suit-subset variables (sets). A home
+is one choice among its options (a window, a subset), so its LP relaxation is
+the convex hull of its options, and "kept" is the options holding the whole
+old meld (a kept variable only for old melds with jokers; with jokers in
+play, set homes are copy variables with the same kept written as a cut).
 """
 
 from __future__ import annotations
@@ -86,6 +90,10 @@ def _analyse(meld: Meld, rules: ManipulationRules) -> _OldRun | _OldSet:
     return _OldRun(suit, naturals, jokers)
 
 
+_SUBSETS: tuple[tuple[int, ...], ...] = ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3), (0, 1, 2, 3))
+"""The suits a set may hold: any three, or all four."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Home:
     index: int
@@ -95,8 +103,8 @@ class _Home:
     suit: int = 0
     naturals: tuple[tuple[int, Card], ...] = ()
     rank: int = 0
-    stays: tuple[tuple[int, int, int], ...] = ()  # set: (suit, copy var, joker var or -1)
-    kept: int = -1
+    subsets: tuple[tuple[int, tuple[int, ...]], ...] = ()  # set: (option var, suits); with jokers: (copy var, (suit,))
+    wild: tuple[int, ...] = ()  # set: per suit, the joker var that may stand for it (or -1)
 
 
 class _Terms:
@@ -131,15 +139,26 @@ class _Homes:
         self.wild = t.jokers > 0
 
     def add(self, i: int, info: _OldRun | _OldSet) -> _Home:
-        """The home of old meld ``i``: kept (worth more than every card) and its cards left home."""
+        """The home of old meld ``i``: kept (worth more than every card) and its cards left home.
+
+        A run without jokers, and a set when no joker is in play, have no
+        kept variable: the options of the home that hold the whole old meld
+        (a run's windows covering its naturals, a set's suit subsets holding
+        its suits; at most one option is chosen) weigh ``big`` more instead:
+        the same optimum with a variable and a constraint fewer.
+        """
         b = self.b
+        held: list[int] = []  # joker slots of this home
+        if isinstance(info, _OldRun) and not info.jokers:
+            return self._run(i, info, -1, held)
+        if isinstance(info, _OldSet) and not self.wild:  # no jokers in play: none in the old set
+            return self._set(i, info)
         kept = b.var(0, 1)
         self.objective.append((kept, self.big))
-        held: list[int] = []  # joker slots of this home
         if isinstance(info, _OldRun):
             home = self._run(i, info, kept, held)
         else:
-            home = self._set(i, info, kept, held)
+            home = self._set_copies(i, info, kept, held)
         if info.jokers:  # the old jokers stay home: counted as staying, all of them for a kept meld
             rj = b.var(0, info.jokers)
             b.linear([rj, *held], [1] + [-1] * len(held), -INF, 0)
@@ -147,9 +166,9 @@ class _Homes:
             self.objective.append((rj, 1))
         return home
 
-    def _windows(self, info: _OldRun) -> list[tuple[int, int, int]]:
-        """The windows (var, first, last) a run's home may take: around its naturals, no more
-        cards nobody has than jokers in play."""
+    def _windows(self, info: _OldRun) -> list[tuple[int, int]]:
+        """The windows (first, last) a run's home may take: around its naturals, no more cards
+        nobody has than jokers in play."""
         lo_pos, hi_pos = self.t.pos_range
         available, jokers = self.instance.available, self.instance.jokers_in_play
         nps = sorted(info.naturals)
@@ -159,51 +178,80 @@ class _Homes:
         for q in range(lo_pos, hi_pos + 1):
             hole = not available[card_index(info.suit, q)] and q not in info.naturals
             holes[q + 1] = holes[q] + hole
-        opts: list[tuple[int, int, int]] = []
-        var = self.b.var
+        spans: list[tuple[int, int]] = []
         for a in range(max(lo_pos, nlo - ext), nhi + 1):
             first_in = next(q for q in nps if q >= a)  # a natural at or after a (a <= nhi)
             for z in range(max(a + 2, nlo, first_in), min(hi_pos, nhi + ext, a + MAX_RUN - 1) + 1):
-                if holes[z + 1] - holes[a] > jokers:
-                    continue  # more cards no one has than jokers in play
-                opts.append((var(0, 1), a, z))
-        return opts
+                if holes[z + 1] - holes[a] <= jokers:  # no more cards no one has than jokers in play
+                    spans.append((a, z))
+        return spans
 
     def _run(self, i: int, info: _OldRun, kept: int, held: list[int]) -> _Home:
+        """A run's home; ``kept`` -1: the covering windows carry the kept weight."""
         b, terms = self.b, self.terms
+        spans = self._windows(info)
+        first = b.bools(len(spans))
+        opts = [(first + k, a, z) for k, (a, z) in enumerate(spans)]
+        b.linear(range(first, first + len(opts)), [1] * len(opts), 0, 1)
         nps = sorted(info.naturals)
-        opts = self._windows(info)
-        b.linear([v for v, _, _ in opts], [1] * len(opts), 0, 1)
-        covering = [v for v, a, z in opts if a <= nps[0] and z >= nps[-1]]
-        b.linear([kept, *covering], [1] + [-1] * len(covering), -INF, 0)
+        nlo, nhi = nps[0], nps[-1]
+        if kept >= 0:
+            covering = [v for v, a, z in opts if a <= nlo and z >= nhi]
+            b.linear([kept, *covering], [1] + [-1] * len(covering), -INF, 0)
+        big = self.big if kept < 0 else 0
+        hi = max(z for _, _, z in opts) + 2
+        before = [0] * hi  # before[q]: the run's naturals at positions below q
+        for q in range(1, hi):
+            before[q] = before[q - 1] + (q - 1 in info.naturals)
+        cards = [card_index(info.suit, q) if q else 0 for q in range(hi)]
+        over: dict[int, list[int]] = {}  # fill position -> windows covering it
         objective, copies, naturals = self.objective, terms.copies, terms.naturals
-        index = {q: info.naturals[q].index for q in nps}
-        for v, a, z in opts:
-            inside = [q for q in nps if a <= q <= z]
-            objective.append((v, len(inside)))
-            for q in inside:  # terms.copy, inlined: thousands of terms on big tables
-                copies[index[q]].append((v, 1))
-                naturals[index[q]].append((v, 1))
+        for v, a, z in opts:  # terms.copy, inlined: thousands of terms on big tables
+            objective.append((v, before[z + 1] - before[a] + (big if a <= nlo and z >= nhi else 0)))
+            term = (v, 1)
+            for q in range(a, z + 1):
+                copies[cards[q]].append(term)
+                naturals[cards[q]].append(term)
+                if q not in info.naturals:
+                    over.setdefault(q, []).append(v)
         fills: list[tuple[int, int]] = []
-        for q in sorted({q for _, a, z in opts for q in range(a, z + 1)} - set(nps)):
-            # a copy of the card at q, there exactly when the chosen window covers q
-            over = [v for v, a, z in opts if a <= q <= z]
-            idx = card_index(info.suit, q)
-            for v in over:
-                terms.copy(idx, v)
-            if self.wild:  # the copy may be a joker standing for the card
+        if self.wild:  # the copy at a fill position may be a joker standing for the card
+            for q in sorted(over):
                 j = b.var(0, 1)
-                b.linear([j, *over], [1] + [-1] * len(over), -INF, 0)
+                b.linear([j, *over[q]], [1] + [-1] * len(over[q]), -INF, 0)
                 held.append(j)
-                terms.joker(idx, j)
+                terms.joker(cards[q], j)
                 fills.append((q, j))
-        return _Home(i, "run", tuple(opts), tuple(fills), info.suit, tuple(sorted(info.naturals.items())), kept=kept)
+        return _Home(i, "run", tuple(opts), tuple(fills), info.suit, tuple(sorted(info.naturals.items())))
 
-    def _set(self, i: int, info: _OldSet, kept: int, held: list[int]) -> _Home:
+    def _set(self, i: int, info: _OldSet) -> _Home:
+        """A set's home without jokers in play: one variable per suit subset it may take (any 3,
+        or all 4), one term per suit it holds in the per-card constraints; the subsets holding
+        every old suit carry the kept weight."""
+        b, terms = self.b, self.terms
+        available = self.instance.available
+        cards = [card_index(s, info.rank) for s in range(4)]
+        old = set(info.suits)
+        opts = [(b.var(0, 1), t) for t in _SUBSETS if all(available[cards[s]] for s in t)]
+        b.linear([o for o, _ in opts], [1] * len(opts), 0, 1)
+        for o, t in opts:
+            self.objective.append((o, len(old & set(t)) + (self.big if old <= set(t) else 0)))
+            for s in t:
+                terms.copies[cards[s]].append((o, 1))
+                terms.naturals[cards[s]].append((o, 1))
+        return _Home(i, "set", rank=info.rank, subsets=tuple(opts), wild=(-1,) * 4)
+
+    def _set_copies(self, i: int, info: _OldSet, kept: int, held: list[int]) -> _Home:
+        """A set's home with jokers in play: a copy variable per suit under a home variable ``h``
+        (a joker may stand for a missing suit), kept by the exact cut
+        ``kept <= sum of the old suits' copies - (old suits - 1) h``: the subsets holding
+        every old suit, which the subset variables of :meth:`_set` count (measured faster
+        here, where each subset would add its terms to the joker rows too)."""
         b = self.b
         available, jokers = self.instance.available, self.instance.jokers_in_play
         h = b.var(0, 1)
-        stays: list[tuple[int, int, int]] = []
+        copies: list[int] = []
+        wild: list[int] = []
         naturals_in: list[tuple[int, int]] = []
         for s in range(4):
             idx = card_index(s, info.rank)
@@ -213,21 +261,20 @@ class _Homes:
             naturals_in.append((v, 1))
             if s in info.suits:  # the old natural itself (WLOG: never a joker in its place)
                 self.objective.append((v, 1))
-                b.linear((kept, v), (1, -1), -INF, 0)
-            elif self.wild:
+            else:
                 j = b.var(0, 1)
                 b.linear((j, v), (1, -1), -INF, 0)
                 held.append(j)
                 naturals_in.append((j, -1))
             self.terms.copy(idx, v, j)
-            stays.append((s, v, j))
-        copies = [v for _, v, _ in stays]
+            copies.append(v)
+            wild.append(j)
         b.linear([*copies, h], [1, 1, 1, 1, -3], 0, INF)
         b.linear([*copies, h], [1, 1, 1, 1, -4], -INF, 0)
-        if self.wild:  # a natural card in every home (without jokers every copy is one)
-            b.linear([v for v, _ in naturals_in] + [h], [c for _, c in naturals_in] + [-1], 0, INF)
-        b.linear((kept, h), (1, -1), -INF, 0)
-        return _Home(i, "set", rank=info.rank, stays=tuple(stays), kept=kept)
+        b.linear([v for v, _ in naturals_in] + [h], [c for _, c in naturals_in] + [-1], 0, INF)  # a natural card
+        old = [copies[s] for s in info.suits]
+        b.linear([kept, *old, h], [1] + [-1] * len(old) + [len(old) - 1], -INF, 0)
+        return _Home(i, "set", rank=info.rank, subsets=tuple((v, (s,)) for s, v in enumerate(copies)), wild=tuple(wild))
 
     def close(self) -> None:
         """Add the homes' copies to the template's per-card constraints."""
@@ -280,11 +327,9 @@ def _decode_homes(homes: Sequence[_Home], values: Sequence[int]) -> tuple[list[P
             pieces.append(Piece("run", h.suit, a, tuple(slots), home=h.index))
         else:
             cards: list[Card | None] = []
-            for s, v, j in h.stays:
-                if not values[v]:
-                    continue
+            for s in sorted({s for o, t in h.subsets if values[o] for s in t}):  # one subset at most
                 card = natural_card(card_index(s, h.rank))
-                if j >= 0 and values[j]:
+                if h.wild[s] >= 0 and values[h.wild[s]]:
                     cards.append(None)
                     jokers[card.index] += 1
                 else:
@@ -319,9 +364,8 @@ def solve_least_change(
     homes, objective = _add_homes(b, t, old, rules, instance)
     proto.clear_objective()
     obj = proto.objective
-    for v, c in objective:
-        obj.vars.append(v)
-        obj.coeffs.append(-c)
+    obj.vars.extend([v for v, _ in objective])  # in bulk: thousands of terms on big tables
+    obj.coeffs.extend([-c for _, c in objective])
     r = run_model(proto, time_limit, zero_half_cuts=True)
     if r.status not in (Status.OPTIMAL, Status.FEASIBLE):
         return None

@@ -101,7 +101,15 @@ class Builder:
         self.n_vars += 1
         return self.n_vars - 1
 
-    def linear(self, vars_: Sequence[int], coeffs: Sequence[int], lo: int, hi: int, enforce: int = -1) -> int:
+    def bools(self, n: int) -> int:
+        """Append ``n`` variables in [0, 1]; the first one's index (the others follow)."""
+        add = self.proto.variables.add
+        for _ in range(n):
+            add().domain.extend((0, 1))
+        self.n_vars += n
+        return self.n_vars - n
+
+    def linear(self, vars_: Iterable[int], coeffs: Sequence[int], lo: int, hi: int, enforce: int = -1) -> int:
         con = self.proto.constraints.add()
         if enforce >= 0:
             con.enforcement_literal.append(enforce)
