@@ -40,18 +40,19 @@ opponent's 10D 10H 2S, and the freed two goes at once onto a meld.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
 from solver.cards import Card, Cards, Joker, make_deck
+from solver.contract.discards import discard_distances
 from solver.contract.layoff import Swap, solve_layoff
 from solver.contract.model import solve_distance, solve_lay_down
-from solver.contract.search import contract_possible, discard_distances, search_distance
+from solver.contract.search import contract_possible, search_distance
 from solver.errors import MeldError, SolverTimeout, Status
 from solver.melds import Meld, TableMeld, meld_kind
+from solver.ranks import N_NATURAL
 from solver.rules.contract import ContractRules, Requirement
 
 __all__ = [
@@ -138,7 +139,10 @@ def _deck_of(rules: ContractRules) -> Cards:
 
 
 def _check_hand(hand: Cards, rules: ContractRules, also: Cards = NO_CARDS, what: str = "the hand") -> None:
-    (hand + also if also else hand).check_against(_deck_of(rules), what)
+    cards = hand + also if also else hand
+    deck = _deck_of(rules)
+    if not cards <= deck:  # the usual case costs one comparison; the error names the card
+        cards.check_against(deck, what)
 
 
 def validate_table(table: Sequence[TableMeld], rules: ContractRules) -> None:
@@ -195,22 +199,20 @@ def runs_can_hold(hand: Cards, rules: ContractRules, contract: Sequence[Requirem
     if any(r.kind != "run" for r in contract):
         return True
     runs = len(contract)
-    per_suit: dict[object, dict[object, int]] = {}
-    naturals = 0
-    for card, n in hand.items():
-        if card in rules.wilds or card.suit is None:
+    counts = list(hand.counts[:N_NATURAL])
+    for w in rules.wilds:
+        if w.index < N_NATURAL:
+            counts[w.index] = 0
+    naturals = sum(counts)
+    # best[b]: the most naturals the suits so far can place with b runs among them
+    best = [0] * (runs + 1)
+    for suit in range(4):
+        ranks = [n for n in counts[13 * suit : 13 * suit + 13] if n]
+        if not ranks:
             continue
-        naturals += n
-        per_suit.setdefault(card.suit, {})
-        per_suit[card.suit][card.rank] = per_suit[card.suit].get(card.rank, 0) + n
-    suits = list(per_suit.values())
-    best = 0
-    for split in itertools.product(range(runs + 1), repeat=len(suits)):
-        if sum(split) > runs:
-            continue
-        placed = sum(min(n, k) for ranks, k in zip(suits, split) for n in ranks.values())
-        best = max(best, placed)
-    return naturals - best <= max_left
+        placed = [sum(min(n, k) for n in ranks) for k in range(runs + 1)]
+        best = [max(best[b - k] + placed[k] for k in range(b + 1)) for b in range(runs + 1)]
+    return naturals - best[runs] <= max_left
 
 
 def can_go_down_whole(
@@ -226,9 +228,9 @@ def can_go_down_whole(
     contract = rules.contract(round_)
     _check_hand(hand, rules)
     max_left = 1 if discard else 0
-    if len(hand) < sum(r.min_len for r in contract) or not contract_possible(hand, rules, contract):
+    if len(hand) < sum(r.min_len for r in contract) or not runs_can_hold(hand, rules, contract, max_left):
         return None
-    if not runs_can_hold(hand, rules, contract, max_left):
+    if not contract_possible(hand, rules, contract):
         return None
     plan = solve_lay_down(hand, rules, contract, max_left=max_left, time_limit=time_limit)
     if plan is None:

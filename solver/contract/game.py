@@ -34,10 +34,11 @@ from solver.contract.actions import (
     CTake,
     parse_action,
 )
-from solver.contract.api import LayDown, best_lay_down, distance_to_contract
+from solver.contract.api import LayDown, best_lay_down
 from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
-from solver.contract.tablemelds import replaceable, table_kind, with_roles
+from solver.contract.search import hand_lay_down
+from solver.contract.tablemelds import MeldCache, replaceable, single, with_roles
 from solver.engine.base import PenaltyGame
 from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
 from solver.melds import Meld, TableMeld, resolve_roles
@@ -110,7 +111,7 @@ class ContractGame(PenaltyGame):
         self._laydown_cache: dict[Cards, LayDown | None] = {}
         self._found: dict[Cards, tuple[Meld, ...] | None] = {}
         self._deck = Cards(rules.deck)
-        self._fits: dict[tuple[Meld, Meld], Meld | None] = {}
+        self._melds = MeldCache(rules)
         self._start_round()
 
     # --- rounds and the stock ---------------------------------------------------------
@@ -146,7 +147,7 @@ class ContractGame(PenaltyGame):
         super().clear_caches()
         self._laydown_cache.clear()
         self._found.clear()
-        self._fits.clear()
+        self._melds.clear()
 
     def _note_exhausted(self) -> None:
         """Once the stock and the pile are both empty, nobody draws again this round (the rule book)."""
@@ -234,7 +235,8 @@ class ContractGame(PenaltyGame):
 
         The exact search of the distance to contract, with no card still to
         come (every card outside the hand counted as seen), finds one fast
-        and depends on the hand alone (cached per hand). The best lay-down
+        and depends on the hand alone (cached per hand; :func:`hand_lay_down`
+        is that search's answer, computed for the empty pool). The best lay-down
         (fewest points left, a CP-SAT model) is :meth:`lay_down_option`,
         which the solver player uses. In the last round the whole-hand rule
         needs the solver's answer.
@@ -244,47 +246,38 @@ class ContractGame(PenaltyGame):
             return tuple(option.melds) if option is not None else None
         hand = self.hands[self.to_move]
         if hand not in self._found:
-            found = distance_to_contract(hand, self.rules, self.round, seen=self._deck - hand, options=False)
-            self._found[hand] = tuple(found.melds) if found.missing == 0 else None
+            self._found[hand] = hand_lay_down(hand, self.rules, self.rules.contract(self.round))
         return self._found[hand]
 
     def _discardable(self, p: int) -> tuple[Card, ...]:
-        cards = self.hands[p].distinct()
-        allowed = tuple(c for c in cards if c != self.no_discard or self.hands[p].count(c) > 1)
+        hand = self.hands[p]
+        cards = hand.distinct()
+        barred = self.no_discard
+        if barred is None or hand.count(barred) != 1:
+            return cards
+        allowed = tuple(c for c in cards if c.index != barred.index)
         return allowed or cards
 
     def grown(self, target: int, added: Meld) -> Meld | None:
         """Table meld ``target`` with ``added`` laid off onto it, roles resolved; None if invalid."""
         old = self.table[target].meld
-        key = (old, added)
-        if key not in self._fits:
-            meld = Meld(old.cards + added.cards, old.roles + added.roles)
-            try:
-                _, roles = resolve_roles(meld, self.rules.meld_spec)
-            except MeldError:
-                self._fits[key] = None
-            else:
-                self._fits[key] = with_roles(meld, roles, self.rules)
-        return self._fits[key]
+        if len(added.cards) == 1 and added.roles[0] is None:
+            return self._melds.grown(old, added.cards[0])
+        meld = Meld(old.cards + added.cards, old.roles + added.roles)
+        try:
+            _, roles = resolve_roles(meld, self.rules.meld_spec)
+        except MeldError:
+            return None
+        return with_roles(meld, roles, self.rules)
 
     def _layoffs(self, p: int) -> list[ContractAction]:
-        out: list[ContractAction] = []
-        spec = self.rules.meld_spec
-        for i, tm in enumerate(self.table):
-            stands = [r if r is not None else c for c, r in zip(tm.meld.cards, tm.meld.roles)]
-            ranks = {c.rank for c in stands}
-            suits = {c.suit for c in stands}
-            for card in self.hands[p].distinct():
-                # a quick filter before the validator: a natural must share the set's rank,
-                # or the run's suit and sit next to one of its ends (wilds go anywhere)
-                if not spec.is_wild(card):
-                    if len(ranks) == 1 and card.rank not in ranks:
-                        continue
-                    if len(ranks) > 1 and card.suit not in suits:
-                        continue
-                if self.grown(i, Meld((card,))) is not None:
-                    out.append(CLayOff(p, i, Meld((card,))))
-        return out
+        # a natural must share a set's rank, or a run's suit, before the validator is asked (wilds go anywhere)
+        cards = self.hands[p].distinct()
+        return [
+            CLayOff(p, i, single(card))
+            for i, tm in enumerate(self.table)
+            for card in self._melds.layoffs(tm.meld, cards)
+        ]
 
     def _swappable(self, p: int, target: int) -> bool:
         owner = self.table[target].owner
@@ -292,55 +285,36 @@ class ContractGame(PenaltyGame):
 
     def _swaps(self, p: int) -> list[ContractAction]:
         out: list[ContractAction] = []
+        melds = self._melds
         for i in range(len(self.table)):
             if not self._swappable(p, i):
                 continue
-            for wild, card in replaceable(self.table[i].meld, self.hands[p], self.rules.meld_spec):
+            meld = self.table[i].meld
+            for wild, card in melds.replaceable(meld, self.hands[p]):
+                swapped = melds.swapped(meld, wild, card)
+                if swapped is None:
+                    continue
                 for dest in range(len(self.table)):
-                    action = CSwap(p, Swap(card, i, wild, dest))
-                    if self._swap_result(action) is not None:
-                        out.append(action)
+                    onto = swapped if dest == i else self.table[dest].meld
+                    if melds.placed(onto, wild, None) is not None:
+                        out.append(CSwap(p, Swap(card, i, wild, dest)))
         return out
-
-    def _wild_index(self, target: int, swap: Swap) -> int | None:
-        """Where in meld ``target`` the swap's wild stands, if ``swap.card`` may take its place."""
-        meld = self.table[target].meld
-        if (swap.wild, swap.card) not in replaceable(meld, Cards([swap.card]), self.rules.meld_spec):
-            return None
-        kind = table_kind(meld, self.rules.meld_spec)
-        for k, (c, r) in enumerate(zip(meld.cards, meld.roles)):
-            if c == swap.wild and (kind == "set" or r == swap.card):
-                return k
-        return None  # pragma: no cover - replaceable found it
 
     def _swap_result(self, action: CSwap) -> list[TableMeld] | None:
         """The table after a swap, or None if the swap is not possible."""
-        spec = self.rules.meld_spec
         swap = action.swap
         if not 0 <= swap.meld < len(self.table) or not 0 <= swap.to < len(self.table):
             return None
-        index = self._wild_index(swap.meld, swap)
-        if index is None:
-            return None
         tm = self.table[swap.meld]
-        cards = list(tm.meld.cards)
-        roles = list(tm.meld.roles)
-        cards[index] = swap.card
-        roles[index] = None
+        swapped = self._melds.swapped(tm.meld, swap.wild, swap.card)
+        if swapped is None:
+            return None
         table = list(self.table)
-        swapped = Meld(tuple(cards), tuple(roles))
-        try:
-            resolved = resolve_roles(swapped, spec)[1]
-        except MeldError:
+        table[swap.meld] = TableMeld(swapped, tm.owner)
+        placed = self._melds.placed(table[swap.to].meld, swap.wild, action.role)
+        if placed is None:
             return None
-        table[swap.meld] = TableMeld(with_roles(swapped, resolved, self.rules), tm.owner)
-        dest = table[swap.to].meld
-        placed = Meld((*dest.cards, swap.wild), (*dest.roles, action.role))
-        try:
-            resolved = resolve_roles(placed, spec)[1]
-        except MeldError:
-            return None
-        table[swap.to] = TableMeld(with_roles(placed, resolved, self.rules), table[swap.to].owner)
+        table[swap.to] = TableMeld(placed, table[swap.to].owner)
         return table
 
     def verify(self, action: Any) -> None:

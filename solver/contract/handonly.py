@@ -1,0 +1,109 @@
+"""The distance search with nothing still to come: the engine's "can this hand lay down now?" each turn.
+
+With an empty pool the pieces of :mod:`solver.contract.shapes` simplify,
+and the engine asks this question on every turn of a player who has not
+laid down, so these are the same answers computed for that case alone:
+
+* :func:`price_hand_only` -- the candidates of :func:`~solver.contract.shapes.price`
+  in the search's order (a shape needs no card from the pool exactly when
+  its open slots are at most its wild cap and the hand's wilds); a suit
+  with too few naturals for any of its windows is skipped whole;
+* :func:`hand_split` -- the split :func:`~solver.contract.shapes.price_combo`
+  finds for a combination whose melds share no card (then there is only
+  one: each run takes the hand's cards of its window, each set the copies
+  of its rank up to its size), so :func:`~solver.contract.shapes.decode_combo`
+  need not enumerate splits.
+
+Both are checked against the general functions on random hands of every
+round (``tests/contract/test_contract_handonly.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from solver.contract.shapes import Cand, Counts, Shape, Split, shapes_for
+
+__all__ = ["price_hand_only", "hand_split", "shares_cards"]
+
+_Entry = tuple[int, int, int, tuple[Cand, ...]]
+"""A run shape for the hand-only pricing: its position mask, end bits, size and its candidates by ``s``."""
+
+
+@cache
+def _zero_cands(shape: Shape) -> tuple[Cand, ...]:
+    """The shape's candidate for each number ``s`` of open slots a wild fills (none from the pool)."""
+    return tuple(Cand(shape, s, 0, 0) for s in range(min(shape.wmax, shape.size) + 1))
+
+
+@cache
+def _run_table(m: int, ace: str, limit: str) -> tuple[tuple[int, tuple[_Entry, ...]], ...]:
+    """Per suit, the fewest naturals any of its run shapes needs and the shapes in :func:`shapes_for` order."""
+    per_suit: list[list[_Entry]] = [[], [], [], []]
+    least = [99] * 4
+    for sh in shapes_for(True, m, ace, limit):
+        per_suit[sh.suit].append((sh.pmask, sh.ends, sh.size, _zero_cands(sh)))
+        least[sh.suit] = min(least[sh.suit], sh.size - sh.wmax)
+    # shapes_for lists the suits in order, so the concatenation keeps its order
+    return tuple((least[s], tuple(per_suit[s])) for s in range(4))
+
+
+@cache
+def _set_table(m: int, ace: str, limit: str) -> tuple[tuple[int, int, tuple[int, ...], tuple[Cand, ...]], ...]:
+    return tuple((sh.size, sh.wmax, sh.cards, _zero_cands(sh)) for sh in shapes_for(False, m, ace, limit))
+
+
+def price_hand_only(run: bool, m: int, ace: str, limit: str, c: Counts) -> list[Cand]:
+    """``[price(sh, c) for sh in shapes_for(run, m, ace, limit)]`` without the Nones, sorted by
+    ``(s, need)`` (stable), when ``c`` has an empty pool: the search's candidates, computed faster."""
+    hw = c.hw
+    buckets: list[list[Cand]] = [[] for _ in range(hw + 1)]
+    if run:
+        hmask = c.hmask
+        for suit, (least, entries) in enumerate(_run_table(m, ace, limit)):
+            hm = hmask[suit]
+            if hm.bit_count() < least or hm.bit_count() + hw < m:
+                continue  # no window of this suit holds enough naturals
+            for pmask, ends, size, cands in entries:
+                if ends and hm & ends != ends:
+                    continue
+                s = size - (hm & pmask).bit_count()
+                if s < len(cands) and s <= hw:
+                    buckets[s].append(cands[s])
+    else:
+        hn = c.hn
+        for size, wmax, cards, cands in _set_table(m, ace, limit):
+            a, b, d, e = cards
+            s = size - min(size, hn[a] + hn[b] + hn[d] + hn[e])
+            if s <= wmax and s <= hw:
+                buckets[s].append(cands[s])
+    out: list[Cand] = []
+    for bucket in buckets:
+        out += bucket
+    return out
+
+
+def shares_cards(shapes: Sequence[Shape]) -> bool:
+    """True when two of the shapes cover a common card (then the melds may compete for its copies)."""
+    seen = 0
+    for sh in shapes:
+        if seen & sh.cmask:
+            return True
+        seen |= sh.cmask
+    return False
+
+
+def hand_split(shapes: Sequence[Shape], hn: Sequence[int]) -> Split:
+    """The split :func:`~solver.contract.shapes.price_combo` gives shapes that share no card, with an
+    empty pool: each run's hand cards in window order, each set ``min(size, copies of its rank)``."""
+    hand: list[tuple[int, ...] | int] = []
+    pool: list[tuple[int, ...] | int] = []
+    for sh in shapes:
+        if sh.run:
+            hand.append(tuple(i for i in sh.cards if hn[i]))
+            pool.append(())
+        else:
+            hand.append(min(sh.size, sum(hn[i] for i in sh.cards)))
+            pool.append(0)
+    return Split(tuple(hand), tuple(pool))
