@@ -204,13 +204,19 @@ def runs_can_hold(hand: Cards, rules: ContractRules, contract: Sequence[Requirem
         if w.index < N_NATURAL:
             counts[w.index] = 0
     naturals = sum(counts)
-    # best[b]: the most naturals the suits so far can place with b runs among them
+    if naturals <= max_left:
+        return True
+    # best[b]: the most naturals the suits so far can place with at most b runs among them
     best = [0] * (runs + 1)
     for suit in range(4):
-        ranks = [n for n in counts[13 * suit : 13 * suit + 13] if n]
-        if not ranks:
+        ranks = counts[13 * suit : 13 * suit + 13]
+        held = 13 - ranks.count(0)  # ranks with at least k copies, for k = 1, 2, ...
+        if not held:
             continue
-        placed = [sum(min(n, k) for n in ranks) for k in range(runs + 1)]
+        placed = [0]  # placed[k]: the suit's naturals k runs can hold, sum(min(n, k)) over its ranks
+        for k in range(1, runs + 1):
+            placed.append(placed[-1] + held)
+            held -= ranks.count(k)
         best = [max(best[b - k] + placed[k] for k in range(b + 1)) for b in range(runs + 1)]
     return naturals - best[runs] <= max_left
 

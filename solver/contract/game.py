@@ -19,9 +19,12 @@ plain validator of :mod:`solver.melds` and :mod:`solver.contract.referee`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cache
+from itertools import compress
 from typing import Any, ClassVar, Literal
 
-from solver.cards import Card, Cards
+from solver.cards import ALL_CARDS, Card, Cards
 from solver.contract.actions import (
     CCall,
     CDecline,
@@ -38,7 +41,7 @@ from solver.contract.api import LayDown, best_lay_down
 from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
 from solver.contract.search import hand_lay_down
-from solver.contract.tablemelds import MeldCache, replaceable, single, with_roles
+from solver.contract.tablemelds import MeldCache, replaceable, single, unit, with_roles
 from solver.engine.base import PenaltyGame
 from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
 from solver.melds import Meld, TableMeld, resolve_roles
@@ -59,6 +62,32 @@ __all__ = [
 
 
 Phase = Literal["first_discard", "offer", "call", "play", "over"]
+
+_EXPECTED: dict[str, tuple[type, ...]] = {
+    "first_discard": (CDiscard,),
+    "offer": (CTake, CDecline),
+    "call": (CCall, CNoCall),
+    "play": (CDiscard, CLayDown, CLayOff, CSwap),
+}
+"""The kinds of action each phase takes."""
+
+
+# actions are frozen values: the engine lists the same objects each time (a player's choice is then
+# found by identity in the listed actions)
+@cache
+def _discards(p: int) -> tuple[CDiscard, ...]:
+    """Player ``p`` discarding each card, by card index (``compress`` picks the hand's)."""
+    return tuple(CDiscard(p, c) for c in ALL_CARDS)
+
+
+@cache
+def _offer(p: int) -> tuple[CTake, CDecline]:
+    return CTake(p), CDecline(p)
+
+
+@cache
+def _call(p: int) -> tuple[CCall, CNoCall]:
+    return CCall(p), CNoCall(p)
 
 
 class ContractGame(PenaltyGame):
@@ -212,11 +241,11 @@ class ContractGame(PenaltyGame):
         if self.phase == "over":
             return []
         if self.phase == "first_discard":
-            return [CDiscard(p, c) for c in self.hands[p].distinct()]
+            return list(compress(_discards(p), self.hands[p].counts))
         if self.phase == "offer":
-            return [CTake(p), CDecline(p)]
+            return list(_offer(p))
         if self.phase == "call":
-            return [CCall(p), CNoCall(p)]
+            return list(_call(p))
         hand = self.hands[p]
         actions: list[ContractAction] = []
         if not self.laid_down[p]:
@@ -227,7 +256,7 @@ class ContractGame(PenaltyGame):
             actions.extend(self._layoffs(p))
             actions.extend(self._swaps(p))
         if not (self.all_at_once() and self.laid_down[p] and len(hand) > 1):
-            actions.extend(CDiscard(p, c) for c in self._discardable(p))
+            actions.extend(compress(_discards(p), self._discard_mask(p)))
         return actions
 
     def _some_lay_down(self) -> tuple[Meld, ...] | None:
@@ -249,14 +278,17 @@ class ContractGame(PenaltyGame):
             self._found[hand] = hand_lay_down(hand, self.rules, self.rules.contract(self.round))
         return self._found[hand]
 
-    def _discardable(self, p: int) -> tuple[Card, ...]:
+    def _discard_mask(self, p: int) -> Sequence[int]:
+        """Per card index, nonzero where the card may be discarded: every card in hand but one drawn
+        from the stock this turn after a reshuffle (unless it is the only card)."""
         hand = self.hands[p]
-        cards = hand.distinct()
+        counts = hand.counts
         barred = self.no_discard
-        if barred is None or hand.count(barred) != 1:
-            return cards
-        allowed = tuple(c for c in cards if c.index != barred.index)
-        return allowed or cards
+        if barred is None or counts[barred.index] != 1 or len(hand) == 1:
+            return counts
+        mask = list(counts)
+        mask[barred.index] = 0
+        return mask
 
     def grown(self, target: int, added: Meld) -> Meld | None:
         """Table meld ``target`` with ``added`` laid off onto it, roles resolved; None if invalid."""
@@ -272,12 +304,8 @@ class ContractGame(PenaltyGame):
 
     def _layoffs(self, p: int) -> list[ContractAction]:
         # a natural must share a set's rank, or a run's suit, before the validator is asked (wilds go anywhere)
-        cards = self.hands[p].distinct()
-        return [
-            CLayOff(p, i, single(card))
-            for i, tm in enumerate(self.table)
-            for card in self._melds.layoffs(tm.meld, cards)
-        ]
+        held = [i for i, n in enumerate(self.hands[p].counts) if n]
+        return [CLayOff(p, i, single(k)) for i, tm in enumerate(self.table) for k in self._melds.layoffs(tm.meld, held)]
 
     def _swappable(self, p: int, target: int) -> bool:
         owner = self.table[target].owner
@@ -322,12 +350,7 @@ class ContractGame(PenaltyGame):
         :meth:`legal_actions`: each rule is checked here)."""
         p = self.to_move
         phase = self.phase
-        expected = {
-            "first_discard": (CDiscard,),
-            "offer": (CTake, CDecline),
-            "call": (CCall, CNoCall),
-            "play": (CDiscard, CLayDown, CLayOff, CSwap),
-        }.get(phase, ())
+        expected = _EXPECTED.get(phase, ())
         if not isinstance(action, expected):
             raise IllegalActionError(f"{action} is not possible now (phase: {phase})")
         if isinstance(action, CDiscard):
@@ -352,7 +375,7 @@ class ContractGame(PenaltyGame):
         hand = self.hands[p]
         if action.card not in hand:
             raise IllegalActionError(f"player {p} holds no {action.card}")
-        if self.phase == "play" and action.card not in self._discardable(p):
+        if self.phase == "play" and not self._discard_mask(p)[action.card.index]:
             raise IllegalActionError(f"{action.card} was drawn from the stock this turn after a reshuffle")
         if self.phase == "play" and self.all_at_once() and self.laid_down[p] and len(hand) > 1:
             raise IllegalActionError("in the last round a player who laid down must go out this turn")
@@ -391,24 +414,24 @@ class ContractGame(PenaltyGame):
     def _carry_out(self, action: ContractAction) -> None:
         p = self.to_move
         if isinstance(action, CDiscard):
-            self.hands[p] = self.hands[p] - Cards([action.card])
+            self.hands[p] = self.hands[p] - unit(action.card)
             self.pile.append(action.card)
             if not self.hands[p]:
                 self._end_round(p)
                 return
             self._next_turn()
         elif isinstance(action, CTake):
-            self.hands[p] = self.hands[p] + Cards([self.pile.pop()])
+            self.hands[p] = self.hands[p] + unit(self.pile.pop())
             self.phase = "play"
         elif isinstance(action, CDecline):
             self.call_queue = [(p + k) % self.num_players for k in range(1, self.num_players)]
             self._ask_next_caller()
         elif isinstance(action, CCall):
             self.calls[p] += 1
-            self.hands[p] = self.hands[p] + Cards([self.pile.pop()])
+            self.hands[p] = self.hands[p] + unit(self.pile.pop())
             penalty = self._draw()
             if penalty is not None:
-                self.hands[p] = self.hands[p] + Cards([penalty])
+                self.hands[p] = self.hands[p] + unit(penalty)
             self.call_queue = []
             self._draw_for_turn()
         elif isinstance(action, CNoCall):
@@ -432,7 +455,7 @@ class ContractGame(PenaltyGame):
             table = self._swap_result(action)
             assert table is not None
             self.table = table
-            self.hands[p] = self.hands[p] - Cards([action.card])
+            self.hands[p] = self.hands[p] - unit(action.card)
             self._after_meld(p)
 
     def _after_meld(self, p: int) -> None:
@@ -454,7 +477,7 @@ class ContractGame(PenaltyGame):
         self.to_move = p
         card = self._draw()
         if card is not None:
-            self.hands[p] = self.hands[p] + Cards([card])
+            self.hands[p] = self.hands[p] + unit(card)
             if self.reshuffled:
                 self.no_discard = card
         self.phase = "play"
@@ -511,7 +534,7 @@ class ContractGame(PenaltyGame):
         """The first wild of meld ``target`` that ``card`` may replace (a swap written without its wild)."""
         if not 0 <= target < len(self.table):
             return None
-        found = replaceable(self.table[target].meld, Cards([card]), self.rules.meld_spec)
+        found = replaceable(self.table[target].meld, unit(card), self.rules.meld_spec)
         return found[0][0] if found else None
 
     def seen_cards(self, player: int) -> Cards:
@@ -541,11 +564,11 @@ class ContractGame(PenaltyGame):
     def _note(self, action: Any) -> None:
         """A discard taken or called is public (a call's penalty card is not)."""
         if isinstance(action, (CTake, CCall)):
-            self._gains.append((self.round, len(self.history), action.player, Cards([self.pile[-1]])))
+            self._gains.append((self.round, len(self.history), action.player, unit(self.pile[-1])))
 
     def _removed(self, action: Any) -> Cards | None:
         if isinstance(action, (CDiscard, CSwap)):
-            return Cards([action.card])
+            return unit(action.card)
         if isinstance(action, CLayDown):
             return Cards(c for m in action.melds for c in m.cards)
         if isinstance(action, CLayOff):

@@ -113,6 +113,9 @@ class _Walk:
         self.rest_need = [0] * (n + 1)
         self.rest_u = [0] * (n + 1)
         for k in range(n - 1, -1, -1):
+            if search.hand_only:  # sorted by s, and nothing to come: need = q = 0
+                self.rest_s[k] = self.rest_u[k] = self.rest_s[k + 1] + cands[k][0].s
+                continue
             self.rest_s[k] = self.rest_s[k + 1] + min(x.s for x in cands[k])
             self.rest_need[k] = self.rest_need[k + 1] + min(x.need for x in cands[k])
             self.rest_u[k] = self.rest_u[k + 1] + min(x.s - x.q for x in cands[k])
@@ -291,7 +294,7 @@ class DistanceSearch:
         c = self.c = Counts(hand, pool, rules.wilds)
         self.hand_only = not pool
         self.hand_bits = bits_of([i for i in range(N_NATURAL) if c.hn[i]])
-        self.pool_bits = bits_of([i for i in range(N_NATURAL) if c.pn[i]])
+        self.pool_bits = bits_of([i for i in range(N_NATURAL) if c.pn[i]]) if pool else 0
         # identical requirements next to each other (symmetry), sets first (fewer shapes)
         self.order = sorted(
             range(len(self.contract)), key=lambda i: (self.contract[i].kind == "run", self.contract[i].min_len, i)

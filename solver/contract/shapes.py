@@ -150,7 +150,7 @@ class Counts:
         hn, pn = list(hc[:N_NATURAL]), list(pc[:N_NATURAL])
         self.hwild: list[Card] = []
         self.pwild: list[Card] = []
-        for w in sorted(wilds, key=lambda c: c.index):
+        for w in _in_order(wilds):
             i = w.index
             self.hwild += [w] * hc[i]
             self.pwild += [w] * pc[i]
@@ -159,7 +159,12 @@ class Counts:
         self.hn, self.pn = hn, pn
         self.hw, self.pw = len(self.hwild), len(self.pwild)
         self.hmask = [suit_mask(hn, s) for s in range(4)]
-        self.pmask = [suit_mask(pn, s) for s in range(4)]
+        self.pmask = [suit_mask(pn, s) for s in range(4)] if pool else [0, 0, 0, 0]
+
+
+@cache
+def _in_order(wilds: frozenset[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(wilds, key=lambda c: c.index))
 
 
 @dataclass(frozen=True, slots=True)

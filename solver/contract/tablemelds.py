@@ -7,17 +7,17 @@ meld and the rules, never the game state.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
-from solver.cards import N_CARDS, Card, Cards, Rank
+from solver.cards import ALL_CARDS, N_CARDS, Card, Cards, Rank
 from solver.errors import MeldError
 from solver.melds import Meld, meld_kind, resolve_roles
 from solver.ranks import ace_high
 from solver.rules import ContractRules
 from solver.rules.base import MeldSpec
 
-__all__ = ["MeldCache", "replaceable", "single", "table_kind", "with_roles"]
+__all__ = ["MeldCache", "replaceable", "single", "table_kind", "unit", "with_roles"]
 
 
 def with_roles(meld: Meld, resolved: Sequence[Card], rules: ContractRules) -> Meld:
@@ -58,10 +58,18 @@ def replaceable(meld: Meld, hand: Cards, spec: MeldSpec) -> list[tuple[Card, Car
     return [(w, r) for w, r in wilds if r is not None and r in naturals]
 
 
-@cache
-def single(card: Card) -> Meld:
-    """The one-card meld ``card`` (role left open): what a lay-off of one card adds (built once)."""
-    return Meld((card,))
+_SINGLES = tuple(Meld((c,)) for c in ALL_CARDS)
+_UNITS = tuple(Cards((c,)) for c in ALL_CARDS)
+
+
+def single(index: int) -> Meld:
+    """The one-card meld of the card with index ``index`` (role left open): a one-card lay-off (built once)."""
+    return _SINGLES[index]
+
+
+def unit(card: Card) -> Cards:
+    """The multiset of ``card`` alone (built once per card)."""
+    return _UNITS[card.index]
 
 
 class _Facts:
@@ -135,23 +143,25 @@ class MeldCache:
             found = fits[card.index] = False if grown is None else grown
         return None if found is False else found
 
-    def layoffs(self, meld: Meld, cards: Sequence[Card]) -> list[Card]:
-        """The cards of ``cards`` that pass the quick filter and fit ``meld`` on their own, in order."""
+    def layoffs(self, meld: Meld, held: Sequence[int]) -> list[int]:
+        """The card indexes of ``held`` that pass the listing's quick filter and fit ``meld`` on their own,
+        in order. The filter: a natural must share a set's rank or a run's suit (wilds go anywhere)."""
         facts = self._facts(meld)
         listed = facts.listed
-        out: list[Card] = []
-        for card in cards:
-            ok = listed[card.index]
+        out: list[int] = []
+        for i in held:
+            ok = listed[i]
             if ok is None:
+                card = ALL_CARDS[i]
                 if self.spec.is_wild(card) or (
                     card.rank in facts.ranks if facts.one_rank else card.suit in facts.suits
                 ):
                     ok = self.grown(meld, card) is not None
                 else:
                     ok = False
-                listed[card.index] = ok
+                listed[i] = ok
             if ok:
-                out.append(card)
+                out.append(i)
         return out
 
     def replaceable(self, meld: Meld, hand: Cards) -> list[tuple[Card, Card]]:

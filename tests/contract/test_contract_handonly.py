@@ -1,0 +1,277 @@
+"""Contract Shanghai: the engine's shortcuts give the answers of the general code they stand in for.
+
+* the hand-only lay-down (``search.hand_lay_down``: the pricing of
+  ``handonly.price_hand_only``, the walk with a limit of 0, the one split of
+  ``handonly.hand_split``) against the general search with the general
+  pricing and decoding, on random hands of every round and rule set;
+* ``api.runs_can_hold`` (a small program over suits) against its
+  definition (every way to give the runs their suits);
+* ``tablemelds.MeldCache`` (answers per table meld) and the listed
+  lay-offs and swaps against the engine's former direct code, along
+  random games.
+
+Nothing here is timed (``python -m benchmarks.bench_engine`` measures).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solver.cards import Card, Cards
+from solver.contract.api import runs_can_hold
+from solver.contract.game import CLayOff, ContractGame, CSwap
+from solver.contract.handonly import hand_split, price_hand_only, shares_cards
+from solver.contract.layoff import Swap
+from solver.contract.referee import check_lay_down
+from solver.contract.search import DistanceSearch, hand_lay_down
+from solver.contract.shapes import Counts, price, price_combo, shapes_for
+from solver.contract.tablemelds import replaceable, table_kind, with_roles
+from solver.engine import new_game
+from solver.errors import MeldError
+from solver.melds import Meld, resolve_roles
+from solver.rules import ContractRules
+from solver.rules.contract import Requirement, min_length
+from tests.contract.test_contract_search import hands
+from tests.strategies import contract_rules
+
+# ---------------------------------------------------------------- the hand-only lay-down
+
+
+def general_lay_down(hand: Cards, rules: ContractRules, contract: tuple[Requirement, ...]) -> tuple[Meld, ...] | None:
+    """The distance search as it runs with cards to come: general pricing, full walk, every split."""
+    search = DistanceSearch(hand, Cards(), rules, contract)
+    search.hand_only = False
+    search.cands = search._priced()
+    search.find()
+    if search.best != 0:
+        return None
+    assert search.first is not None
+    return search.decode(search.first)[0]
+
+
+@st.composite
+def game_hands(draw: st.DrawFn, rules: ContractRules) -> Cards:
+    """A hand as the engine sees one: 6-22 cards, part of them near each other so melds happen."""
+    near = draw(hands(rules, naturals=10, wilds=3))
+    deck = list(rules.deck - near)
+    extra = draw(st.lists(st.integers(0, len(deck) - 1), unique=True, max_size=12))
+    return near + Cards(deck[i] for i in extra)
+
+
+@given(data=st.data(), rules=contract_rules, round_=st.integers(1, 7))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_hand_lay_down_is_the_general_search_answer(data: st.DataObject, rules: ContractRules, round_: int) -> None:
+    hand = data.draw(game_hands(rules))
+    contract = rules.contract(round_)
+    found = hand_lay_down(hand, rules, contract)
+    assert found == general_lay_down(hand, rules, contract)
+    if found is not None:
+        check_lay_down(hand, found, rules, round_)
+
+
+@pytest.mark.parametrize("preset", ["finnish", "us", "jokers_and_twos"])
+def test_hand_lay_down_on_dealt_hands_of_every_round(preset: str) -> None:
+    """Random deals (a full deck, hands of 10-20 cards): the same melds, and many hands do lay down."""
+    rules = ContractRules.preset(preset)
+    rng = random.Random(preset)
+    deck = list(rules.deck)
+    made = 0
+    for round_ in range(1, rules.rounds + 1):
+        contract = rules.contract(round_)
+        for _ in range(60):
+            hand = Cards(rng.sample(deck, rng.randint(10, 20)))
+            found = hand_lay_down(hand, rules, contract)
+            assert found == general_lay_down(hand, rules, contract)
+            made += found is not None
+    assert made >= 40  # the positive answers (and their melds) were compared too
+
+
+@given(data=st.data(), rules=contract_rules, run=st.booleans(), m=st.integers(3, 6))
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_hand_only_pricing_is_the_general_pricing(data: st.DataObject, rules: ContractRules, run: bool, m: int) -> None:
+    c = Counts(data.draw(game_hands(rules)), Cards(), rules.wilds)
+    general = [x for sh in shapes_for(run, m, rules.ace, rules.wild_limit) if (x := price(sh, c)) is not None]
+    general.sort(key=lambda x: (x.s, x.need))
+    assert price_hand_only(run, m, rules.ace, rules.wild_limit, c) == general
+
+
+@given(data=st.data(), rules=contract_rules, round_=st.integers(1, 7))
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_hand_split_is_the_split_of_price_combo(data: st.DataObject, rules: ContractRules, round_: int) -> None:
+    """Melds that share no card, priced from the hand alone: the one split is the one price_combo finds."""
+    hand = data.draw(game_hands(rules))
+    c = Counts(hand, Cards(), rules.wilds)
+    shapes = [
+        data.draw(st.sampled_from(shapes_for(r.kind == "run", min_length(r, rules), rules.ace, rules.wild_limit)))
+        for r in rules.contract(round_)
+    ]
+    priced = price_combo(shapes, c.hn, c.pn, c.hw, c.pw)
+    if shares_cards(shapes) or priced is None or priced[0] != 0:
+        return
+    assert hand_split(shapes, c.hn) == priced[1]
+
+
+# ---------------------------------------------------------------- the whole-hand filter
+
+
+def runs_can_hold_by_definition(
+    hand: Cards, rules: ContractRules, contract: tuple[Requirement, ...], left: int
+) -> bool:
+    """Every way to give the runs their suits: the most naturals placed (at most k copies of a rank
+    go into k runs of a suit)."""
+    if any(r.kind != "run" for r in contract):
+        return True
+    per_suit: dict[object, dict[object, int]] = {}
+    naturals = 0
+    for card, n in hand.items():
+        if card in rules.wilds or card.suit is None:
+            continue
+        naturals += n
+        per_suit.setdefault(card.suit, {})[card.rank] = n
+    best = 0
+    for split in itertools.product(range(len(contract) + 1), repeat=len(per_suit)):
+        if sum(split) <= len(contract):
+            best = max(best, sum(min(n, k) for ranks, k in zip(per_suit.values(), split) for n in ranks.values()))
+    return naturals - best <= left
+
+
+@pytest.mark.parametrize("preset", ["finnish", "jokers_and_twos", "poker_deck"])
+def test_runs_can_hold_is_its_definition(preset: str) -> None:
+    rules = ContractRules.preset(preset)
+    rng = random.Random(preset)
+    deck = list(rules.deck)
+    answers = set()
+    for _ in range(1500):
+        # hands of a few suits, so that both answers come up
+        suits = rng.sample(sorted({c.suit for c in deck if c.suit is not None}), rng.randint(1, 3))
+        cards = [c for c in deck if c.suit in suits or c in rules.wilds]
+        hand = Cards(rng.sample(cards, rng.randint(1, 22)))
+        for contract in rules.contracts:
+            for left in (0, 1):
+                expected = runs_can_hold_by_definition(hand, rules, contract, left)
+                assert runs_can_hold(hand, rules, contract, left) == expected, (hand, contract, left)
+                answers.add(expected)
+    assert answers == {True, False}
+
+
+# ---------------------------------------------------------------- table melds and the listed lay-offs and swaps
+
+
+def resolved(meld: Meld, rules: ContractRules) -> Meld | None:
+    """The meld with its wilds' roles resolved and written, or None if the validator turns it down."""
+    try:
+        _, roles = resolve_roles(meld, rules.meld_spec)
+    except MeldError:
+        return None
+    return with_roles(meld, roles, rules)
+
+
+def direct_grown(meld: Meld, added: Meld, rules: ContractRules) -> Meld | None:
+    """The engine's former lay-off check: the validator on the meld with the cards added."""
+    return resolved(Meld(meld.cards + added.cards, meld.roles + added.roles), rules)
+
+
+def direct_layoffs(game: ContractGame, p: int) -> list[CLayOff]:
+    """The engine's former lay-off listing: a filter on rank or suit, then the validator."""
+    spec = game.rules.meld_spec
+    out = []
+    for i, tm in enumerate(game.table):
+        stands = [r if r is not None else c for c, r in zip(tm.meld.cards, tm.meld.roles)]
+        ranks = {c.rank for c in stands}
+        suits = {c.suit for c in stands}
+        for card in game.hands[p].distinct():
+            if not spec.is_wild(card):
+                if len(ranks) == 1 and card.rank not in ranks:
+                    continue
+                if len(ranks) > 1 and card.suit not in suits:
+                    continue
+            if direct_grown(tm.meld, Meld((card,)), game.rules) is not None:
+                out.append(CLayOff(p, i, Meld((card,))))
+    return out
+
+
+def direct_swap(game: ContractGame, swap: Swap, role: Card | None = None) -> list[Meld] | None:
+    """The engine's former swap: find the wild's place, swap, resolve, place the wild; the melds after."""
+    spec, rules = game.rules.meld_spec, game.rules
+    melds = [t.meld for t in game.table]
+    meld = melds[swap.meld]
+    if (swap.wild, swap.card) not in replaceable(meld, Cards([swap.card]), spec):
+        return None
+    kind = table_kind(meld, spec)
+    k = next(
+        k
+        for k, (c, r) in enumerate(zip(meld.cards, meld.roles))
+        if c == swap.wild and (kind == "set" or r == swap.card)
+    )
+    cards, roles = list(meld.cards), list(meld.roles)
+    cards[k], roles[k] = swap.card, None
+    swapped = resolved(Meld(tuple(cards), tuple(roles)), rules)
+    if swapped is None:
+        return None
+    melds[swap.meld] = swapped
+    placed = direct_grown(melds[swap.to], Meld((swap.wild,), (role,)), rules)
+    if placed is None:
+        return None
+    melds[swap.to] = placed
+    return melds
+
+
+def direct_swaps(game: ContractGame, p: int) -> list[CSwap]:
+    out = []
+    for i, tm in enumerate(game.table):
+        if not game._swappable(p, i):
+            continue
+        for wild, card in replaceable(tm.meld, game.hands[p], game.rules.meld_spec):
+            for dest in range(len(game.table)):
+                if direct_swap(game, Swap(card, i, wild, dest)) is not None:
+                    out.append(CSwap(p, Swap(card, i, wild, dest)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed"),
+    [
+        (None, 11),
+        ({"preset": "jokers_and_twos"}, 12),
+        ({"wild_swap_own": True, "jokers": 2, "wild_limit": "half"}, 13),
+        ({"preset": "us", "wild_limit": "fewer", "ace": "low"}, 14),
+    ],
+)
+def test_listed_layoffs_and_swaps_are_the_direct_ones(rules: dict[str, object] | None, seed: int) -> None:
+    game = new_game("contract", rules, 4, seed, {"max_rounds": 4})
+    assert isinstance(game, ContractGame)
+    rng = random.Random(seed)
+    checked = swaps = 0
+    while not game.is_terminal():
+        p = game.current_player()
+        legal = game.legal_actions()
+        if game.phase == "play" and game.laid_down[p]:
+            layoffs = [a for a in legal if isinstance(a, CLayOff)]
+            listed_swaps = [a for a in legal if isinstance(a, CSwap)]
+            if not game.laid_this_turn or game.rules.layoff_same_turn:
+                assert layoffs == direct_layoffs(game, p)
+                assert listed_swaps == direct_swaps(game, p)
+            for lay in layoffs:
+                assert game.grown(lay.target, lay.cards) == direct_grown(
+                    game.table[lay.target].meld, lay.cards, game.rules
+                )
+            for sw in listed_swaps:
+                after = game._swap_result(sw)
+                assert after is not None and [t.meld for t in after] == direct_swap(game, sw.swap)
+            # a swap written with a role, and one that is not possible, agree too
+            for i, tm in enumerate(game.table):
+                for wild, card in replaceable(tm.meld, game.hands[p], game.rules.meld_spec):
+                    for dest in range(len(game.table)):
+                        role = next(c for c in game.table[dest].meld.cards if not game.rules.meld_spec.is_wild(c))
+                        swap = CSwap(p, Swap(card, i, wild, dest), role)
+                        mine = game._swap_result(swap)
+                        assert (None if mine is None else [t.meld for t in mine]) == direct_swap(game, swap.swap, role)
+            checked += 1
+            swaps += len(listed_swaps)
+        game.apply(rng.choice(legal))
+    assert checked > 50 and swaps > 0
