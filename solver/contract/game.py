@@ -324,7 +324,7 @@ class ContractGame(PenaltyGame):
                     continue
                 for dest in range(len(self.table)):
                     onto = swapped if dest == i else self.table[dest].meld
-                    if melds.placed(onto, wild, None) is not None:
+                    if melds.fits(onto, wild):
                         out.append(CSwap(p, Swap(card, i, wild, dest)))
         return out
 

@@ -13,7 +13,7 @@ from typing import Literal, NamedTuple
 from solver.cards import ALL_CARDS, N_CARDS, Card, Cards, Rank
 from solver.errors import MeldError
 from solver.melds import Meld, meld_kind, resolve_roles
-from solver.ranks import ace_high
+from solver.ranks import SUITS, ace_high, card_index, position_range, positions_of
 from solver.rules import ContractRules
 from solver.rules.base import MeldSpec
 
@@ -72,24 +72,73 @@ def unit(card: Card) -> Cards:
     return _UNITS[card.index]
 
 
+def run_ends(meld: Meld, spec: MeldSpec) -> frozenset[int] | None:
+    """The card indexes of the naturals that could extend ``meld`` by one, when it is a valid run
+    whose every wild has its role written (None otherwise: then nothing is known).
+
+    Every card of such a run stands for one rank position, so they fill a window of exactly its
+    length; one more natural (its role left open, it stands for itself) must sit just below or
+    just above that window. A necessary condition: the validator still decides.
+
+    >>> from solver.rules import ContractRules
+    >>> spec = ContractRules().meld_spec
+    >>> sorted(str(ALL_CARDS[i]) for i in run_ends(Meld.parse("QH KH 2S=AH"), spec) or ())
+    ['JH']
+    >>> run_ends(Meld.parse("5H 6H 2S"), spec) is None  # an open wild may move
+    True
+    """
+    fixed: list[Card] = []
+    for card, role in zip(meld.cards, meld.roles):
+        if spec.is_wild(card) != (role is not None):
+            return None
+        fixed.append(role if role is not None else card)
+    suits = {c.suit for c in fixed}
+    ranks = [c.rank for c in fixed if c.rank is not None]
+    if len(suits) != 1 or len(ranks) != len(fixed) or len(set(ranks)) != len(ranks):
+        return None
+    suit = SUITS.index(next(iter(suits)))
+    lo_bound, hi_bound = position_range(spec.ace)
+    windows = []
+    for ace in positions_of(Rank.ACE, spec.ace) if Rank.ACE in ranks else (0,):
+        places = [ace if r == Rank.ACE else int(r) for r in ranks]
+        lo, hi = min(places), max(places)
+        if hi - lo + 1 == len(places) and lo_bound <= lo and hi <= hi_bound:
+            windows.append((lo, hi))
+    if len(windows) != 1:
+        return None
+    lo, hi = windows[0]
+    return frozenset(card_index(suit, p) for p in (lo - 1, hi + 1) if lo_bound <= p <= hi_bound)
+
+
 class _Facts:
     """What the engine has asked about one table meld so far (see :class:`MeldCache`)."""
 
-    __slots__ = ("fits", "listed", "meld", "one_rank", "placed", "ranks", "suits", "swap", "swapped")
+    __slots__ = ("ends", "fits", "growth", "listed", "meld", "one_rank", "ranks", "suits", "swap", "swapped")
 
-    def __init__(self, meld: Meld) -> None:
+    def __init__(self, meld: Meld, spec: MeldSpec) -> None:
         self.meld = meld
         stands = [r if r is not None else c for c, r in zip(meld.cards, meld.roles)]
         # the lay-off filter: a natural must share a set's rank, or a run's suit (wilds go anywhere)
         self.ranks = frozenset(c.rank for c in stands)
         self.one_rank = len(self.ranks) == 1
         self.suits = frozenset(c.suit for c in stands)
+        # and, where the meld is a run with its roles written, sit at one of its ends
+        self.ends = None if self.one_rank else run_ends(meld, spec)
         # by card index: the meld grown by that card, False (no fit), None (not asked yet)
         self.fits: list[Meld | Literal[False] | None] = [None] * N_CARDS
         self.listed: list[bool | None] = [None] * N_CARDS  # by card index: passes the filter and fits
         self.swapped: dict[tuple[int, int], Meld | None] = {}  # (wild, card) indexes: the meld after the swap
-        self.placed: dict[int, Meld | None] = {}  # wild index: the meld with that wild added (role open)
         self.swap: _Swappable | None = None
+        self.growth: _Growth | None = None
+
+
+class _Growth(NamedTuple):
+    """What one more card surely does to a meld, known without the validator: a valid set takes any
+    natural of its rank (``set_rank``), and a valid set or a run with its roles written takes an open
+    wild while the wild limit and the length allow (``takes_wild``). Anything else, the validator decides."""
+
+    set_rank: Rank | None
+    takes_wild: bool
 
 
 class _Swappable(NamedTuple):
@@ -124,7 +173,7 @@ class MeldCache:
     def _facts(self, meld: Meld) -> _Facts:
         facts = self._entries.get(id(meld))
         if facts is None or facts.meld is not meld:
-            facts = self._entries[id(meld)] = _Facts(meld)
+            facts = self._entries[id(meld)] = _Facts(meld, self.spec)
         return facts
 
     def _resolved(self, meld: Meld) -> Meld | None:
@@ -143,6 +192,34 @@ class MeldCache:
             found = fits[card.index] = False if grown is None else grown
         return None if found is False else found
 
+    def _growth(self, facts: _Facts) -> _Growth:
+        meld, spec = facts.meld, self.spec
+        n = len(meld.cards)
+        naturals = sum(1 for c in meld.cards if not spec.is_wild(c))
+        wild_room = n - naturals + 1 <= spec.wilds_allowed(naturals)
+        if not spec.set_distinct_suits and (spec.set_max is None or n < spec.set_max):
+            try:
+                meld_kind(meld, spec, "set")
+            except MeldError:
+                pass
+            else:  # one more natural of its rank, or a wild within the limit, is still a valid set
+                rank = next(c.rank for c in meld.cards if not spec.is_wild(c))
+                return _Growth(rank, wild_room)
+        # a run whose cards fill their window: an open wild goes at a free end (see run_ends)
+        return _Growth(None, bool(facts.ends) and spec.run_min <= n + 1 <= spec.run_max and wild_room)
+
+    def fits(self, meld: Meld, card: Card) -> bool:
+        """``grown(meld, card) is not None``, without the validator where the answer is sure."""
+        facts = self._facts(meld)
+        growth = facts.growth
+        if growth is None:
+            growth = facts.growth = self._growth(facts)
+        if growth.set_rank is not None and card.rank == growth.set_rank and not self.spec.is_wild(card):
+            return True
+        if growth.takes_wild and self.spec.is_wild(card):
+            return True
+        return self.grown(meld, card) is not None
+
     def layoffs(self, meld: Meld, held: Sequence[int]) -> list[int]:
         """The card indexes of ``held`` that pass the listing's quick filter and fit ``meld`` on their own,
         in order. The filter: a natural must share a set's rank or a run's suit (wilds go anywhere)."""
@@ -153,10 +230,10 @@ class MeldCache:
             ok = listed[i]
             if ok is None:
                 card = ALL_CARDS[i]
-                if self.spec.is_wild(card) or (
-                    card.rank in facts.ranks if facts.one_rank else card.suit in facts.suits
-                ):
-                    ok = self.grown(meld, card) is not None
+                if self.spec.is_wild(card):
+                    ok = self.fits(meld, card)
+                elif card.rank in facts.ranks if facts.one_rank else card.suit in facts.suits:
+                    ok = (facts.ends is None or i in facts.ends) and self.fits(meld, card)
                 else:
                     ok = False
                 listed[i] = ok
@@ -213,7 +290,4 @@ class MeldCache:
         """``meld`` with ``wild`` added (standing for ``role``, or open), roles resolved; None if invalid."""
         if role is not None:
             return self._resolved(Meld((*meld.cards, wild), (*meld.roles, role)))
-        facts = self._facts(meld)
-        if wild.index not in facts.placed:
-            facts.placed[wild.index] = self._resolved(Meld((*meld.cards, wild), (*meld.roles, None)))
-        return facts.placed[wild.index]
+        return self.grown(meld, wild)

@@ -6,9 +6,9 @@
   pricing and decoding, on random hands of every round and rule set;
 * ``api.runs_can_hold`` (a small program over suits) against its
   definition (every way to give the runs their suits);
-* ``tablemelds.MeldCache`` (answers per table meld) and the listed
-  lay-offs and swaps against the engine's former direct code, along
-  random games.
+* ``tablemelds.MeldCache`` (answers per table meld, some without the
+  validator) and the listed lay-offs and swaps against the engine's
+  former direct code and the validator, along random games.
 
 Nothing here is timed (``python -m benchmarks.bench_engine`` measures).
 """
@@ -30,7 +30,7 @@ from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
 from solver.contract.search import DistanceSearch, hand_lay_down
 from solver.contract.shapes import Counts, price, price_combo, shapes_for
-from solver.contract.tablemelds import replaceable, table_kind, with_roles
+from solver.contract.tablemelds import MeldCache, replaceable, run_ends, table_kind, with_roles
 from solver.engine import new_game
 from solver.errors import MeldError
 from solver.melds import Meld, resolve_roles
@@ -275,3 +275,65 @@ def test_listed_layoffs_and_swaps_are_the_direct_ones(rules: dict[str, object] |
             swaps += len(listed_swaps)
         game.apply(rng.choice(legal))
     assert checked > 50 and swaps > 0
+
+
+def table_melds(rules: dict[str, object] | None, seed: int) -> list[Meld]:
+    """The melds on the table along a random game (each once), and the same melds with open wilds."""
+    game = new_game("contract", rules, 4, seed, {"max_rounds": 5})
+    rng = random.Random(seed)
+    seen: dict[str, Meld] = {}
+    while not game.is_terminal():
+        for t in getattr(game, "table", []):
+            seen.setdefault(str(t.meld), t.meld)
+            spec = game.rules.meld_spec
+            opened = Meld(
+                t.meld.cards, tuple(None if spec.is_wild(c) else r for c, r in zip(t.meld.cards, t.meld.roles))
+            )
+            seen.setdefault(str(opened), opened)
+        game.apply(rng.choice(game.legal_actions()))
+    return list(seen.values())
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [None, {"preset": "jokers_and_twos", "wild_limit": "half"}, {"wild_limit": "fewer", "ace": "high", "jokers": 2}],
+)
+def test_meld_cache_fits_is_the_validator(rules: dict[str, object] | None) -> None:
+    """``MeldCache.fits`` (sure answers without the validator) and ``run_ends`` (a necessary condition)
+    against the validator, for every card on every meld of random games."""
+    melds = table_melds(rules, 5)
+    ruleset = ContractRules.from_dict({"preset": "finnish", **(rules or {})}) if rules else ContractRules()
+    cache = MeldCache(ruleset)
+    spec = ruleset.meld_spec
+    grew = 0
+    for meld in melds:
+        ends = run_ends(meld, spec)
+        for card in ruleset.deck.distinct():
+            valid = direct_grown(meld, Meld((card,)), ruleset) is not None
+            assert cache.fits(meld, card) == valid, (meld, card)
+            if valid and ends is not None and not spec.is_wild(card):
+                assert card.index in ends, (meld, card)
+            grew += valid
+    assert len(melds) > 30 and grew > 100
+
+
+@pytest.mark.parametrize(
+    ("meld", "card", "limit", "fits"),
+    [
+        ("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", "2S", "any", False),  # 13 cards: no room for a wild
+        ("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", "2S", "any", True),  # the ace above
+        ("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", "AH", "any", True),
+        ("5H 6H 2S=7H", "2C", "fewer", False),
+        ("5H 6H 2S=7H", "2C", "any", True),
+        ("5H 6H 2S=7H", "7H", "any", False),  # the wild stands for it
+        ("5H 6H 2S=7H", "8H", "any", True),
+        ("5H 5D 2S=5S", "2C", "half", True),
+        ("5H 5D 2S=5S", "2C", "fewer", False),
+        ("5H 5D 2S=5S", "5H", "fewer", True),
+        ("5H 2S 2C", "6H", "any", True),  # open wilds may move: the validator decides
+    ],
+)
+def test_meld_cache_fits_examples(meld: str, card: str, limit: str, fits: bool) -> None:
+    rules = ContractRules(wild_limit=limit)  # type: ignore[arg-type]
+    m, c = Meld.parse(meld), Card.parse(card)
+    assert MeldCache(rules).fits(m, c) == fits == (direct_grown(m, Meld((c,)), rules) is not None)
