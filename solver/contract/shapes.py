@@ -367,6 +367,7 @@ class _Pricer:
                 self.cover.setdefault(card, []).append(j)
         self.sizes = [sh.size for sh in shapes]
         self.wmaxes = [sh.wmax for sh in shapes]
+        self.no_pool = not any(pn)
 
     def contested(self, counts: Sequence[int], open_cover: dict[int, list[int]], room: dict[int, int]) -> set[int]:
         """Ranks whose sets compete with runs for ``counts`` copies."""
@@ -422,6 +423,9 @@ class _Pricer:
 
     def pool_picks(self, pick: _HandPick) -> Iterator[tuple[dict[int, list[int]], list[int]]]:
         """Every split of the pool's naturals among the open slots left by a hand split."""
+        if self.no_pool:  # nothing to come: the one split leaves every open slot to wilds
+            yield {j: [] for j in self.runs}, [0] * len(self.shapes)
+            return
         open_cover: dict[int, list[int]] = {}
         for j in self.runs:
             mine = pick.got[j]
@@ -437,7 +441,7 @@ class _Pricer:
                 yield fill, self._per_meld(fill, qpick)
 
     def best(self) -> tuple[int, Split] | None:
-        """The cheapest split, or None when none completes the combination."""
+        """The cheapest split (the first found of that cost), or None when none completes the combination."""
         best: tuple[int, Split] | None = None
         n = len(self.shapes)
         for pick in self.hand_picks():
@@ -447,6 +451,8 @@ class _Pricer:
                     hand_part = tuple(tuple(pick.got[j]) if j in pick.got else pick.h[j] for j in range(n))
                     pool_part = tuple(tuple(fill[j]) if j in fill else q[j] for j in range(n))
                     best = (cost, Split(hand_part, pool_part))
+                    if cost == 0:  # no split costs less: the first free one is the answer
+                        return best
         return best
 
 

@@ -29,7 +29,7 @@ from solver.contract.handonly import hand_split, price_hand_only, shares_cards
 from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
 from solver.contract.search import DistanceSearch, hand_lay_down
-from solver.contract.shapes import Counts, price, price_combo, shapes_for
+from solver.contract.shapes import Counts, Shape, Split, _cost, _Pricer, price, price_combo, shapes_for
 from solver.contract.tablemelds import MeldCache, replaceable, run_ends, table_kind, with_roles
 from solver.engine import new_game
 from solver.errors import MeldError
@@ -337,3 +337,42 @@ def test_meld_cache_fits_examples(meld: str, card: str, limit: str, fits: bool) 
     rules = ContractRules(wild_limit=limit)  # type: ignore[arg-type]
     m, c = Meld.parse(meld), Card.parse(card)
     assert MeldCache(rules).fits(m, c) == fits == (direct_grown(m, Meld((c,)), rules) is not None)
+
+
+def every_split_best(shapes: list[Shape], c: Counts) -> tuple[int, Split] | None:
+    """price_combo's answer by walking every split (no early stop, the pool's splits enumerated)."""
+    pricer = _Pricer(shapes, c.hn, c.pn, c.hw, c.pw)
+    pricer.no_pool = False
+    best: tuple[int, Split] | None = None
+    n = len(shapes)
+    for pick in pricer.hand_picks():
+        for fill, q in pricer.pool_picks(pick):
+            cost = _cost(pricer.sizes, pricer.wmaxes, pick.h, q, c.hw, c.pw)
+            if cost is not None and (best is None or cost < best[0]):
+                hand_part = tuple(tuple(pick.got[j]) if j in pick.got else pick.h[j] for j in range(n))
+                pool_part = tuple(tuple(fill[j]) if j in fill else q[j] for j in range(n))
+                best = (cost, Split(hand_part, pool_part))
+    return best
+
+
+@given(data=st.data(), rules=contract_rules, round_=st.integers(1, 7), empty=st.booleans())
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_price_combo_stops_at_the_first_free_split(
+    data: st.DataObject, rules: ContractRules, round_: int, empty: bool
+) -> None:
+    """The early stop at a split costing nothing, and the one split of an empty pool, change nothing."""
+    hand = data.draw(game_hands(rules))
+    rest = list(rules.deck - hand)
+    pool = (
+        Cards()
+        if empty
+        else Cards(rest[i] for i in data.draw(st.lists(st.integers(0, len(rest) - 1), unique=True, max_size=30)))
+    )
+    c = Counts(hand, pool, rules.wilds)
+    # shapes over the hand's cards (so they share cards and cost little)
+    shapes = []
+    for r in rules.contract(round_):
+        options = shapes_for(r.kind == "run", min_length(r, rules), rules.ace, rules.wild_limit)
+        near = [sh for sh in options if any(c.hn[i] for i in sh.cards)] or list(options)
+        shapes.append(data.draw(st.sampled_from(near)))
+    assert price_combo(shapes, c.hn, c.pn, c.hw, c.pw) == every_split_best(shapes, c)
