@@ -217,7 +217,12 @@ def runs_can_hold(hand: Cards, rules: ContractRules, contract: Sequence[Requirem
         for k in range(1, runs + 1):
             placed.append(placed[-1] + held)
             held -= ranks.count(k)
-        best = [max(best[b - k] + placed[k] for k in range(b + 1)) for b in range(runs + 1)]
+        grown = best[:]
+        for b in range(1, runs + 1):
+            for k in range(1, b + 1):
+                if best[b - k] + placed[k] > grown[b]:
+                    grown[b] = best[b - k] + placed[k]
+        best = grown
     return naturals - best[runs] <= max_left
 
 

@@ -63,6 +63,8 @@ __all__ = [
 
 Phase = Literal["first_discard", "offer", "call", "play", "over"]
 
+_INDEXES = range(len(ALL_CARDS))
+
 _EXPECTED: dict[str, tuple[type, ...]] = {
     "first_discard": (CDiscard,),
     "offer": (CTake, CDecline),
@@ -304,8 +306,17 @@ class ContractGame(PenaltyGame):
 
     def _layoffs(self, p: int) -> list[ContractAction]:
         # a natural must share a set's rank, or a run's suit, before the validator is asked (wilds go anywhere)
-        held = [i for i, n in enumerate(self.hands[p].counts) if n]
-        return [CLayOff(p, i, single(k)) for i, tm in enumerate(self.table) for k in self._melds.layoffs(tm.meld, held)]
+        held = 0
+        for i in compress(_INDEXES, self.hands[p].counts):
+            held |= 1 << i
+        out: list[ContractAction] = []
+        for i, tm in enumerate(self.table):
+            fit = self._melds.layoffs(tm.meld, held)
+            while fit:  # card order is index order
+                low = fit & -fit
+                fit ^= low
+                out.append(CLayOff(p, i, single(low.bit_length() - 1)))
+        return out
 
     def _swappable(self, p: int, target: int) -> bool:
         owner = self.table[target].owner
@@ -314,10 +325,13 @@ class ContractGame(PenaltyGame):
     def _swaps(self, p: int) -> list[ContractAction]:
         out: list[ContractAction] = []
         melds = self._melds
-        for i in range(len(self.table)):
-            if not self._swappable(p, i):
+        if not self.rules.wild_swap:
+            return out
+        own = self.rules.wild_swap_own
+        for i, tm in enumerate(self.table):
+            if tm.owner == p and not own:  # see _swappable
                 continue
-            meld = self.table[i].meld
+            meld = tm.meld
             for wild, card in melds.replaceable(meld, self.hands[p]):
                 swapped = melds.swapped(meld, wild, card)
                 if swapped is None:

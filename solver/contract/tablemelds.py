@@ -113,7 +113,7 @@ def run_ends(meld: Meld, spec: MeldSpec) -> frozenset[int] | None:
 class _Facts:
     """What the engine has asked about one table meld so far (see :class:`MeldCache`)."""
 
-    __slots__ = ("ends", "fits", "growth", "listed", "meld", "one_rank", "ranks", "suits", "swap", "swapped")
+    __slots__ = ("ends", "fits", "growth", "known", "listed", "meld", "one_rank", "ranks", "suits", "swap", "swapped")
 
     def __init__(self, meld: Meld, spec: MeldSpec) -> None:
         self.meld = meld
@@ -126,7 +126,8 @@ class _Facts:
         self.ends = None if self.one_rank else run_ends(meld, spec)
         # by card index: the meld grown by that card, False (no fit), None (not asked yet)
         self.fits: list[Meld | Literal[False] | None] = [None] * N_CARDS
-        self.listed: list[bool | None] = [None] * N_CARDS  # by card index: passes the filter and fits
+        self.known = 0  # bits by card index: the lay-off listing has asked about the card
+        self.listed = 0  # bits by card index: the card passes the listing's filter and fits
         self.swapped: dict[tuple[int, int], Meld | None] = {}  # (wild, card) indexes: the meld after the swap
         self.swap: _Swappable | None = None
         self.growth: _Growth | None = None
@@ -142,11 +143,12 @@ class _Growth(NamedTuple):
 
 
 class _Swappable(NamedTuple):
-    """A meld's part of :func:`replaceable`: a set's rank and its kinds of wild, or a run's (wild, role) pairs."""
+    """A meld's part of :func:`replaceable`: a set's kinds of wild and the natural cards of its rank
+    (indexes), or a run's wilds with the natural card each stands for (and its index)."""
 
-    set_rank: Rank | None
     set_wilds: tuple[Card, ...]
-    run_pairs: tuple[tuple[Card, Card], ...]
+    set_naturals: tuple[int, ...]
+    run_pairs: tuple[tuple[Card, Card, int], ...]
 
 
 class MeldCache:
@@ -220,48 +222,60 @@ class MeldCache:
             return True
         return self.grown(meld, card) is not None
 
-    def layoffs(self, meld: Meld, held: Sequence[int]) -> list[int]:
-        """The card indexes of ``held`` that pass the listing's quick filter and fit ``meld`` on their own,
-        in order. The filter: a natural must share a set's rank or a run's suit (wilds go anywhere)."""
-        facts = self._facts(meld)
-        listed = facts.listed
-        out: list[int] = []
-        for i in held:
-            ok = listed[i]
-            if ok is None:
-                card = ALL_CARDS[i]
-                if self.spec.is_wild(card):
-                    ok = self.fits(meld, card)
-                elif card.rank in facts.ranks if facts.one_rank else card.suit in facts.suits:
-                    ok = (facts.ends is None or i in facts.ends) and self.fits(meld, card)
-                else:
-                    ok = False
-                listed[i] = ok
+    def layoffs(self, meld: Meld, held: int) -> int:
+        """The cards of ``held`` (bits by card index) that pass the listing's quick filter and fit
+        ``meld`` on their own, as bits. The filter: a natural must share a set's rank or a run's suit
+        (wilds go anywhere)."""
+        facts = self._entries.get(id(meld))
+        if facts is None or facts.meld is not meld:
+            facts = self._facts(meld)
+        unknown = held & ~facts.known
+        if unknown:
+            self._learn(facts, unknown)
+        return held & facts.listed
+
+    def _learn(self, facts: _Facts, unknown: int) -> None:
+        """Settle the lay-off listing of the cards ``unknown`` (bits) onto the meld of ``facts``."""
+        meld = facts.meld
+        while unknown:
+            low = unknown & -unknown
+            unknown ^= low
+            i = low.bit_length() - 1
+            card = ALL_CARDS[i]
+            if self.spec.is_wild(card):
+                ok = self.fits(meld, card)
+            elif card.rank in facts.ranks if facts.one_rank else card.suit in facts.suits:
+                ok = (facts.ends is None or i in facts.ends) and self.fits(meld, card)
+            else:
+                ok = False
+            facts.known |= low
             if ok:
-                out.append(i)
-        return out
+                facts.listed |= low
 
     def replaceable(self, meld: Meld, hand: Cards) -> list[tuple[Card, Card]]:
         """:func:`replaceable` of ``meld`` and ``hand``, with the meld's part worked out once."""
-        facts = self._facts(meld)
-        spec = self.spec
+        facts = self._entries.get(id(meld))
+        if facts is None or facts.meld is not meld:
+            facts = self._facts(meld)
         if facts.swap is None:
             facts.swap = self._swappable(meld)
-        set_rank, set_wilds, run_pairs = facts.swap
+        set_wilds, set_naturals, run_pairs = facts.swap
+        counts = hand.counts
         if set_wilds:  # any natural of the set's rank replaces any of its wilds
-            naturals = [c for c in hand.distinct() if c.rank == set_rank and not spec.is_wild(c)]
+            naturals = [ALL_CARDS[i] for i in set_naturals if counts[i]]
             return [(w, card) for w in set_wilds for card in naturals]
-        return [(w, r) for w, r in run_pairs if r in hand and not spec.is_wild(r)]
+        return [(w, r) for w, r, i in run_pairs if counts[i]]
 
     def _swappable(self, meld: Meld) -> _Swappable:
         spec = self.spec
         wilds = [(c, r) for c, r in zip(meld.cards, meld.roles) if spec.is_wild(c)]
         if not wilds:
-            return _Swappable(None, (), ())
+            return _Swappable((), (), ())
         if table_kind(meld, spec) == "set":
             rank = next(c.rank for c in meld.cards if not spec.is_wild(c))
-            return _Swappable(rank, tuple(sorted({c for c, _ in wilds}, key=lambda c: c.index)), ())
-        return _Swappable(None, (), tuple((w, r) for w, r in wilds if r is not None))
+            kinds = tuple(sorted({c for c, _ in wilds}, key=lambda c: c.index))
+            return _Swappable(kinds, tuple(c.index for c in ALL_CARDS if c.rank == rank and not spec.is_wild(c)), ())
+        return _Swappable((), (), tuple((w, r, r.index) for w, r in wilds if r is not None and not spec.is_wild(r)))
 
     def swapped(self, meld: Meld, wild: Card, card: Card) -> Meld | None:
         """``meld`` with ``card`` in the place of ``wild`` (a wild :func:`replaceable` lets it take: in a
