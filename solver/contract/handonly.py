@@ -21,7 +21,7 @@ round (``tests/contract/test_contract_handonly.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from solver.contract.shapes import Cand, Counts, Shape, Split, shapes_for
 
@@ -54,6 +54,20 @@ def _set_table(m: int, ace: str, limit: str) -> tuple[tuple[int, int, tuple[int,
     return tuple((sh.size, sh.wmax, sh.cards, _zero_cands(sh)) for sh in shapes_for(False, m, ace, limit))
 
 
+@lru_cache(maxsize=1 << 16)
+def _suit_cands(m: int, ace: str, limit: str, suit: int, hm: int, hw: int) -> tuple[tuple[Cand, ...], ...]:
+    """The candidates of one suit's run shapes for a hand with position mask ``hm`` and ``hw`` wilds,
+    by ``s`` (0..hw), each in :func:`shapes_for` order (hands repeat a suit's cards often)."""
+    found: list[list[Cand]] = [[] for _ in range(hw + 1)]
+    for pmask, ends, size, cands in _run_table(m, ace, limit)[suit][1]:
+        if ends and hm & ends != ends:
+            continue
+        s = size - (hm & pmask).bit_count()
+        if s < len(cands) and s <= hw:
+            found[s].append(cands[s])
+    return tuple(tuple(f) for f in found)
+
+
 def price_hand_only(run: bool, m: int, ace: str, limit: str, c: Counts) -> list[Cand]:
     """``[price(sh, c) for sh in shapes_for(run, m, ace, limit)]`` without the Nones, sorted by
     ``(s, need)`` (stable), when ``c`` has an empty pool: the search's candidates, computed faster."""
@@ -61,16 +75,12 @@ def price_hand_only(run: bool, m: int, ace: str, limit: str, c: Counts) -> list[
     buckets: list[list[Cand]] = [[] for _ in range(hw + 1)]
     if run:
         hmask = c.hmask
-        for suit, (least, entries) in enumerate(_run_table(m, ace, limit)):
+        for suit, (least, _) in enumerate(_run_table(m, ace, limit)):
             hm = hmask[suit]
             if hm.bit_count() < least or hm.bit_count() + hw < m:
                 continue  # no window of this suit holds enough naturals
-            for pmask, ends, size, cands in entries:
-                if ends and hm & ends != ends:
-                    continue
-                s = size - (hm & pmask).bit_count()
-                if s < len(cands) and s <= hw:
-                    buckets[s].append(cands[s])
+            for s, found in enumerate(_suit_cands(m, ace, limit, suit, hm, hw)):
+                buckets[s] += found
     else:
         hn = c.hn
         for size, wmax, cards, cands in _set_table(m, ace, limit):

@@ -35,6 +35,7 @@ import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import NamedTuple
 
 from solver.cards import ALL_CARDS, Cards
@@ -293,7 +294,7 @@ class DistanceSearch:
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         c = self.c = Counts(hand, pool, rules.wilds)
         self.hand_only = not pool
-        self.hand_bits = bits_of([i for i in range(N_NATURAL) if c.hn[i]])
+        self.hand_bits = bits_of(list(compress(range(N_NATURAL), c.hn)))
         self.pool_bits = bits_of([i for i in range(N_NATURAL) if c.pn[i]]) if pool else 0
         # identical requirements next to each other (symmetry), sets first (fewer shapes)
         self.order = sorted(
@@ -351,7 +352,12 @@ class DistanceSearch:
         cands = self.cands
         if any(not cs for cs in cands):
             return
-        floor = max(sum(min(x.need for x in cs) for cs in cands), sum(min(x.s for x in cs) for cs in cands) - self.c.hw)
+        if self.hand_only:  # sorted by s, and none needs a card to come
+            floor = max(0, sum(cs[0].s for cs in cands) - self.c.hw)
+        else:
+            floor = max(
+                sum(min(x.need for x in cs) for cs in cands), sum(min(x.s for x in cs) for cs in cands) - self.c.hw
+            )
         if zero and floor > 0:
             return
         limit = [0 if zero else 1 << 30]

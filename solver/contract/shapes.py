@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations, product
+from itertools import combinations, compress, product
 from typing import NamedTuple
 
 from solver.cards import ALL_CARDS, Card, Cards, Rank
@@ -158,8 +158,15 @@ class Counts:
                 hn[i] = pn[i] = 0
         self.hn, self.pn = hn, pn
         self.hw, self.pw = len(self.hwild), len(self.pwild)
-        self.hmask = [suit_mask(hn, s) for s in range(4)]
+        # suit_mask of each suit, from the hand's cards (a few) rather than every rank
+        hmask = [0, 0, 0, 0]
+        for i in compress(_NATURALS, hn):
+            hmask[i // 13] |= 2 << (i % 13)
+        self.hmask = [m | 1 << 14 if m & 2 else m for m in hmask]
         self.pmask = [suit_mask(pn, s) for s in range(4)] if pool else [0, 0, 0, 0]
+
+
+_NATURALS = range(N_NATURAL)
 
 
 @cache
