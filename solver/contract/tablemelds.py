@@ -1,7 +1,10 @@
 """Table melds of a game in progress: wild roles written for display, and the wilds a natural may replace.
 
 Pure helpers of :class:`solver.contract.game.ContractGame`: they read a
-meld and the rules, never the game state.
+meld and the rules, never the game state. :class:`MeldCache` keeps their
+answers (and the validator's) per meld object, since the engine asks the
+same questions about the same melds on every turn; :func:`run_ends` and
+``MeldCache.fits`` settle the sure cases without the validator.
 """
 
 from __future__ import annotations
