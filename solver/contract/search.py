@@ -35,6 +35,7 @@ import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import compress
 from typing import NamedTuple
 
@@ -131,7 +132,7 @@ class _Walk:
         self.run_take = [0] * 14  # copies of each rank the chosen runs take
         self.set_room = [0] * 14  # slots of the chosen sets of each rank
         self.copies = [0] * 14
-        for i in range(N_NATURAL):
+        for i in compress(range(N_NATURAL), c.hn):
             self.copies[i % 13 + 1] += c.hn[i]
         self.set_bits = 0  # the cards of ranks with a chosen set
         self.leaves = 0  # nodes and leaves walked (the clock is read now and then)
@@ -272,6 +273,14 @@ class _Walk:
         self.chosen.pop()
 
 
+@cache
+def _walk_order(contract: tuple[Requirement, ...]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """The requirements in walk order (identical ones next to each other, for symmetry; sets first,
+    they have fewer shapes), and whether each is the same as the one before it."""
+    order = sorted(range(len(contract)), key=lambda i: (contract[i].kind == "run", contract[i].min_len, i))
+    return tuple(order), tuple(k > 0 and contract[order[k]] == contract[order[k - 1]] for k in range(len(order)))
+
+
 class DistanceSearch:
     """Branch and bound over one shape per requirement (see the module docstring).
 
@@ -296,14 +305,8 @@ class DistanceSearch:
         self.hand_only = not pool
         self.hand_bits = bits_of(list(compress(range(N_NATURAL), c.hn)))
         self.pool_bits = bits_of([i for i in range(N_NATURAL) if c.pn[i]]) if pool else 0
-        # identical requirements next to each other (symmetry), sets first (fewer shapes)
-        self.order = sorted(
-            range(len(self.contract)), key=lambda i: (self.contract[i].kind == "run", self.contract[i].min_len, i)
-        )
+        self.order, self.same = _walk_order(self.contract)
         self.cands = self._priced()
-        self.same = [
-            k > 0 and self.contract[self.order[k]] == self.contract[self.order[k - 1]] for k in range(len(self.order))
-        ]
         self.best: int | None = None
         self.first: tuple[Cand, ...] | None = None
         self.complete = True
