@@ -11,11 +11,13 @@ laid down, so these are the same answers computed for that case alone:
 * :func:`hand_split` -- the split :func:`~solver.contract.shapes.price_combo`
   finds for a combination whose melds share no card (then there is only
   one: each run takes the hand's cards of its window, each set the copies
-  of its rank up to its size), so :func:`~solver.contract.shapes.decode_combo`
-  need not enumerate splits.
+  of its rank up to its size), so no splits are enumerated;
+* :func:`hand_melds` -- the melds :func:`~solver.contract.shapes.decode_combo`
+  builds for a combination that needs no card (the hand's wilds fill the
+  open slots in order; nothing is left to come).
 
-Both are checked against the general functions on random hands of every
-round (``tests/contract/test_contract_handonly.py``).
+Each is checked against the general code on random hands of every round
+(``tests/contract/test_contract_handonly.py``).
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
-from solver.contract.shapes import Cand, Counts, Shape, Split, shapes_for
+from solver.cards import ALL_CARDS, Card
+from solver.contract.shapes import Cand, Counts, Shape, Split, price_combo, shapes_for
+from solver.melds import Meld
 
-__all__ = ["price_hand_only", "hand_split", "shares_cards"]
+__all__ = ["price_hand_only", "hand_split", "hand_melds", "shares_cards"]
 
 _Entry = tuple[int, int, int, tuple[Cand, ...]]
 """A run shape for the hand-only pricing: its position mask, end bits, size and its candidates by ``s``."""
@@ -117,3 +121,52 @@ def hand_split(shapes: Sequence[Shape], hn: Sequence[int]) -> Split:
             hand.append(min(sh.size, sum(hn[i] for i in sh.cards)))
             pool.append(0)
     return Split(tuple(hand), tuple(pool))
+
+
+def hand_melds(shapes: Sequence[Shape], c: Counts) -> list[Meld]:
+    """:func:`~solver.contract.shapes.decode_combo`'s melds for a combination that costs nothing from
+    the hand alone (``c`` has an empty pool), in its order.
+
+    Its split is :func:`hand_split` where the melds share no card, else the first free split of
+    :func:`~solver.contract.shapes.price_combo`; no slot needs a natural card to come, so the hand's
+    wilds fill the open slots in order, runs first, then sets (each set's naturals in card order,
+    its wilds standing for the first of them).
+    """
+    if shares_cards(shapes):
+        priced = price_combo(shapes, c.hn, c.pn, c.hw, c.pw)
+        assert priced is not None and priced[0] == 0
+        split = priced[1]
+    else:
+        split = hand_split(shapes, c.hn)
+    wilds = iter(c.hwild)
+    left = list(c.hn)
+    built: list[Meld | None] = [None] * len(shapes)
+    for j, sh in enumerate(shapes):
+        if sh.run:
+            mine = split.hand[j]
+            assert isinstance(mine, tuple)
+            cards: list[Card] = []
+            roles: list[Card | None] = []
+            for i in sh.cards:
+                if i in mine:
+                    left[i] -= 1
+                    cards.append(ALL_CARDS[i])
+                    roles.append(None)
+                else:
+                    cards.append(next(wilds))
+                    roles.append(ALL_CARDS[i])
+            built[j] = Meld(tuple(cards), tuple(roles))
+    for j, sh in enumerate(shapes):
+        if not sh.run:
+            k = split.hand[j]
+            assert isinstance(k, int)
+            naturals: list[Card] = []
+            for i in sh.cards:
+                while k and left[i]:
+                    left[i] -= 1
+                    k -= 1
+                    naturals.append(ALL_CARDS[i])
+            n_wild = sh.size - len(naturals)
+            cards = naturals + [next(wilds) for _ in range(n_wild)]
+            built[j] = Meld(tuple(cards), (None,) * len(naturals) + (naturals[0],) * n_wild)
+    return [m for m in built if m is not None]

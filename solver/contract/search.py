@@ -39,8 +39,8 @@ from functools import cache
 from itertools import compress
 from typing import NamedTuple
 
-from solver.cards import ALL_CARDS, Cards
-from solver.contract.handonly import hand_split, price_hand_only, shares_cards
+from solver.cards import ALL_CARDS, Card, Cards
+from solver.contract.handonly import hand_melds, price_hand_only
 from solver.contract.precheck import quick_reject
 from solver.contract.shapes import Cand, Counts, Shape, bits_of, combo_cost, decode_combo, price, shapes_for
 from solver.errors import SolverTimeout, Status
@@ -421,11 +421,11 @@ class DistanceSearch:
     def decode(self, combo: tuple[Cand, ...]) -> tuple[tuple[Meld, ...], Cards]:
         """The melds (contract order, every wild's role written) and the extra cards of ``combo``."""
         shapes = [k.shape for k in combo]
-        # a zero-cost combination of melds that share no card, from the hand alone: one split
-        split = (
-            hand_split(shapes, self.c.hn) if self.hand_only and self.best == 0 and not shares_cards(shapes) else None
-        )
-        built, extras = decode_combo(self.c, shapes, split)
+        extras: list[Card] = []
+        if self.hand_only and self.best == 0:  # from the hand alone, no card to come: no extras
+            built = hand_melds(shapes, self.c)
+        else:
+            built, extras = decode_combo(self.c, shapes)
         by_req: list[Meld] = [Meld((ALL_CARDS[0],))] * len(self.contract)
         for k, i in enumerate(self.order):
             by_req[i] = built[k]

@@ -481,14 +481,12 @@ def price_combo(
 class _Decoder:
     """The melds of one best combination: its best split, then the cards, runs first (exact cards)."""
 
-    def __init__(self, c: Counts, shapes: Sequence[Shape], split: Split | None = None) -> None:
+    def __init__(self, c: Counts, shapes: Sequence[Shape]) -> None:
         self.c = c
         self.shapes = shapes
-        if split is None:
-            priced = price_combo(shapes, c.hn, c.pn, c.hw, c.pw)
-            assert priced is not None
-            split = priced[1]
-        self.split = split
+        priced = price_combo(shapes, c.hn, c.pn, c.hw, c.pw)
+        assert priced is not None
+        self.split = priced[1]
         self.h = [len(x) if isinstance(x, tuple) else x for x in self.split.hand]
         self.x = self._naturals_to_come()
         self.hleft = list(c.hn)
@@ -570,8 +568,7 @@ class _Decoder:
         return [built[j] for j in range(len(self.shapes))], self.extras
 
 
-def decode_combo(c: Counts, shapes: Sequence[Shape], split: Split | None = None) -> tuple[list[Meld], list[Card]]:
+def decode_combo(c: Counts, shapes: Sequence[Shape]) -> tuple[list[Meld], list[Card]]:
     """The melds of a combination (its order, every wild's role written) and the extra cards they take:
-    a best split (:func:`price_combo`, unless ``split`` is that split), naturals still to come before
-    wilds still to come."""
-    return _Decoder(c, shapes, split).melds()
+    a best split (:func:`price_combo`), naturals still to come before wilds still to come."""
+    return _Decoder(c, shapes).melds()
