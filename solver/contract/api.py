@@ -206,6 +206,9 @@ def runs_can_hold(hand: Cards, rules: ContractRules, contract: Sequence[Requirem
     naturals = sum(counts)
     if naturals <= max_left:
         return True
+    per_suit = sorted(sum(counts[13 * s : 13 * s + 13]) for s in range(4))
+    if max(counts) <= runs and naturals - sum(per_suit[-runs:]) > max_left:
+        return False  # even every natural of the runs' suits (at most ``runs`` suits) is too few
     # best[b]: the most naturals the suits so far can place with at most b runs among them
     best = [0] * (runs + 1)
     for suit in range(4):
