@@ -23,10 +23,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solver.cards import Card, Cards
-from solver.contract.api import runs_can_hold
+from solver.contract.api import can_go_down_whole, runs_can_hold, runs_gaps_fit
 from solver.contract.game import CLayOff, ContractGame, CSwap
 from solver.contract.handonly import hand_split, price_hand_only, shares_cards
 from solver.contract.layoff import Swap
+from solver.contract.model import solve_lay_down
 from solver.contract.referee import check_lay_down
 from solver.contract.search import DistanceSearch, hand_lay_down
 from solver.contract.shapes import Counts, Shape, Split, _cost, _Pricer, price, price_combo, shapes_for
@@ -116,7 +117,9 @@ def test_hand_split_is_the_split_of_price_combo(data: st.DataObject, rules: Cont
     assert hand_split(shapes, c.hn) == priced[1]
 
 
-# ---------------------------------------------------------------- the whole-hand filter
+# ---------------------------------------------------------------- the whole-hand filters
+
+RANK_CODES = ["K", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"]  # by rank % 13
 
 
 def runs_can_hold_by_definition(
@@ -376,3 +379,65 @@ def test_price_combo_stops_at_the_first_free_split(
         near = [sh for sh in options if any(c.hn[i] for i in sh.cards)] or list(options)
         shapes.append(data.draw(st.sampled_from(near)))
     assert price_combo(shapes, c.hn, c.pn, c.hw, c.pw) == every_split_best(shapes, c)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.data(),
+    preset=st.sampled_from(["finnish", "jokers_and_twos", "poker_deck"]),
+    ace=st.sampled_from(["both", "low", "high"]),
+)
+def test_gaps_filter_never_rejects_a_hand_that_goes_down(data: st.DataObject, preset: str, ace: str) -> None:
+    """``runs_gaps_fit`` is sound: whenever the CP-SAT model (asked directly) lays the whole hand down,
+    the filter lets it through; and it does turn hands down."""
+    rules = ContractRules.from_dict({**ContractRules.preset(preset).to_dict(), "ace": ace})
+    deck = rules.deck
+    wild_cards = [c for c in deck.distinct() if c in rules.wilds]
+    cards: list[Card] = []
+    for _ in range(3):  # three runs, some cards swapped for wilds, suits may repeat
+        suit = data.draw(st.sampled_from("SHDC"))
+        start = data.draw(st.integers(2, 9))
+        for r in range(start, start + data.draw(st.integers(4, 6))):
+            card = Card.parse(RANK_CODES[r % 13] + suit)
+            cards.append(data.draw(st.sampled_from(wild_cards)) if data.draw(st.integers(0, 5)) == 0 else card)
+    rest = list(deck.distinct())
+    cards += [rest[i] for i in data.draw(st.lists(st.integers(0, len(rest) - 1), max_size=3))]
+    hand = Cards(cards)
+    if not hand <= deck:
+        return
+    contract = rules.contract(7)
+    fits = runs_gaps_fit(hand, rules, contract, 1)
+    if solve_lay_down(hand, rules, contract, max_left=1, time_limit=10.0) is not None:
+        assert fits, hand
+
+
+def test_gaps_filter_examples() -> None:
+    rules = ContractRules()
+    contract = rules.contract(7)
+    # the hand CP-SAT took 0.25 s to turn down in a random game: ten holes, three wilds
+    hand = Cards.parse("2S 2S 6S 7H 8H JH AD 3D 4D 6D 10D AC 2C 3C 4C 6C 7C 9C 10C")
+    assert not runs_gaps_fit(hand, rules, contract, 1)
+    assert can_go_down_whole(hand, rules, 7) is None
+    # three runs with a wild in a hole, and one stray card to discard
+    hand = Cards.parse("3H 4H 2S 6H 7D 8D 9D 10D JC QC KC AC 5S")
+    assert runs_gaps_fit(hand, rules, contract, 1)
+    assert not runs_gaps_fit(hand - Cards.parse("2S"), rules, contract, 1)
+    assert can_go_down_whole(hand, rules, 7) is not None
+
+
+def test_gaps_filter_counts_runs_and_their_length() -> None:
+    rules = ContractRules()
+    two_runs = rules.contract(3)
+    # hearts twice over need two runs, clubs a third: two runs cannot hold the hand
+    hand = Cards.parse("5H 5H 6H 6H 7H 7H 8H 8H 9C 10C JC QC")
+    assert not runs_gaps_fit(hand, rules, two_runs, 1)
+    assert solve_lay_down(hand, rules, two_runs, max_left=1, time_limit=10.0) is None
+    # a lone natural in a third suit needs a run of four: three wilds, and the hand has two
+    three = rules.contract(7)
+    hand = Cards.parse("5H 6H 7H 8H 9C 10C JC QC 2S 2C 3S KD")
+    assert not runs_gaps_fit(hand, rules, three, 1)
+    assert solve_lay_down(hand, rules, three, max_left=1, time_limit=10.0) is None
+    # two naturals of spades and the two wilds make the third run
+    hand = Cards.parse("5H 6H 7H 8H 9C 10C JC QC 2S 2C 3S 4S")
+    assert runs_gaps_fit(hand, rules, three, 0)
+    assert can_go_down_whole(hand, rules, 7, discard=False) is not None
