@@ -40,19 +40,21 @@ opponent's 10D 10H 2S, and the freed two goes at once onto a meld.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from typing import Literal
 
 from solver.cards import Card, Cards, Joker, make_deck
+from solver.contract.discards import discard_distances
 from solver.contract.layoff import Swap, solve_layoff
 from solver.contract.model import solve_distance, solve_lay_down
-from solver.contract.search import contract_possible, discard_distances, search_distance
+from solver.contract.search import contract_possible, search_distance
 from solver.errors import MeldError, SolverTimeout, Status
 from solver.melds import Meld, TableMeld, meld_kind
-from solver.rules.contract import ContractRules, Requirement
+from solver.ranks import N_NATURAL
+from solver.rules.contract import ContractRules, Requirement, min_length
 
 __all__ = [
     "LayDown",
@@ -138,7 +140,10 @@ def _deck_of(rules: ContractRules) -> Cards:
 
 
 def _check_hand(hand: Cards, rules: ContractRules, also: Cards = NO_CARDS, what: str = "the hand") -> None:
-    (hand + also if also else hand).check_against(_deck_of(rules), what)
+    cards = hand + also if also else hand
+    deck = _deck_of(rules)
+    if not cards <= deck:  # the usual case costs one comparison; the error names the card
+        cards.check_against(deck, what)
 
 
 def validate_table(table: Sequence[TableMeld], rules: ContractRules) -> None:
@@ -195,22 +200,108 @@ def runs_can_hold(hand: Cards, rules: ContractRules, contract: Sequence[Requirem
     if any(r.kind != "run" for r in contract):
         return True
     runs = len(contract)
-    per_suit: dict[object, dict[object, int]] = {}
-    naturals = 0
+    counts = list(hand.counts[:N_NATURAL])
+    for w in rules.wilds:
+        if w.index < N_NATURAL:
+            counts[w.index] = 0
+    naturals = sum(counts)
+    if naturals <= max_left:
+        return True
+    per_suit = sorted(sum(counts[13 * s : 13 * s + 13]) for s in range(4))
+    if max(counts) <= runs and naturals - sum(per_suit[-runs:]) > max_left:
+        return False  # even every natural of the runs' suits (at most ``runs`` suits) is too few
+    # best[b]: the most naturals the suits so far can place with at most b runs among them
+    best = [0] * (runs + 1)
+    for suit in range(4):
+        ranks = counts[13 * suit : 13 * suit + 13]
+        held = 13 - ranks.count(0)  # ranks with at least k copies, for k = 1, 2, ...
+        if not held:
+            continue
+        placed = [0]  # placed[k]: the suit's naturals k runs can hold, sum(min(n, k)) over its ranks
+        for k in range(1, runs + 1):
+            placed.append(placed[-1] + held)
+            held -= ranks.count(k)
+        grown = best[:]
+        for b in range(1, runs + 1):
+            for k in range(1, b + 1):
+                if best[b - k] + placed[k] > grown[b]:
+                    grown[b] = best[b - k] + placed[k]
+        best = grown
+    return naturals - best[runs] <= max_left
+
+
+def _suit_gaps(positions: list[int], runs: int) -> int:
+    """The fewest open slots ``runs`` runs (or fewer) need to hold these distinct positions of one suit:
+    their span less the positions, less the ``runs - 1`` widest holes between them (runs may overlap,
+    so their union is at least that)."""
+    positions = sorted(positions)
+    holes = sorted((b - a - 1 for a, b in pairwise(positions)), reverse=True)
+    return positions[-1] - positions[0] + 1 - len(positions) - sum(holes[: runs - 1])
+
+
+def runs_gaps_fit(hand: Cards, rules: ContractRules, contract: Sequence[Requirement], max_left: int) -> bool:
+    """A necessary condition for a whole-hand lay-down of runs only, counting the wilds (sound).
+
+    The runs of a suit hold its naturals (all but at most one card of the
+    hand, with ``max_left`` 1); their open slots, each a wild, are at least
+    the holes between those naturals that the runs cannot skip (see
+    :func:`_suit_gaps`). Over every way to give the runs their suits, if
+    those slots outnumber the hand's wilds, it cannot go down whole. Runs of
+    a suit number at least its copies of a rank and are each at least the
+    shortest run long; a suit holding a rank twice counts only that; an ace
+    counts at the end where it needs fewer slots. A contract with a set, or
+    ``max_left`` above 1, is not filtered.
+    """
+    if any(r.kind != "run" for r in contract) or max_left > 1:
+        return True
+    runs = len(contract)
+    shortest = min(min_length(r, rules) for r in contract)
+    wilds = sum(hand.count(w) for w in rules.wilds)
+    suits: list[list[int]] = [[], [], [], []]
     for card, n in hand.items():
-        if card in rules.wilds or card.suit is None:
+        if card in rules.wilds or card.rank is None or card.suit is None:
             continue
-        naturals += n
-        per_suit.setdefault(card.suit, {})
-        per_suit[card.suit][card.rank] = per_suit[card.suit].get(card.rank, 0) + n
-    suits = list(per_suit.values())
-    best = 0
-    for split in itertools.product(range(runs + 1), repeat=len(suits)):
-        if sum(split) > runs:
+        suits["SHDC".index(card.suit.value)] += [int(card.rank)] * n
+    left_out: list[tuple[int, int] | None] = [None]
+    if max_left:
+        left_out += [(s, r) for s in range(4) for r in sorted(set(suits[s]))]
+    for out in left_out:
+        held = [list(ranks) for ranks in suits]
+        if out is not None:
+            held[out[0]].remove(out[1])
+        if _fewest_slots(held, runs, rules.ace, shortest) <= wilds:
+            return True
+    return False
+
+
+def _fewest_slots(suits: list[list[int]], runs: int, ace: str, shortest: int) -> int:
+    """The fewest open slots over every way to give ``runs`` runs (``shortest`` cards or more each) to
+    the suits that hold naturals."""
+    best = {0: 0}  # runs used so far -> fewest slots
+    for ranks in suits:
+        if not ranks:
             continue
-        placed = sum(min(n, k) for ranks, k in zip(suits, split) for n in ranks.values())
-        best = max(best, placed)
-    return naturals - best <= max_left
+        # an ace sits low or high (either, under "both": the fewer slots of the two count)
+        places = [
+            [14 if r == 1 and high else r for r in ranks]
+            for high in {"low": [False], "high": [True]}.get(ace, [False, True])
+        ]
+        costs = {}
+        copies = max(ranks.count(r) for r in set(ranks))
+        for k in range(copies, runs + 1):  # a run holds a rank once: as many runs as copies, at least
+            # k runs of ``shortest`` cards or more hold the suit's naturals and k * shortest - n wilds or more
+            floor = k * shortest - len(ranks)
+            if copies > 1:
+                costs[k] = max(0, floor)  # a rank twice: the holes are not counted
+            else:
+                costs[k] = max(floor, min(_suit_gaps(p, k) for p in places))
+        grown: dict[int, int] = {}
+        for used, slots in best.items():
+            for k, cost in costs.items():
+                if used + k <= runs and slots + cost < grown.get(used + k, 1 << 30):
+                    grown[used + k] = slots + cost
+        best = grown
+    return min(best.values(), default=1 << 30)
 
 
 def can_go_down_whole(
@@ -226,9 +317,9 @@ def can_go_down_whole(
     contract = rules.contract(round_)
     _check_hand(hand, rules)
     max_left = 1 if discard else 0
-    if len(hand) < sum(r.min_len for r in contract) or not contract_possible(hand, rules, contract):
+    if len(hand) < sum(r.min_len for r in contract) or not runs_can_hold(hand, rules, contract, max_left):
         return None
-    if not runs_can_hold(hand, rules, contract, max_left):
+    if not contract_possible(hand, rules, contract) or not runs_gaps_fit(hand, rules, contract, max_left):
         return None
     plan = solve_lay_down(hand, rules, contract, max_left=max_left, time_limit=time_limit)
     if plan is None:

@@ -8,12 +8,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any
 
 from solver.cards import Card, Cards
 from solver.rules.contract import ContractRules
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 __all__ = ["Expr", "BIG", "wild_room", "post_wild_limit", "natural_counts"]
 

@@ -19,9 +19,12 @@ plain validator of :mod:`solver.melds` and :mod:`solver.contract.referee`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import cache
+from itertools import compress
 from typing import Any, ClassVar, Literal
 
-from solver.cards import Card, Cards
+from solver.cards import ALL_CARDS, Card, Cards
 from solver.contract.actions import (
     CCall,
     CDecline,
@@ -34,10 +37,11 @@ from solver.contract.actions import (
     CTake,
     parse_action,
 )
-from solver.contract.api import LayDown, best_lay_down, distance_to_contract
+from solver.contract.api import LayDown, best_lay_down
 from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
-from solver.contract.tablemelds import replaceable, table_kind, with_roles
+from solver.contract.search import hand_lay_down
+from solver.contract.tablemelds import MeldCache, replaceable, single, unit, with_roles
 from solver.engine.base import PenaltyGame
 from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
 from solver.melds import Meld, TableMeld, resolve_roles
@@ -58,6 +62,34 @@ __all__ = [
 
 
 Phase = Literal["first_discard", "offer", "call", "play", "over"]
+
+_INDEXES = range(len(ALL_CARDS))
+
+_EXPECTED: dict[str, tuple[type, ...]] = {
+    "first_discard": (CDiscard,),
+    "offer": (CTake, CDecline),
+    "call": (CCall, CNoCall),
+    "play": (CDiscard, CLayDown, CLayOff, CSwap),
+}
+"""The kinds of action each phase takes."""
+
+
+# actions are frozen values: the engine lists the same objects each time (a player's choice is then
+# found by identity in the listed actions)
+@cache
+def _discards(p: int) -> tuple[CDiscard, ...]:
+    """Player ``p`` discarding each card, by card index (``compress`` picks the hand's)."""
+    return tuple(CDiscard(p, c) for c in ALL_CARDS)
+
+
+@cache
+def _offer(p: int) -> tuple[CTake, CDecline]:
+    return CTake(p), CDecline(p)
+
+
+@cache
+def _call(p: int) -> tuple[CCall, CNoCall]:
+    return CCall(p), CNoCall(p)
 
 
 class ContractGame(PenaltyGame):
@@ -110,7 +142,7 @@ class ContractGame(PenaltyGame):
         self._laydown_cache: dict[Cards, LayDown | None] = {}
         self._found: dict[Cards, tuple[Meld, ...] | None] = {}
         self._deck = Cards(rules.deck)
-        self._fits: dict[tuple[Meld, Meld], Meld | None] = {}
+        self._melds = MeldCache(rules)
         self._start_round()
 
     # --- rounds and the stock ---------------------------------------------------------
@@ -146,7 +178,7 @@ class ContractGame(PenaltyGame):
         super().clear_caches()
         self._laydown_cache.clear()
         self._found.clear()
-        self._fits.clear()
+        self._melds.clear()
 
     def _note_exhausted(self) -> None:
         """Once the stock and the pile are both empty, nobody draws again this round (the rule book)."""
@@ -211,11 +243,11 @@ class ContractGame(PenaltyGame):
         if self.phase == "over":
             return []
         if self.phase == "first_discard":
-            return [CDiscard(p, c) for c in self.hands[p].distinct()]
+            return list(compress(_discards(p), self.hands[p].counts))
         if self.phase == "offer":
-            return [CTake(p), CDecline(p)]
+            return list(_offer(p))
         if self.phase == "call":
-            return [CCall(p), CNoCall(p)]
+            return list(_call(p))
         hand = self.hands[p]
         actions: list[ContractAction] = []
         if not self.laid_down[p]:
@@ -226,7 +258,7 @@ class ContractGame(PenaltyGame):
             actions.extend(self._layoffs(p))
             actions.extend(self._swaps(p))
         if not (self.all_at_once() and self.laid_down[p] and len(hand) > 1):
-            actions.extend(CDiscard(p, c) for c in self._discardable(p))
+            actions.extend(compress(_discards(p), self._discard_mask(p)))
         return actions
 
     def _some_lay_down(self) -> tuple[Meld, ...] | None:
@@ -234,7 +266,8 @@ class ContractGame(PenaltyGame):
 
         The exact search of the distance to contract, with no card still to
         come (every card outside the hand counted as seen), finds one fast
-        and depends on the hand alone (cached per hand). The best lay-down
+        and depends on the hand alone (cached per hand; :func:`hand_lay_down`
+        is that search's answer, computed for the empty pool). The best lay-down
         (fewest points left, a CP-SAT model) is :meth:`lay_down_option`,
         which the solver player uses. In the last round the whole-hand rule
         needs the solver's answer.
@@ -244,46 +277,45 @@ class ContractGame(PenaltyGame):
             return tuple(option.melds) if option is not None else None
         hand = self.hands[self.to_move]
         if hand not in self._found:
-            found = distance_to_contract(hand, self.rules, self.round, seen=self._deck - hand, options=False)
-            self._found[hand] = tuple(found.melds) if found.missing == 0 else None
+            self._found[hand] = hand_lay_down(hand, self.rules, self.rules.contract(self.round))
         return self._found[hand]
 
-    def _discardable(self, p: int) -> tuple[Card, ...]:
-        cards = self.hands[p].distinct()
-        allowed = tuple(c for c in cards if c != self.no_discard or self.hands[p].count(c) > 1)
-        return allowed or cards
+    def _discard_mask(self, p: int) -> Sequence[int]:
+        """Per card index, nonzero where the card may be discarded: every card in hand but one drawn
+        from the stock this turn after a reshuffle (unless it is the only card)."""
+        hand = self.hands[p]
+        counts = hand.counts
+        barred = self.no_discard
+        if barred is None or counts[barred.index] != 1 or len(hand) == 1:
+            return counts
+        mask = list(counts)
+        mask[barred.index] = 0
+        return mask
 
     def grown(self, target: int, added: Meld) -> Meld | None:
         """Table meld ``target`` with ``added`` laid off onto it, roles resolved; None if invalid."""
         old = self.table[target].meld
-        key = (old, added)
-        if key not in self._fits:
-            meld = Meld(old.cards + added.cards, old.roles + added.roles)
-            try:
-                _, roles = resolve_roles(meld, self.rules.meld_spec)
-            except MeldError:
-                self._fits[key] = None
-            else:
-                self._fits[key] = with_roles(meld, roles, self.rules)
-        return self._fits[key]
+        if len(added.cards) == 1 and added.roles[0] is None:
+            return self._melds.grown(old, added.cards[0])
+        meld = Meld(old.cards + added.cards, old.roles + added.roles)
+        try:
+            _, roles = resolve_roles(meld, self.rules.meld_spec)
+        except MeldError:
+            return None
+        return with_roles(meld, roles, self.rules)
 
     def _layoffs(self, p: int) -> list[ContractAction]:
+        # a natural must share a set's rank, or a run's suit, before the validator is asked (wilds go anywhere)
+        held = 0
+        for i in compress(_INDEXES, self.hands[p].counts):
+            held |= 1 << i
         out: list[ContractAction] = []
-        spec = self.rules.meld_spec
         for i, tm in enumerate(self.table):
-            stands = [r if r is not None else c for c, r in zip(tm.meld.cards, tm.meld.roles)]
-            ranks = {c.rank for c in stands}
-            suits = {c.suit for c in stands}
-            for card in self.hands[p].distinct():
-                # a quick filter before the validator: a natural must share the set's rank,
-                # or the run's suit and sit next to one of its ends (wilds go anywhere)
-                if not spec.is_wild(card):
-                    if len(ranks) == 1 and card.rank not in ranks:
-                        continue
-                    if len(ranks) > 1 and card.suit not in suits:
-                        continue
-                if self.grown(i, Meld((card,))) is not None:
-                    out.append(CLayOff(p, i, Meld((card,))))
+            fit = self._melds.layoffs(tm.meld, held)
+            while fit:  # card order is index order
+                low = fit & -fit
+                fit ^= low
+                out.append(CLayOff(p, i, single(low.bit_length() - 1)))
         return out
 
     def _swappable(self, p: int, target: int) -> bool:
@@ -292,55 +324,39 @@ class ContractGame(PenaltyGame):
 
     def _swaps(self, p: int) -> list[ContractAction]:
         out: list[ContractAction] = []
-        for i in range(len(self.table)):
-            if not self._swappable(p, i):
+        melds = self._melds
+        if not self.rules.wild_swap:
+            return out
+        own = self.rules.wild_swap_own
+        for i, tm in enumerate(self.table):
+            if tm.owner == p and not own:  # see _swappable
                 continue
-            for wild, card in replaceable(self.table[i].meld, self.hands[p], self.rules.meld_spec):
+            meld = tm.meld
+            for wild, card in melds.replaceable(meld, self.hands[p]):
+                swapped = melds.swapped(meld, wild, card)
+                if swapped is None:
+                    continue
                 for dest in range(len(self.table)):
-                    action = CSwap(p, Swap(card, i, wild, dest))
-                    if self._swap_result(action) is not None:
-                        out.append(action)
+                    onto = swapped if dest == i else self.table[dest].meld
+                    if melds.fits(onto, wild):
+                        out.append(CSwap(p, Swap(card, i, wild, dest)))
         return out
-
-    def _wild_index(self, target: int, swap: Swap) -> int | None:
-        """Where in meld ``target`` the swap's wild stands, if ``swap.card`` may take its place."""
-        meld = self.table[target].meld
-        if (swap.wild, swap.card) not in replaceable(meld, Cards([swap.card]), self.rules.meld_spec):
-            return None
-        kind = table_kind(meld, self.rules.meld_spec)
-        for k, (c, r) in enumerate(zip(meld.cards, meld.roles)):
-            if c == swap.wild and (kind == "set" or r == swap.card):
-                return k
-        return None  # pragma: no cover - replaceable found it
 
     def _swap_result(self, action: CSwap) -> list[TableMeld] | None:
         """The table after a swap, or None if the swap is not possible."""
-        spec = self.rules.meld_spec
         swap = action.swap
         if not 0 <= swap.meld < len(self.table) or not 0 <= swap.to < len(self.table):
             return None
-        index = self._wild_index(swap.meld, swap)
-        if index is None:
-            return None
         tm = self.table[swap.meld]
-        cards = list(tm.meld.cards)
-        roles = list(tm.meld.roles)
-        cards[index] = swap.card
-        roles[index] = None
+        swapped = self._melds.swapped(tm.meld, swap.wild, swap.card)
+        if swapped is None:
+            return None
         table = list(self.table)
-        swapped = Meld(tuple(cards), tuple(roles))
-        try:
-            resolved = resolve_roles(swapped, spec)[1]
-        except MeldError:
+        table[swap.meld] = TableMeld(swapped, tm.owner)
+        placed = self._melds.placed(table[swap.to].meld, swap.wild, action.role)
+        if placed is None:
             return None
-        table[swap.meld] = TableMeld(with_roles(swapped, resolved, self.rules), tm.owner)
-        dest = table[swap.to].meld
-        placed = Meld((*dest.cards, swap.wild), (*dest.roles, action.role))
-        try:
-            resolved = resolve_roles(placed, spec)[1]
-        except MeldError:
-            return None
-        table[swap.to] = TableMeld(with_roles(placed, resolved, self.rules), table[swap.to].owner)
+        table[swap.to] = TableMeld(placed, table[swap.to].owner)
         return table
 
     def verify(self, action: Any) -> None:
@@ -348,12 +364,7 @@ class ContractGame(PenaltyGame):
         :meth:`legal_actions`: each rule is checked here)."""
         p = self.to_move
         phase = self.phase
-        expected = {
-            "first_discard": (CDiscard,),
-            "offer": (CTake, CDecline),
-            "call": (CCall, CNoCall),
-            "play": (CDiscard, CLayDown, CLayOff, CSwap),
-        }.get(phase, ())
+        expected = _EXPECTED.get(phase, ())
         if not isinstance(action, expected):
             raise IllegalActionError(f"{action} is not possible now (phase: {phase})")
         if isinstance(action, CDiscard):
@@ -378,7 +389,7 @@ class ContractGame(PenaltyGame):
         hand = self.hands[p]
         if action.card not in hand:
             raise IllegalActionError(f"player {p} holds no {action.card}")
-        if self.phase == "play" and action.card not in self._discardable(p):
+        if self.phase == "play" and not self._discard_mask(p)[action.card.index]:
             raise IllegalActionError(f"{action.card} was drawn from the stock this turn after a reshuffle")
         if self.phase == "play" and self.all_at_once() and self.laid_down[p] and len(hand) > 1:
             raise IllegalActionError("in the last round a player who laid down must go out this turn")
@@ -417,24 +428,24 @@ class ContractGame(PenaltyGame):
     def _carry_out(self, action: ContractAction) -> None:
         p = self.to_move
         if isinstance(action, CDiscard):
-            self.hands[p] = self.hands[p] - Cards([action.card])
+            self.hands[p] = self.hands[p] - unit(action.card)
             self.pile.append(action.card)
             if not self.hands[p]:
                 self._end_round(p)
                 return
             self._next_turn()
         elif isinstance(action, CTake):
-            self.hands[p] = self.hands[p] + Cards([self.pile.pop()])
+            self.hands[p] = self.hands[p] + unit(self.pile.pop())
             self.phase = "play"
         elif isinstance(action, CDecline):
             self.call_queue = [(p + k) % self.num_players for k in range(1, self.num_players)]
             self._ask_next_caller()
         elif isinstance(action, CCall):
             self.calls[p] += 1
-            self.hands[p] = self.hands[p] + Cards([self.pile.pop()])
+            self.hands[p] = self.hands[p] + unit(self.pile.pop())
             penalty = self._draw()
             if penalty is not None:
-                self.hands[p] = self.hands[p] + Cards([penalty])
+                self.hands[p] = self.hands[p] + unit(penalty)
             self.call_queue = []
             self._draw_for_turn()
         elif isinstance(action, CNoCall):
@@ -458,7 +469,7 @@ class ContractGame(PenaltyGame):
             table = self._swap_result(action)
             assert table is not None
             self.table = table
-            self.hands[p] = self.hands[p] - Cards([action.card])
+            self.hands[p] = self.hands[p] - unit(action.card)
             self._after_meld(p)
 
     def _after_meld(self, p: int) -> None:
@@ -480,7 +491,7 @@ class ContractGame(PenaltyGame):
         self.to_move = p
         card = self._draw()
         if card is not None:
-            self.hands[p] = self.hands[p] + Cards([card])
+            self.hands[p] = self.hands[p] + unit(card)
             if self.reshuffled:
                 self.no_discard = card
         self.phase = "play"
@@ -537,7 +548,7 @@ class ContractGame(PenaltyGame):
         """The first wild of meld ``target`` that ``card`` may replace (a swap written without its wild)."""
         if not 0 <= target < len(self.table):
             return None
-        found = replaceable(self.table[target].meld, Cards([card]), self.rules.meld_spec)
+        found = replaceable(self.table[target].meld, unit(card), self.rules.meld_spec)
         return found[0][0] if found else None
 
     def seen_cards(self, player: int) -> Cards:
@@ -567,11 +578,11 @@ class ContractGame(PenaltyGame):
     def _note(self, action: Any) -> None:
         """A discard taken or called is public (a call's penalty card is not)."""
         if isinstance(action, (CTake, CCall)):
-            self._gains.append((self.round, len(self.history), action.player, Cards([self.pile[-1]])))
+            self._gains.append((self.round, len(self.history), action.player, unit(self.pile[-1])))
 
     def _removed(self, action: Any) -> Cards | None:
         if isinstance(action, (CDiscard, CSwap)):
-            return Cards([action.card])
+            return unit(action.card)
         if isinstance(action, CLayDown):
             return Cards(c for m in action.melds for c in m.cards)
         if isinstance(action, CLayOff):

@@ -16,18 +16,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any, Literal
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.contract.constraints import BIG, Expr, post_wild_limit, wild_room
 from solver.contract.wilds import RunShape, SetShape, position_card, run_shapes, set_shape
-from solver.cpsat import parameters, require_answer, solver_for, status_of
 from solver.errors import Status
 from solver.melds import Meld, meld_kind
 from solver.ranks import position_range
 from solver.rules.contract import ContractRules
+
+if TYPE_CHECKING:  # OR-Tools' cp_model takes about 0.6 s to import (pandas): the models import it when built
+    from ortools.sat.python import cp_model
 
 __all__ = ["Swap", "LayoffPlan", "solve_layoff"]
 
@@ -97,6 +97,8 @@ class _LayoffModel:
     """The lay-off model of a hand and a table (each meld with whether its wilds may be swapped)."""
 
     def __init__(self, hand: Cards, table: Sequence[tuple[Meld, bool]], rules: ContractRules) -> None:
+        from ortools.sat.python import cp_model
+
         self.rules = rules
         self.model = cp_model.CpModel()
         wilds = rules.wilds
@@ -309,6 +311,8 @@ def solve_layoff(
     goes at once onto some meld. Primary objective ``objective``, then the
     other measure, then fewest swaps.
     """
+    from solver.cpsat import parameters, require_answer, solver_for, status_of
+
     m = _LayoffModel(hand, table, rules)
     m.objective(objective)
     solver = solver_for(parameters(time_limit))

@@ -18,18 +18,17 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NamedTuple
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, NamedTuple
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.contract.constraints import BIG, Expr, natural_counts, post_wild_limit, wild_room
 from solver.contract.wilds import position_card
-from solver.cpsat import parameters, require_answer, solver_for, status_of
 from solver.errors import SolverTimeout, Status
-from solver.graph.runs import run_windows
 from solver.melds import Meld
 from solver.rules.contract import ContractRules, Requirement, min_length
+
+if TYPE_CHECKING:  # OR-Tools' cp_model takes about 0.6 s to import (pandas): the models import it when built
+    from ortools.sat.python import cp_model
 
 __all__ = ["Plan", "DistancePlan", "solve_lay_down", "solve_distance"]
 
@@ -37,6 +36,8 @@ __all__ = ["Plan", "DistancePlan", "solve_lay_down", "solve_distance"]
 @cache
 def _suit_windows(ace: str, length: int, suit: Suit) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """Every run window of ``length``+ nodes in ``suit``, with the card index of each node."""
+    from solver.graph.runs import run_windows  # networkx: imported when a model is first built
+
     return tuple((w, tuple(position_card(p, suit).index for p in w)) for w in run_windows(ace, length, 13))
 
 
@@ -125,7 +126,7 @@ class _ContractModel:
     max_left: int | None = None
     allow: Callable[[int, CandKey, int], bool] | None = None
     costs: list[dict[CandKey, int]] | None = None
-    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    model: cp_model.CpModel = field(default_factory=lambda: _new_model())
     sets: list[_SetCand] = field(default_factory=list)
     runs: list[_RunCand] = field(default_factory=list)
     feasible: bool = True
@@ -378,8 +379,17 @@ class _Decoded:
         return Plan(tuple(m for _, m in melds), Cards(self.hand_used), Cards(self.extras), status)
 
 
+def _new_model() -> cp_model.CpModel:
+    """An empty CP-SAT model (OR-Tools imported on first use)."""
+    from ortools.sat.python import cp_model
+
+    return cp_model.CpModel()
+
+
 def _solve(model: cp_model.CpModel, time_limit: float, **stages: bool) -> tuple[cp_model.CpSolver, Status]:
     """Solve with the shared parameters; :class:`SolverTimeout` when no answer came in time."""
+    from solver.cpsat import parameters, require_answer, solver_for, status_of
+
     solver = solver_for(parameters(time_limit, **stages))
     return solver, require_answer(status_of(solver.solve(model)))
 
@@ -504,6 +514,8 @@ def _outs(
 ) -> tuple[Cards, bool]:
     """Every card of some fewest completion: re-solve with the count fixed and a card not yet seen
     required, until that is infeasible; and whether the list is complete (the time did not run out)."""
+    from solver.cpsat import status_of
+
     rules = m.rules
     model = m.model
     model.clear_objective()  # type: ignore[no-untyped-call]

@@ -35,9 +35,12 @@ import contextlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from itertools import compress
 from typing import NamedTuple
 
 from solver.cards import ALL_CARDS, Card, Cards
+from solver.contract.handonly import hand_melds, price_hand_only
 from solver.contract.precheck import quick_reject
 from solver.contract.shapes import Cand, Counts, Shape, bits_of, combo_cost, decode_combo, price, shapes_for
 from solver.errors import SolverTimeout, Status
@@ -48,8 +51,8 @@ from solver.rules.contract import ContractRules, Requirement, min_length
 __all__ = [
     "SearchResult",
     "search_distance",
-    "discard_distances",
     "contract_possible",
+    "hand_lay_down",
     "quick_reject",
 ]
 
@@ -72,7 +75,7 @@ class SearchResult:
     status: Status
 
 
-class _Stop(Exception):
+class StopWalk(Exception):
     """Ends a walk early: the answer is settled (or the time is up)."""
 
 
@@ -100,7 +103,9 @@ Visit = Callable[[tuple[Cand, ...], Path], None]
 class _Walk:
     """One walk over the combinations whose lower bound is at most ``limit[0]`` (which may shrink)."""
 
-    def __init__(self, search: _Search, limit: list[int], on_leaf: Visit, skip: Callable[[int], bool] | None) -> None:
+    def __init__(
+        self, search: DistanceSearch, limit: list[int], on_leaf: Visit, skip: Callable[[int], bool] | None
+    ) -> None:
         cands = self.cands = search.cands
         n = len(cands)
         c = search.c
@@ -110,6 +115,9 @@ class _Walk:
         self.rest_need = [0] * (n + 1)
         self.rest_u = [0] * (n + 1)
         for k in range(n - 1, -1, -1):
+            if search.hand_only:  # sorted by s, and nothing to come: need = q = 0
+                self.rest_s[k] = self.rest_u[k] = self.rest_s[k + 1] + cands[k][0].s
+                continue
             self.rest_s[k] = self.rest_s[k + 1] + min(x.s for x in cands[k])
             self.rest_need[k] = self.rest_need[k + 1] + min(x.need for x in cands[k])
             self.rest_u[k] = self.rest_u[k + 1] + min(x.s - x.q for x in cands[k])
@@ -124,21 +132,21 @@ class _Walk:
         self.run_take = [0] * 14  # copies of each rank the chosen runs take
         self.set_room = [0] * 14  # slots of the chosen sets of each rank
         self.copies = [0] * 14
-        for i in range(N_NATURAL):
+        for i in compress(range(N_NATURAL), c.hn):
             self.copies[i % 13 + 1] += c.hn[i]
         self.set_bits = 0  # the cards of ranks with a chosen set
         self.leaves = 0  # nodes and leaves walked (the clock is read now and then)
 
     def run(self) -> None:
-        """Walk every combination (until a visit raises :class:`_Stop` or the time is up)."""
-        with contextlib.suppress(_Stop):
+        """Walk every combination (until a visit raises :class:`StopWalk` or the time is up)."""
+        with contextlib.suppress(StopWalk):
             self._node(0, 0, _ROOT)
 
     def _tick(self, mask: int) -> None:
         self.leaves += 1
         if self.deadline is not None and not self.leaves & mask and time.perf_counter() > self.deadline:
             self.search.complete = False
-            raise _Stop
+            raise StopWalk
 
     def _run_overlap(self, sh: Shape, run_bits: int) -> tuple[int, int]:
         if not (run_bits | self.set_bits) & sh.cmask:
@@ -265,7 +273,15 @@ class _Walk:
         self.chosen.pop()
 
 
-class _Search:
+@cache
+def _walk_order(contract: tuple[Requirement, ...]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """The requirements in walk order (identical ones next to each other, for symmetry; sets first,
+    they have fewer shapes), and whether each is the same as the one before it."""
+    order = sorted(range(len(contract)), key=lambda i: (contract[i].kind == "run", contract[i].min_len, i))
+    return tuple(order), tuple(k > 0 and contract[order[k]] == contract[order[k - 1]] for k in range(len(order)))
+
+
+class DistanceSearch:
     """Branch and bound over one shape per requirement (see the module docstring).
 
     :meth:`find` settles the fewest extra cards and one best combination;
@@ -286,16 +302,11 @@ class _Search:
         self.contract = tuple(contract)
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         c = self.c = Counts(hand, pool, rules.wilds)
-        self.hand_bits = bits_of([i for i in range(N_NATURAL) if c.hn[i]])
-        self.pool_bits = bits_of([i for i in range(N_NATURAL) if c.pn[i]])
-        # identical requirements next to each other (symmetry), sets first (fewer shapes)
-        self.order = sorted(
-            range(len(self.contract)), key=lambda i: (self.contract[i].kind == "run", self.contract[i].min_len, i)
-        )
+        self.hand_only = not pool
+        self.hand_bits = bits_of(list(compress(range(N_NATURAL), c.hn)))
+        self.pool_bits = bits_of([i for i in range(N_NATURAL) if c.pn[i]]) if pool else 0
+        self.order, self.same = _walk_order(self.contract)
         self.cands = self._priced()
-        self.same = [
-            k > 0 and self.contract[self.order[k]] == self.contract[self.order[k - 1]] for k in range(len(self.order))
-        ]
         self.best: int | None = None
         self.first: tuple[Cand, ...] | None = None
         self.complete = True
@@ -308,7 +319,11 @@ class _Search:
         for i in self.order:
             req = self.contract[i]
             key = (req.kind == "run", min_length(req, rules))
-            if key not in priced:
+            if key in priced:
+                pass
+            elif self.hand_only:
+                priced[key] = price_hand_only(key[0], key[1], rules.ace, rules.wild_limit, self.c)
+            else:
                 found = [
                     cand
                     for shape in shapes_for(key[0], key[1], rules.ace, rules.wild_limit)
@@ -330,27 +345,39 @@ class _Search:
             return max(path.need, path.opened - self.c.hw)
         return combo_cost([x.shape for x in combo], self.c.hn, self.c.pn, self.c.hw, self.c.pw)
 
-    def find(self) -> None:
-        """The fewest extra cards (``best``, None when impossible) and one best combination (``first``)."""
+    def find(self, *, zero: bool = False) -> None:
+        """The fewest extra cards (``best``, None when impossible) and one best combination (``first``).
+
+        With ``zero`` only a combination that needs no card counts: ``best`` is 0 or None, and
+        ``first`` is the combination the full search finds when its answer is 0 (the first
+        zero-cost leaf of the same walk; the bound never cuts one off, so a limit of 0 cuts more).
+        """
         cands = self.cands
         if any(not cs for cs in cands):
             return
-        floor = max(sum(min(x.need for x in cs) for cs in cands), sum(min(x.s for x in cs) for cs in cands) - self.c.hw)
-        limit = [1 << 30]
+        if self.hand_only:  # sorted by s, and none needs a card to come
+            floor = max(0, sum(cs[0].s for cs in cands) - self.c.hw)
+        else:
+            floor = max(
+                sum(min(x.need for x in cs) for cs in cands), sum(min(x.s for x in cs) for cs in cands) - self.c.hw
+            )
+        if zero and floor > 0:
+            return
+        limit = [0 if zero else 1 << 30]
 
         def on_leaf(combo: tuple[Cand, ...], path: Path) -> None:
             cost = self._cost(combo, path)
-            if cost is not None and (self.best is None or cost < self.best):
+            if cost is not None and (self.best is None or cost < self.best) and not (zero and cost):
                 self.best = cost
                 self.first = combo
                 limit[0] = cost - 1
                 if cost <= floor:
-                    raise _Stop
+                    raise StopWalk
 
         self._walk(limit, on_leaf)
 
-    def _each_best(self, visit: Visit, skip: Callable[[int], bool] | None = None) -> None:
-        """Call ``visit`` on every best combination (after :meth:`find`); ``visit`` may raise :class:`_Stop`."""
+    def each_best(self, visit: Visit, skip: Callable[[int], bool] | None = None) -> None:
+        """Call ``visit`` on every best combination (after :meth:`find`); ``visit`` may raise :class:`StopWalk`."""
         assert self.best is not None
         best = self.best
 
@@ -381,7 +408,7 @@ class _Search:
         """Every card still to come that is part of some fewest completion, with its copies."""
         assert self.best is not None and self.best > 0
         outs = _Outs(self)
-        self._each_best(outs.visit, outs.skip)
+        self.each_best(outs.visit, outs.skip)
         counts = self.pool.counts
         out = {ALL_CARDS[i]: counts[i] for i in range(N_NATURAL) if outs.found >> i & 1}
         if outs.wild and self.c.pw:
@@ -389,25 +416,16 @@ class _Search:
                 out[w] = counts[w.index]
         return Cards.from_counts(out)
 
-    def discards(self) -> dict[Card, int]:
-        """For each distinct hand card, the fewest extra cards after discarding it (it joins the pool)."""
-        assert self.best is not None
-        d0 = self.best
-        found = _Discards(self)
-        self._each_best(found.visit)
-        out: dict[Card, int] = {}
-        for card in self.hand.distinct():
-            if card in self.rules.wilds:
-                out[card] = d0 + 1 if found.wild else d0
-            else:
-                out[card] = d0 + 1 if found.critical >> card.index & 1 else d0
-        return out
-
     # -------------------------------------------------------- a lay-down of one best combination
 
     def decode(self, combo: tuple[Cand, ...]) -> tuple[tuple[Meld, ...], Cards]:
         """The melds (contract order, every wild's role written) and the extra cards of ``combo``."""
-        built, extras = decode_combo(self.c, [k.shape for k in combo])
+        shapes = [k.shape for k in combo]
+        extras: list[Card] = []
+        if self.hand_only and self.best == 0:  # from the hand alone, no card to come: no extras
+            built = hand_melds(shapes, self.c)
+        else:
+            built, extras = decode_combo(self.c, shapes)
         by_req: list[Meld] = [Meld((ALL_CARDS[0],))] * len(self.contract)
         for k, i in enumerate(self.order):
             by_req[i] = built[k]
@@ -417,7 +435,7 @@ class _Search:
 class _Outs:
     """The cards still to come in some fewest completion, gathered over the best combinations."""
 
-    def __init__(self, search: _Search) -> None:
+    def __init__(self, search: DistanceSearch) -> None:
         assert search.best is not None
         self.search = search
         self.best = search.best
@@ -443,7 +461,7 @@ class _Outs:
             if not self.wild and s.c.pw and s.price_moved(combo, -1, 1) == closer:
                 self.wild = True
         if self._settled() and not s.pool_bits & ~self.found:
-            raise _Stop
+            raise StopWalk
 
     def _independent(self, combo: tuple[Cand, ...], path: Path) -> None:
         """Melds that share no card: any open slot a natural to come fills, where it saves a card."""
@@ -466,60 +484,6 @@ class _Outs:
         return self._settled() and not bits & self.search.pool_bits & ~self.found
 
 
-class _Discards:
-    """The hand cards whose discard raises the distance in every best combination."""
-
-    def __init__(self, search: _Search) -> None:
-        self.search = search
-        self.critical = search.hand_bits  # naturals whose discard raised the distance everywhere so far
-        self.wild = search.c.hw > 0  # discarding a wild raised it everywhere so far
-
-    def visit(self, combo: tuple[Cand, ...], path: Path) -> None:
-        """Narrow the critical cards by one best combination; stop when none is left."""
-        s = self.search
-        todo = self.critical & path.bits
-        if not path.clash:
-            crit = self._independent(combo, path, todo)
-        else:
-            crit = 0
-            while todo:
-                low = todo & -todo
-                todo ^= low
-                if s.price_moved(combo, low.bit_length() - 1, -1) != s.best:
-                    crit |= low
-            if self.wild and s.price_moved(combo, -1, -1) == s.best:
-                self.wild = False
-        self.critical &= crit
-        if not self.critical and not self.wild:
-            raise _Stop
-
-    def _independent(self, combo: tuple[Cand, ...], path: Path, todo: int) -> int:
-        s = self.search
-        c, d0, hn = s.c, s.best, s.c.hn
-        assert d0 is not None
-        crit = 0
-        for x in combo:
-            sh = x.shape
-            mine = todo & sh.cmask
-            if not mine:
-                continue
-            slots = x.s + 1
-            need_j = slots - sh.wmax if slots > sh.wmax else 0
-            if path.opened + 1 - c.hw <= d0 and path.need - x.need + need_j <= d0:
-                continue  # one card fewer in this meld still costs d0
-            if sh.run:
-                while mine:
-                    low = mine & -mine
-                    mine ^= low
-                    if hn[low.bit_length() - 1] < 2:  # no spare copy
-                        crit |= low
-            elif sum(hn[j] for j in sh.cards) <= sh.size:
-                crit |= mine
-        if path.opened - c.hw + 1 <= d0:
-            self.wild = False
-        return crit
-
-
 def search_distance(
     hand: Cards,
     pool: Cards,
@@ -536,7 +500,7 @@ def search_distance(
     :class:`~solver.errors.SolverTimeout` when ``time_limit`` passes before
     any completion is found.
     """
-    search = _Search(hand, pool, rules, contract, time_limit)
+    search = DistanceSearch(hand, pool, rules, contract, time_limit)
     search.find()
     if search.best is None:
         if not search.complete:
@@ -551,28 +515,20 @@ def search_distance(
     return SearchResult(search.best, completion, melds, found, status)
 
 
-def discard_distances(
-    hand: Cards,
-    pool: Cards,
-    rules: ContractRules,
-    contract: Sequence[Requirement],
-    *,
-    time_limit: float | None = None,
-) -> tuple[int | None, dict[Card, int | None], bool]:
-    """The distance of ``hand``, for each distinct hand card the distance after discarding it (the
-    card joins ``pool``; None where no completion exists), and whether the search finished in time."""
-    search = _Search(hand, pool, rules, contract, time_limit)
-    search.find()
-    if search.best is None:
-        return None, {card: None for card in hand.distinct()}, search.complete
-    after: dict[Card, int | None] = dict(search.discards())
-    return search.best, after, search.complete
-
-
 def contract_possible(hand: Cards, rules: ContractRules, contract: Sequence[Requirement]) -> bool:
     """Can ``hand`` make ``contract`` on its own (exactly: the distance with nothing to come is 0)?"""
     if quick_reject(hand, rules, contract):
         return False
-    search = _Search(hand, Cards(), rules, contract)
-    search.find()
+    search = DistanceSearch(hand, Cards(), rules, contract)
+    search.find(zero=True)
     return search.best == 0
+
+
+def hand_lay_down(hand: Cards, rules: ContractRules, contract: Sequence[Requirement]) -> tuple[Meld, ...] | None:
+    """The lay-down of ``contract`` from ``hand`` alone that :func:`search_distance` finds with an empty
+    pool when the distance is 0 (the same melds, found faster), or None when there is none."""
+    search = DistanceSearch(hand, Cards(), rules, contract)
+    search.find(zero=True)
+    if search.first is None:
+        return None
+    return search.decode(search.first)[0]

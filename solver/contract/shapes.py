@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import combinations, product
+from itertools import combinations, compress, product
 from typing import NamedTuple
 
 from solver.cards import ALL_CARDS, Card, Cards, Rank
@@ -150,7 +150,7 @@ class Counts:
         hn, pn = list(hc[:N_NATURAL]), list(pc[:N_NATURAL])
         self.hwild: list[Card] = []
         self.pwild: list[Card] = []
-        for w in sorted(wilds, key=lambda c: c.index):
+        for w in _in_order(wilds):
             i = w.index
             self.hwild += [w] * hc[i]
             self.pwild += [w] * pc[i]
@@ -158,8 +158,20 @@ class Counts:
                 hn[i] = pn[i] = 0
         self.hn, self.pn = hn, pn
         self.hw, self.pw = len(self.hwild), len(self.pwild)
-        self.hmask = [suit_mask(hn, s) for s in range(4)]
-        self.pmask = [suit_mask(pn, s) for s in range(4)]
+        # suit_mask of each suit, from the hand's cards (a few) rather than every rank
+        hmask = [0, 0, 0, 0]
+        for i in compress(_NATURALS, hn):
+            hmask[i // 13] |= 2 << (i % 13)
+        self.hmask = [m | 1 << 14 if m & 2 else m for m in hmask]
+        self.pmask = [suit_mask(pn, s) for s in range(4)] if pool else [0, 0, 0, 0]
+
+
+_NATURALS = range(N_NATURAL)
+
+
+@cache
+def _in_order(wilds: frozenset[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(wilds, key=lambda c: c.index))
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,6 +374,7 @@ class _Pricer:
                 self.cover.setdefault(card, []).append(j)
         self.sizes = [sh.size for sh in shapes]
         self.wmaxes = [sh.wmax for sh in shapes]
+        self.no_pool = not any(pn)
 
     def contested(self, counts: Sequence[int], open_cover: dict[int, list[int]], room: dict[int, int]) -> set[int]:
         """Ranks whose sets compete with runs for ``counts`` copies."""
@@ -417,6 +430,9 @@ class _Pricer:
 
     def pool_picks(self, pick: _HandPick) -> Iterator[tuple[dict[int, list[int]], list[int]]]:
         """Every split of the pool's naturals among the open slots left by a hand split."""
+        if self.no_pool:  # nothing to come: the one split leaves every open slot to wilds
+            yield {j: [] for j in self.runs}, [0] * len(self.shapes)
+            return
         open_cover: dict[int, list[int]] = {}
         for j in self.runs:
             mine = pick.got[j]
@@ -432,7 +448,7 @@ class _Pricer:
                 yield fill, self._per_meld(fill, qpick)
 
     def best(self) -> tuple[int, Split] | None:
-        """The cheapest split, or None when none completes the combination."""
+        """The cheapest split (the first found of that cost), or None when none completes the combination."""
         best: tuple[int, Split] | None = None
         n = len(self.shapes)
         for pick in self.hand_picks():
@@ -442,6 +458,8 @@ class _Pricer:
                     hand_part = tuple(tuple(pick.got[j]) if j in pick.got else pick.h[j] for j in range(n))
                     pool_part = tuple(tuple(fill[j]) if j in fill else q[j] for j in range(n))
                     best = (cost, Split(hand_part, pool_part))
+                    if cost == 0:  # no split costs less: the first free one is the answer
+                        return best
         return best
 
 

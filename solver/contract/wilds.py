@@ -25,15 +25,16 @@ between wild nodes and hand cards (:func:`swap_matching`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
-
-import networkx as nx
+from typing import TYPE_CHECKING, Literal
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.errors import MeldError
-from solver.graph.runs import position_rank, positions_of, rank_graph, run_windows
 from solver.melds import Meld, MeldKind, meld_kind
+from solver.ranks import position_rank, positions_of
 from solver.rules.base import MeldSpec
+
+if TYPE_CHECKING:  # networkx takes about 0.2 s to import: the graph functions import it when called
+    import networkx as nx
 
 __all__ = [
     "RunShape",
@@ -104,6 +105,8 @@ def run_shapes(meld: Meld, spec: MeldSpec) -> tuple[RunShape, ...]:
     There is one reading unless an ace may sit low or high with only open
     wilds beside it (``AH 2S 2C JK`` under ``wild_limit = "any"``).
     """
+    from solver.graph.runs import rank_graph, run_windows  # networkx: imported on first use
+
     meld_kind(meld, spec, "run")
     open_: list[Card] = []
     fixed: list[tuple[Card, Card | None]] = []  # (identity, wild card or None)
@@ -186,6 +189,8 @@ def substitution_graph(
     the run's first window; ``reading`` picks one of :func:`run_shapes`).
     In a set, any natural of the set's rank.
     """
+    import networkx as nx
+
     graph = nx.Graph()
     _, shape = shape_of(meld, spec)
     if isinstance(shape, RunShape):
@@ -214,6 +219,8 @@ def swap_matching(meld: Meld, hand: Cards, spec: MeldSpec) -> dict[int, Card]:
     For a run with open wilds every window is tried and the largest
     matching wins (its open wilds then stand for that window's nodes).
     """
+    import networkx as nx
+
     _, shape = shape_of(meld, spec)
     tries: list[tuple[tuple[int, ...] | None, int]] = [(None, 0)]
     if isinstance(shape, RunShape):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards, Joker, Rank, Suit, make_deck
@@ -185,17 +186,9 @@ class ContractRules(RuleSet):
 
     @property
     def meld_spec(self) -> MeldSpec:
-        """Sets of ``set_min``+ (suits may repeat), runs of ``run_min``+, wilds per ``wild_limit``."""
-        return MeldSpec(
-            set_min=self.set_min,
-            set_max=None,
-            set_distinct_suits=False,
-            run_min=self.run_min,
-            run_max=13,
-            ace=self.ace,
-            wilds=self.wilds,
-            wild_limit=self.wild_limit,
-        )
+        """Sets of ``set_min``+ (suits may repeat), runs of ``run_min``+, wilds per ``wild_limit``
+        (built once per combination of those options: the engine asks for it on every move)."""
+        return _meld_spec(self.set_min, self.run_min, self.ace, self.wilds, self.wild_limit)
 
     def points(self, card: Card) -> int:
         """What ``card`` scores when left in hand at the end of a round."""
@@ -208,6 +201,20 @@ class ContractRules(RuleSet):
         if card.rank >= Rank.JACK:
             return 10 if self.face_points == "ten" else int(card.rank)
         return int(card.rank)
+
+
+@cache
+def _meld_spec(set_min: int, run_min: int, ace: Ace, wilds: frozenset[Card], wild_limit: WildLimit) -> MeldSpec:
+    return MeldSpec(
+        set_min=set_min,
+        set_max=None,
+        set_distinct_suits=False,
+        run_min=run_min,
+        run_max=13,
+        ace=ace,
+        wilds=wilds,
+        wild_limit=wild_limit,
+    )
 
 
 def min_length(req: Requirement, rules: ContractRules) -> int:
