@@ -342,40 +342,49 @@ def _decode_homes(homes: Sequence[_Home], values: Sequence[int]) -> tuple[list[P
 def solve_least_change(
     t: Template,
     instance: Instance,
-    score: int,
+    score: int | None,
     old: Sequence[Meld],
     rules: ManipulationRules,
     table: Cards,
     time_limit: float,
 ) -> Solved | None:
-    """Phase 2: with the score held at phase 1's best, keep the most old melds, move the fewest cards.
+    """Keep the most old melds and move the fewest cards, among the plays of the best score.
 
-    ``score`` is the best objective over the whole new table's cards (old
-    ones included). Returns None when no solution was found in time (the
-    caller keeps phase 1's). No warm start: phase 1's values as a hint made
-    it twice as slow (docs/decisions-manipulation.md).
+    With ``score`` (the best objective over the whole new table's cards, old
+    ones included, proven by an earlier stage) the score is held there: phase
+    2 alone, ``status`` ``feasible`` and ``least_change_status`` this solve's.
+    With ``score=None`` one solve does both, the score first
+    (``W * score + least change``, ``W`` above any least-change objective):
+    ``status`` and ``least_change_status`` are this solve's. Returns None
+    when no solution was found in time. No warm start: phase 1's values as a
+    hint made it twice as slow (docs/decisions-manipulation.md).
     """
     proto = cp.CpModelProto()
     proto.copy_from(instance.proto)
     b = Builder(proto)
     usage = [v for v in t.usage if v >= 0]
     weights = [w for v, w in zip(t.usage, t.weights) if v >= 0]
-    b.linear(usage, weights, score, INF)
+    if score is not None:
+        b.linear(usage, weights, score, INF)
     homes, objective = _add_homes(b, t, old, rules, instance)
     proto.clear_objective()
     obj = proto.objective
     obj.vars.extend([v for v, _ in objective])  # in bulk: thousands of terms on big tables
     obj.coeffs.extend([-c for _, c in objective])
+    if score is None:  # the score first: each unit worth more than the whole least-change objective
+        above = sum(c for _, c in objective) + 1
+        obj.vars.extend(usage)
+        obj.coeffs.extend([-w * above for w in weights])
     r = run_model(proto, time_limit, zero_half_cuts=True)
     if r.status not in (Status.OPTIMAL, Status.FEASIBLE):
         return None
     home_pieces, home_jokers = _decode_homes(homes, r.values)
     pool = decode_pool(t, r.values, instance.refinement, home_jokers)
-    score = sum(r.values[v] * w for v, w in zip(usage, weights))
     return Solved(
-        Status.FEASIBLE,
-        score,
+        Status.FEASIBLE if score is not None else r.status,
+        sum(r.values[v] * w for v, w in zip(usage, weights)),
         played_cards(t, r.values, table),
         (*home_pieces, *pool),
         least_change_status=r.status,
+        least_change_value=sum(r.values[v] * c for v, c in objective),
     )

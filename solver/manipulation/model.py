@@ -364,6 +364,7 @@ class Solved:
     played: Cards
     pieces: tuple[Piece, ...]
     least_change_status: Status | None = None
+    least_change_value: int = 0  # the least-change objective reached (kept melds, cards staying)
 
 
 def played_cards(t: Template, values: Sequence[int], table: Cards) -> Cards:

@@ -181,7 +181,9 @@ def best_play(
     search = ExtensionSearch(
         pos.old, hand, rules, pos.objective, table_cards=pos.on_table, budget=budget_for(len(pos.on_table))
     )
-    best = _best_score(pos, search, clock)
+    best = _best_score(pos, search, clock, least_change=least_change)
+    if best is None:  # 4. and 5. at once
+        return _both(pos, clock)
     least: LeastChange = "optimal" if least_change else "skipped"
     if best.status is Status.UNKNOWN or not best.played:
         return _unchanged(pos, best.status)
@@ -196,8 +198,9 @@ def best_play(
     return _finish(pos, melds, played, best.status, least)
 
 
-def _best_score(pos: _Position, search: ExtensionSearch, clock: _Clock) -> _Best:
-    """Stages 1-4: the bound, the extension search, the dynamic program, CP-SAT (first to prove wins)."""
+def _best_score(pos: _Position, search: ExtensionSearch, clock: _Clock, *, least_change: bool) -> _Best | None:
+    """Stages 1-4: the bound, the extension search, the dynamic program, CP-SAT (first to prove wins);
+    None where CP-SAT would answer and least change is asked for (one solve answers both: :func:`_both`)."""
     if not search.bound:  # 1. nothing is playable at all
         return _Best(Status.INFEASIBLE, Cards(), pos.old, "bound")
     ext = search.find()  # 2. the whole bound with every old meld kept
@@ -208,7 +211,7 @@ def _best_score(pos: _Position, search: ExtensionSearch, clock: _Clock) -> _Best
         if natural is not None:
             status = Status.OPTIMAL if natural.played else Status.INFEASIBLE
             return _Best(status, natural.played, natural.table, "program")
-    return _cpsat(pos, clock)  # 4.
+    return None if least_change else _cpsat(pos, clock)  # 4.
 
 
 def _cpsat(pos: _Position, clock: _Clock, *, exact: bool = False) -> _Best:
@@ -226,6 +229,26 @@ def _cpsat(pos: _Position, clock: _Clock, *, exact: bool = False) -> _Best:
             raise MeldError("a meld of jokers only could not be placed")
         return _cpsat(pos, clock, exact=True)
     return _Best(solved.status, solved.played, melds, "cp-sat", first.objective, instance)
+
+
+def _both(pos: _Position, clock: _Clock) -> Play:
+    """Stages 4 and 5 as one CP-SAT solve, the best score first, then least change (cheaper than
+    two solves: docs/decisions-manipulation.md); the exact joker model when the plain one leaves a
+    meld of jokers only."""
+    t = pos.template()
+    instance = plain_instance(t, pos.on_table, pos.hand)
+    for _ in range(2):
+        solved = solve_least_change(t, instance, None, pos.old, pos.rules, pos.on_table, clock.left())
+        if solved is None:
+            return _unchanged(pos, Status.UNKNOWN)
+        if not solved.played:
+            return _unchanged(pos, Status.INFEASIBLE if solved.status is Status.OPTIMAL else Status.FEASIBLE)
+        melds = assemble(solved.pieces, pos.rules)
+        if melds is not None:
+            least: LeastChange = "optimal" if solved.status is Status.OPTIMAL else "feasible"
+            return _finish(pos, melds, solved.played, solved.status, least)
+        instance = exact_instance(t, pos.on_table, pos.hand)
+    raise MeldError("a meld of jokers only could not be placed")  # pragma: no cover - the exact model never does
 
 
 def _least_change(pos: _Position, best: _Best, clock: _Clock) -> tuple[Cards, Sequence[Meld], LeastChange]:

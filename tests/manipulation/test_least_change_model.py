@@ -22,10 +22,11 @@ from unittest.mock import patch
 import pytest
 
 import solver.manipulation.least_change as lc
+import solver.manipulation.play as play_module
 from benchmarks.bench_manipulation_field import KINDS, Kind
 from solver.errors import Status
 from solver.manipulation import best_play
-from solver.manipulation.model import INF, Response, run_model
+from solver.manipulation.model import INF, Solved
 from solver.ranks import card_index
 
 
@@ -84,24 +85,25 @@ class _KeptVariableHomes(lc._Homes):
 
 def _least_change_optima(kind: Kind, homes: type[lc._Homes]) -> list[tuple[int, int]]:
     """Per position: (best score, least-change objective) proven by the model built with ``homes``."""
-    seen: list[Response] = []
-    run: Callable[..., Response] = run_model
+    seen: list[Solved] = []
+    solve: Callable[..., Solved | None] = lc.solve_least_change
 
-    def spy(*args: Any, **kwargs: Any) -> Response:
-        r = run(*args, **kwargs)
-        seen.append(r)
-        return r
+    def spy(*args: Any, **kwargs: Any) -> Solved | None:
+        solved = solve(*args, **kwargs)
+        assert solved is not None
+        seen.append(solved)
+        return solved
 
     out = []
-    with patch.object(lc, "_Homes", homes), patch.object(lc, "run_model", spy):
+    with patch.object(lc, "_Homes", homes), patch.object(play_module, "solve_least_change", spy):
         for table, hand in kind.positions(3, 23):
             seen.clear()
             play = best_play(table, hand, kind.rules, time_limit=60)
-            if not seen:  # every old meld kept: no second solve
+            if not seen:  # every old meld kept: no least-change solve
                 out.append((len(play.played), -1))
                 continue
-            assert seen[0].status is Status.OPTIMAL
-            out.append((len(play.played), seen[0].objective))
+            assert seen[0].least_change_status is Status.OPTIMAL
+            out.append((len(play.played), seen[0].least_change_value))
     return out
 
 
