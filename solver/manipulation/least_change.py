@@ -1,6 +1,7 @@
 """Stage 5 of the best play: least change, the play that disturbs the old table least.
 
-With the best score fixed, a second CP-SAT solve: each old meld may keep a
+With the best score fixed (or in one solve with stage 4, the score first),
+a CP-SAT solve: each old meld may keep a
 *home*, a new meld of its kind made of a part of the old meld (a run's
 window, a set's cards) plus copies from the pool (naturals or jokers);
 maximise kept melds, then old cards left in their home

@@ -174,7 +174,9 @@ def best_play(
     4. **CP-SAT** (:mod:`~solver.manipulation.model`): otherwise the best score.
     5. **least change** (:mod:`~solver.manipulation.least_change`): the
        extension search asked for the best score (a play keeping every meld
-       is least change), else a second CP-SAT solve with the score fixed.
+       is least change), else a CP-SAT solve with the score fixed; where
+       CP-SAT answers stage 4, one solve answers 4 and 5 together (the score
+       first, then least change).
     """
     clock = _Clock(time_limit)
     pos = _Position.checked(table, hand, rules, objective)
