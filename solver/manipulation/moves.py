@@ -215,13 +215,19 @@ def diff_tables(
         moved += n_moved
         kept.append(j is not None and n_moved == 0)
     groups: dict[tuple[int | None, int], dict[Card, int]] = {}
+    wanted: dict[Card, list[int]] = {}  # card -> the new melds still needing it, in table order
+    for j, want in enumerate(need):
+        for card, n in want.items():
+            if n > 0:
+                wanted.setdefault(card, []).append(j)
     for i, give in enumerate(surplus):
         for card, n in give.items():
-            for j, want in enumerate(need):
+            for j in wanted.get(card, ()):
                 if not n:
                     break
-                take = min(n, want.get(card, 0))
-                if take:
+                want = need[j]
+                take = min(n, want[card])
+                if take > 0:
                     want[card] -= take
                     n -= take
                     g = groups.setdefault((i, j), {})
