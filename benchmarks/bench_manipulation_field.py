@@ -17,9 +17,9 @@ time each stage of ``best_play`` takes; ``--plot`` draws time against table
 size (matplotlib, from the ``bench`` extra). The machine is shared: expect
 noise, read the ratios (same run); ``--cpu`` times by process CPU time,
 which other work on the machine disturbs less. ``--process N`` adds whole
-processes: ``shanghai solve --json`` over a folder of ``N`` positions of each
-kind against the peer's own script over the same positions, warm cost per
-position (:mod:`benchmarks.field_process`).
+processes: ``shanghai solve --json`` over folders of ``N`` and ``2N`` positions
+of each kind against the peer's own script over the same positions, warm
+cost per position (:mod:`benchmarks.field_process`).
 """
 
 from __future__ import annotations
@@ -300,12 +300,17 @@ def report_process(kinds: Sequence[Kind], n: int, seed: int, repeat: int, cpu: b
     from benchmarks.field_process import measure_process
 
     clock = "process CPU" if cpu else "wall"
-    table = Table(title=f"Whole processes, warm per position over a folder of {n} ({clock}, fastest of {repeat})")
+    title = (
+        f"Whole processes: warm per position, a folder of {2 * n} against its first {n} ({clock}, fastest of {repeat})"
+    )
+    table = Table(title=title)
     for col in ("kind", "ours: solve --json (least change)", "peer's script (plain)", "ours / peer", "equal counts"):
         table.add_column(col, justify="left" if col == "kind" else "right")
     for kind in kinds:
         row = measure_process(kind, n, seed, repeat, cpu)
-        table.add_row(kind.name, fmt(row.ours), fmt(row.peer), f"{row.ours / row.peer:.2f}x", f"{row.agree}/{n}")
+        table.add_row(
+            kind.name, fmt(row.ours), fmt(row.peer), f"{row.ours / row.peer:.2f}x", f"{row.agree}/{row.positions}"
+        )
         console.print(f"[dim]{kind.name}: ours {fmt(row.ours)}, peer {fmt(row.peer)}[/]")
     console.print(table)
 
@@ -320,7 +325,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--plot", metavar="PNG", help="draw time against table size")
     parser.add_argument("--cpu", action="store_true", help="process CPU time instead of wall time (a loaded machine)")
     parser.add_argument(
-        "--process", type=int, metavar="N", default=0, help="also whole processes over folders of N positions a kind"
+        "--process",
+        type=int,
+        metavar="N",
+        default=0,
+        help="also whole processes over folders of N and 2N positions a kind",
     )
     parser.add_argument("--only-process", action="store_true", help="skip the in-process table")
     parser.add_argument("--process-repeat", type=int, default=5, help="runs of each whole process (fastest kept)")

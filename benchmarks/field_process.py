@@ -1,12 +1,14 @@
 """Whole processes over folders of positions, one folder per kind: ``shanghai solve --json`` against the peer's script.
 
 Used by ``python -m benchmarks.bench_manipulation_field --process``. For each
-kind the peer can play, ``n`` seeded positions are written as puzzle files
-(ours) and as one JSON list of tile indexes (the peer's script, which builds
-its rule set once and solves them in a loop). Each command runs once on one
-position and once on the whole folder, in turn, ``repeat`` times after a
-discarded warm-up round; the warm cost per position is ``(many - one) /
-(n - 1)`` (imports, model templates and start-up cancel out). Times are the
+kind the peer can play, ``2n`` seeded positions are written as puzzle files
+(ours) and as JSON lists of tile indexes (the peer's script, which builds
+its rule set once and solves them in a loop). Each command runs on a folder
+of the first ``n`` positions and on one of all ``2n``, in turn, ``repeat``
+times after a discarded warm-up round; the warm cost per position is
+``(all - first) / n``: start-up, imports and every first-use cost (ours
+imports networkx and builds a model template only when a position first
+needs CP-SAT) are paid in both runs and cancel out. Times are the
 children's CPU time (user + system, from ``resource``) or wall time, the
 fastest run of each command: other work on a shared machine only adds time.
 Ours answers with least change (the default answer); the peer answers the
@@ -84,40 +86,41 @@ def _fastest(cmds: Sequence[Sequence[str]], repeat: int, cpu: bool) -> tuple[lis
 
 
 def measure_process(kind: Kind, n: int, seed: int, repeat: int, cpu: bool) -> ProcessRow:
-    """Warm per-position cost of ``shanghai solve --json`` over a folder of ``n`` positions of ``kind``
-    against the peer's script over the same positions."""
+    """Warm per-position cost of ``shanghai solve --json`` over a folder of positions of ``kind``
+    against the peer's script over the same positions: ``n`` more positions after ``n``."""
     from benchmarks.bench_manipulation_field import _tile
 
     rules = kind.rules
-    positions = kind.positions(n, seed)
+    positions = kind.positions(2 * n, seed)
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "many"
-        folder.mkdir()
+        first, every = Path(tmp) / "first", Path(tmp) / "all"
+        first.mkdir()
+        every.mkdir()
         for k, (table, hand) in enumerate(positions):
             text = dumps(Puzzle("manipulation", rules, ManipulationPosition(table, hand)))
-            (folder / f"p{k:03d}.toml").write_text(text)
-        one = Path(tmp) / "one.toml"
-        one.write_text((folder / "p000.toml").read_text())
+            (every / f"p{k:03d}.toml").write_text(text)
+            if k < n:
+                (first / f"p{k:03d}.toml").write_text(text)
         tiles = [
             [[_tile(c, rules.ace) for m in table for c in m.cards], [_tile(c, rules.ace) for c in hand]]
             for table, hand in positions
         ]
-        (Path(tmp) / "many.json").write_text(json.dumps(tiles))
-        (Path(tmp) / "one.json").write_text(json.dumps(tiles[:1]))
+        (Path(tmp) / "all.json").write_text(json.dumps(tiles))
+        (Path(tmp) / "first.json").write_text(json.dumps(tiles[:n]))
         script = Path(tmp) / "peer.py"
         script.write_text(PEER_SCRIPT)
         ours = [sys.executable, "-m", "cli", "solve", "--json"]
         peer = [sys.executable, str(script), str(rules.decks), str(rules.jokers)]
-        (one_ours, many_ours, one_peer, many_peer), outs = _fastest(
+        (first_ours, all_ours, first_peer, all_peer), outs = _fastest(
             [
-                [*ours, str(one)],
-                [*ours, str(folder)],
-                [*peer, str(Path(tmp) / "one.json")],
-                [*peer, str(Path(tmp) / "many.json")],
+                [*ours, str(first)],
+                [*ours, str(every)],
+                [*peer, str(Path(tmp) / "first.json")],
+                [*peer, str(Path(tmp) / "all.json")],
             ],
             repeat,
             cpu,
         )
     counts = [json.loads(line)["cards"] for line in outs[1].splitlines()]
     agree = sum(a == int(b) for a, b in zip(counts, outs[3].split()))
-    return ProcessRow(kind.name, n, (many_ours - one_ours) / (n - 1), (many_peer - one_peer) / (n - 1), agree)
+    return ProcessRow(kind.name, 2 * n, (all_ours - first_ours) / n, (all_peer - first_peer) / n, agree)
