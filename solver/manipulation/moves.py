@@ -185,6 +185,33 @@ def match_melds(old: Sequence[Meld], new: Sequence[Meld]) -> tuple[int | None, .
     return tuple(partner)
 
 
+def _place_surplus(
+    surplus: Sequence[dict[Card, int]], need: Sequence[dict[Card, int]]
+) -> dict[tuple[int | None, int], dict[Card, int]]:
+    """Each old meld's cards that leave it, placed in the first new melds still needing them
+    (``need`` is consumed): (old, new) -> cards moved."""
+    groups: dict[tuple[int | None, int], dict[Card, int]] = {}
+    wanted: dict[Card, list[int]] = {}  # card -> the new melds still needing it, in table order
+    for j, want in enumerate(need):
+        for card, n in want.items():
+            if n > 0:
+                wanted.setdefault(card, []).append(j)
+    for i, give in enumerate(surplus):
+        for card, n in give.items():
+            for j in wanted.get(card, ()):
+                if not n:
+                    break
+                take = min(n, need[j][card])
+                if take > 0:
+                    need[j][card] -= take
+                    n -= take
+                    g = groups.setdefault((i, j), {})
+                    g[card] = g.get(card, 0) + take
+            if n:
+                raise ValueError(f"card {card} of old meld {i} has no place in the new table")
+    return groups
+
+
 def diff_tables(
     old: Sequence[Meld], new: Sequence[Meld], played: Cards, matching: Sequence[int | None] | None = None
 ) -> TableDiff:
@@ -214,26 +241,7 @@ def diff_tables(
         n_moved = sum(give.values())
         moved += n_moved
         kept.append(j is not None and n_moved == 0)
-    groups: dict[tuple[int | None, int], dict[Card, int]] = {}
-    wanted: dict[Card, list[int]] = {}  # card -> the new melds still needing it, in table order
-    for j, want in enumerate(need):
-        for card, n in want.items():
-            if n > 0:
-                wanted.setdefault(card, []).append(j)
-    for i, give in enumerate(surplus):
-        for card, n in give.items():
-            for j in wanted.get(card, ()):
-                if not n:
-                    break
-                want = need[j]
-                take = min(n, want[card])
-                if take > 0:
-                    want[card] -= take
-                    n -= take
-                    g = groups.setdefault((i, j), {})
-                    g[card] = g.get(card, 0) + take
-            if n:
-                raise ValueError(f"card {card} of old meld {i} has no place in the new table")
+    groups = _place_surplus(surplus, need)
     for j, want in enumerate(need):
         for card, n in want.items():
             if n:
