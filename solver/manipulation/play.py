@@ -31,7 +31,7 @@ from solver.manipulation.assemble import assemble
 from solver.manipulation.bound import playable_bound, score_of
 from solver.manipulation.extension import ExtensionSearch, budget_for, extension_play
 from solver.manipulation.least_change import solve_least_change
-from solver.manipulation.model import Instance, Template, exact_instance, plain_instance, solve_play, template
+from solver.manipulation.model import Solved, Template, exact_instance, plain_instance, solve_play, template
 from solver.manipulation.moves import Move, TableDiff, diff_tables, match_melds
 from solver.manipulation.natural import DP_CARDS, NaturalPlay, natural_play
 from solver.melds import Meld, format_table, validate_rearrangement, validate_table
@@ -137,8 +137,6 @@ class _Best(NamedTuple):
     played: Cards
     melds: Sequence[Meld]
     stage: Literal["bound", "extension", "program", "cp-sat"]
-    score: int = 0  # CP-SAT's objective over the whole new table (for least change)
-    instance: Instance | None = None
 
 
 # --- the pipeline -------------------------------------------------------------------------------
@@ -219,7 +217,7 @@ def _best_score(pos: _Position, search: ExtensionSearch, clock: _Clock, *, least
 def _cpsat(pos: _Position, clock: _Clock, *, exact: bool = False) -> _Best:
     """Stage 4, CP-SAT with jokers as role copies; again with the exact refinement if the decoded
     table keeps a meld of jokers only that no meld has room for (three or more jokers)."""
-    solved, instance, first = solve_play(pos.template(), pos.on_table, pos.hand, clock.left(), exact=exact)
+    solved, _, _ = solve_play(pos.template(), pos.on_table, pos.hand, clock.left(), exact=exact)
     if solved.status is Status.UNKNOWN:
         return _Best(Status.UNKNOWN, Cards(), pos.old, "cp-sat")
     if not solved.played:
@@ -230,47 +228,47 @@ def _cpsat(pos: _Position, clock: _Clock, *, exact: bool = False) -> _Best:
         if exact:  # pragma: no cover - the exact model never leaves jokers alone
             raise MeldError("a meld of jokers only could not be placed")
         return _cpsat(pos, clock, exact=True)
-    return _Best(solved.status, solved.played, melds, "cp-sat", first.objective, instance)
+    return _Best(solved.status, solved.played, melds, "cp-sat")
 
 
 def _both(pos: _Position, clock: _Clock) -> Play:
     """Stages 4 and 5 as one CP-SAT solve, the best score first, then least change (cheaper than
-    two solves: docs/decisions-manipulation.md); the exact joker model when the plain one leaves a
-    meld of jokers only."""
-    t = pos.template()
-    instance = plain_instance(t, pos.on_table, pos.hand)
-    for _ in range(2):
-        solved = solve_least_change(t, instance, None, pos.old, pos.rules, pos.on_table, clock.left())
-        if solved is None:
-            return _unchanged(pos, Status.UNKNOWN)
-        if not solved.played:
-            return _unchanged(pos, Status.INFEASIBLE if solved.status is Status.OPTIMAL else Status.FEASIBLE)
-        melds = assemble(solved.pieces, pos.rules)
-        if melds is not None:
-            least: LeastChange = "optimal" if solved.status is Status.OPTIMAL else "feasible"
-            return _finish(pos, melds, solved.played, solved.status, least)
-        instance = exact_instance(t, pos.on_table, pos.hand)
-    raise MeldError("a meld of jokers only could not be placed")  # pragma: no cover - the exact model never does
+    two solves: docs/decisions-manipulation.md)."""
+    answer = _homes(pos, None, clock)
+    if answer is None:
+        return _unchanged(pos, Status.UNKNOWN)
+    solved, melds = answer
+    if not solved.played:
+        return _unchanged(pos, Status.INFEASIBLE if solved.status is Status.OPTIMAL else Status.FEASIBLE)
+    least: LeastChange = "optimal" if solved.status is Status.OPTIMAL else "feasible"
+    return _finish(pos, melds, solved.played, solved.status, least)
 
 
 def _least_change(pos: _Position, best: _Best, clock: _Clock) -> tuple[Cards, Sequence[Meld], LeastChange]:
-    """Stage 5, the second CP-SAT solve: the score fixed, the most old melds kept, the fewest cards
-    moved (the exact joker model when the plain one leaves a meld of jokers only). Falls back to
-    ``best`` (``feasible``) when time runs out."""
+    """Stage 5 after the dynamic program: the score held at its best, the most old melds kept, the
+    fewest cards moved. Falls back to ``best`` (``feasible``) when time runs out."""
+    answer = _homes(pos, len(pos.on_table) + len(best.played), clock)
+    if answer is None:
+        return best.played, best.melds, "feasible"
+    solved, melds = answer
+    least: LeastChange = "optimal" if solved.least_change_status is Status.OPTIMAL else "feasible"
+    return solved.played, melds, least
+
+
+def _homes(pos: _Position, score: int | None, clock: _Clock) -> tuple[Solved, Sequence[Meld]] | None:
+    """The least-change solve (``score`` held, or None: the score first) and its table; the exact
+    joker model when the plain one leaves a meld of jokers only. None when time ran out."""
     t = pos.template()
-    score = best.score if best.stage == "cp-sat" else len(pos.on_table) + len(best.played)
-    instance = best.instance or plain_instance(t, pos.on_table, pos.hand)
-    for attempt in range(2):
-        better = solve_least_change(t, instance, score, pos.old, pos.rules, pos.on_table, clock.left())
-        if better is None:
-            break
-        melds = assemble(better.pieces, pos.rules)
+    instance = plain_instance(t, pos.on_table, pos.hand)
+    for _ in range(2):
+        solved = solve_least_change(t, instance, score, pos.old, pos.rules, pos.on_table, clock.left())
+        if solved is None:
+            return None
+        melds = assemble(solved.pieces, pos.rules)
         if melds is not None:
-            least: LeastChange = "optimal" if better.least_change_status is Status.OPTIMAL else "feasible"
-            return better.played, melds, least
-        if attempt == 0:
-            instance = exact_instance(t, pos.on_table, pos.hand)
-    return best.played, best.melds, "feasible"
+            return solved, melds
+        instance = exact_instance(t, pos.on_table, pos.hand)
+    raise MeldError("a meld of jokers only could not be placed")  # pragma: no cover - the exact model never does
 
 
 # --- the answer as a Play -----------------------------------------------------------------------
