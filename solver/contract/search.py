@@ -319,20 +319,23 @@ class DistanceSearch:
         for i in self.order:
             req = self.contract[i]
             key = (req.kind == "run", min_length(req, rules))
-            if key in priced:
-                pass
-            elif self.hand_only:
-                priced[key] = price_hand_only(key[0], key[1], rules.ace, rules.wild_limit, self.c)
-            else:
-                found = [
-                    cand
-                    for shape in shapes_for(key[0], key[1], rules.ace, rules.wild_limit)
-                    if (cand := price(shape, self.c)) is not None
-                ]
-                found.sort(key=lambda k: (k.s, k.need))
-                priced[key] = found
+            if key not in priced:
+                priced[key] = self._price(*key)
             out.append(priced[key])
         return out
+
+    def _price(self, run: bool, length: int) -> list[Cand]:
+        """The candidates of one requirement shape, cheapest first."""
+        rules = self.rules
+        if self.hand_only:
+            return price_hand_only(run, length, rules.ace, rules.wild_limit, self.c)
+        found = [
+            cand
+            for shape in shapes_for(run, length, rules.ace, rules.wild_limit)
+            if (cand := price(shape, self.c)) is not None
+        ]
+        found.sort(key=lambda k: (k.s, k.need))
+        return found
 
     def _walk(self, limit: list[int], on_leaf: Visit, skip: Callable[[int], bool] | None = None) -> None:
         """Visit every combination whose lower bound is at most ``limit[0]`` (which may shrink)."""
