@@ -35,6 +35,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.field_process import process_times
 from benchmarks.positions import random_position
 from solver.cards import Cards, Suit
 from solver.manipulation import best_play
@@ -105,22 +106,6 @@ def two_deck_puzzles(n: int, seed: int) -> list[tuple[tuple[Meld, ...], Cards]]:
         size = (20, 30, 40, 50)[k % 4]
         out.append(random_position(rules, size, 10, seed * 10_000 + k))
     return out
-
-
-def process_times(cmds: Sequence[list[str]], repeat: int = 5) -> tuple[list[float], list[str]]:
-    """Fastest wall time of each whole process, the commands run in turn ``repeat`` times after one
-    discarded warm-up round (disk caches); also the last stderr of each. The minimum, not the median:
-    other work on the machine only ever adds time."""
-    times: list[list[float]] = [[] for _ in cmds]
-    errs = [""] * len(cmds)
-    for r in range(repeat + 1):
-        for k, cmd in enumerate(cmds):
-            start = time.perf_counter()
-            done = subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True, text=True)
-            if r:
-                times[k].append(time.perf_counter() - start)
-            errs[k] = done.stderr
-    return [min(t) for t in times], errs
 
 
 class _SolverCalls:
@@ -253,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         (Path(tmp) / "one.json").write_text(json.dumps([peer_tiles(*puzzles[1])]))
         ours_cmd = [sys.executable, "-m", "cli", "solve"]
         peer_cmd = [sys.executable, str(Path(tmp) / "peer.py")]
-        (cold_ours, many_ours, many_json, cold_peer, many_peer), errs = process_times(
+        (cold_ours, many_ours, many_json, cold_peer, many_peer), done = process_times(
             [
                 [*ours_cmd, str(one)],
                 [*ours_cmd, str(folder)],
@@ -263,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             ],
             2 if args.quick else 5,
         )
-        loop_peer = float(errs[4].split()[-1])
+        loop_peer = float(done[4].stderr.split()[-1])
         solve_ours = _json_seconds([*ours_cmd, "--json", str(folder)])
         pages = _cli_costs(folder)
     warm_ours = (many_ours - cold_ours) / (n - 1)

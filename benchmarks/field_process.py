@@ -62,27 +62,31 @@ class ProcessRow:
     agree: int
 
 
-def _run(cmd: Sequence[str], cpu: bool) -> tuple[float, str]:
-    """Seconds one command takes (children's CPU or wall) and its standard output."""
+def _run(cmd: Sequence[str], cpu: bool) -> tuple[float, subprocess.CompletedProcess[str]]:
+    """Seconds one command takes (children's CPU or wall) and what it printed."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return (used if cpu else wall), done.stdout
+    return (used if cpu else wall), done
 
 
-def _fastest(cmds: Sequence[Sequence[str]], repeat: int, cpu: bool) -> tuple[list[float], list[str]]:
-    """The fastest time of each command (run in turn, after one discarded round) and its last output."""
+def process_times(
+    cmds: Sequence[Sequence[str]], repeat: int = 5, *, cpu: bool = False
+) -> tuple[list[float], list[subprocess.CompletedProcess[str]]]:
+    """The fastest time of each whole process, the commands run in turn ``repeat`` times after one
+    discarded warm-up round (disk caches), and each one's last output. The minimum, not the median:
+    other work on the machine only ever adds time."""
     best = [float("inf")] * len(cmds)
-    outs = [""] * len(cmds)
+    done: list[subprocess.CompletedProcess[str]] = [subprocess.CompletedProcess([], 0)] * len(cmds)
     for r in range(repeat + 1):
         for k, cmd in enumerate(cmds):
-            seconds, outs[k] = _run(cmd, cpu)
+            seconds, done[k] = _run(cmd, cpu)
             if r:
                 best[k] = min(best[k], seconds)
-    return best, outs
+    return best, done
 
 
 def measure_process(kind: Kind, n: int, seed: int, repeat: int, cpu: bool) -> ProcessRow:
@@ -111,7 +115,7 @@ def measure_process(kind: Kind, n: int, seed: int, repeat: int, cpu: bool) -> Pr
         script.write_text(PEER_SCRIPT)
         ours = [sys.executable, "-m", "cli", "solve", "--json"]
         peer = [sys.executable, str(script), str(rules.decks), str(rules.jokers)]
-        (first_ours, all_ours, first_peer, all_peer), outs = _fastest(
+        (first_ours, all_ours, first_peer, all_peer), done = process_times(
             [
                 [*ours, str(first)],
                 [*ours, str(every)],
@@ -119,8 +123,8 @@ def measure_process(kind: Kind, n: int, seed: int, repeat: int, cpu: bool) -> Pr
                 [*peer, str(Path(tmp) / "all.json")],
             ],
             repeat,
-            cpu,
+            cpu=cpu,
         )
-    counts = [json.loads(line)["cards"] for line in outs[1].splitlines()]
-    agree = sum(a == int(b) for a, b in zip(counts, outs[3].split()))
+    counts = [json.loads(line)["cards"] for line in done[1].stdout.splitlines()]
+    agree = sum(a == int(b) for a, b in zip(counts, done[3].stdout.split()))
     return ProcessRow(kind.name, 2 * n, (all_ours - first_ours) / n, (all_peer - first_peer) / n, agree)
