@@ -57,10 +57,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from solver.cards import ALL_CARDS, Cards
+from solver.contract import best_lay_down
+from solver.contract.game import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, CSwap, CTake
 from solver.engine.base import Game
 from solver.envs.turn import MAX_CANCELS, MAX_MELDS, Codec, N, Turn
 from solver.envs.zsy_actions import ZsyCodec
 from solver.errors import IllegalActionError
+from solver.manipulation import Playable, best_play
+from solver.manipulation.game import MDraw, MPass, MPlay
 
 __all__ = ["MAX_CANCELS", "MAX_MELDS", "Codec", "ContractCodec", "ManipulationCodec", "Turn", "ZsyCodec", "codec_for"]
 
@@ -73,10 +77,11 @@ def codec_for(game: Game | str) -> Codec:
 class _ContractPosition:
     """A Contract position's indexes that do not depend on the selection, and its lay-downs found."""
 
-    __slots__ = ("base", "found", "lay_down", "listed", "swaps")
+    __slots__ = ("actions", "base", "found", "lay_down", "listed", "swaps")
 
     def __init__(self) -> None:
         self.base: list[int] = []  # discards, lay-offs, swaps, words
+        self.actions: dict[int, Any] = {}  # a discard, lay-off or word's index -> the engine's listed action
         self.lay_down = False  # a lay-down is legal: cards may be selected
         self.listed: list[Any] = []  # the engine's listed lay-downs
         self.swaps: list[Any] = []
@@ -101,6 +106,8 @@ class ContractCodec(Codec):
         2 * N + 4: "call",
         2 * N + 5: "nocall",
     }
+    WORD_ACTIONS: ClassVar[dict[int, type]] = {TAKE: CTake, DECLINE: CDecline, CALL: CCall, NOCALL: CNoCall}
+    WORD_OF: ClassVar[dict[type, int]] = {kind: index for index, kind in WORD_ACTIONS.items()}
 
     def name(self, index: int) -> str:
         if index < self.SELECT:
@@ -119,7 +126,7 @@ class ContractCodec(Codec):
 
     def legal(self, turn: Turn) -> list[int]:
         game: Any = turn.game
-        pos: _ContractPosition = turn.position_memo() or turn.set_position_memo(self._position(game))
+        pos = self._memo(turn)
         if turn.stage is not None:
             return sorted({self.DEST + a.dest for a in pos.swaps if (a.target, a.card) == turn.stage})
         if not pos.lay_down:
@@ -133,26 +140,33 @@ class ContractCodec(Codec):
 
     def _position(self, game: Any) -> _ContractPosition:
         """The indexes of a position that do not depend on the selection (once per position)."""
-        from solver.contract.game import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, CSwap, CTake
-
-        words = {CTake: self.TAKE, CDecline: self.DECLINE, CCall: self.CALL, CNoCall: self.NOCALL}
+        words = self.WORD_OF
         pos = _ContractPosition()
-        base: set[int] = set()
+        actions = pos.actions
+        swaps: set[int] = set()
         for a in game.legal_actions():
             kind = type(a)
             if kind is CDiscard:
-                base.add(self.DISCARD + a.card.index)
+                index = self.DISCARD + a.card.index
             elif kind is CLayOff:
-                base.add(self._meld(self.LAYOFF, a.target) + a.cards.cards[0].index)
+                index = self._meld(self.LAYOFF, a.target) + a.cards.cards[0].index
             elif kind is CSwap:
-                base.add(self._meld(self.SWAP, a.target) + a.card.index)
+                swaps.add(self._meld(self.SWAP, a.target) + a.card.index)
                 pos.swaps.append(a)
+                continue
             elif kind is CLayDown:
                 pos.lay_down = True
                 pos.listed.append(a)
+                continue
             else:
-                base.add(words[kind])
-        pos.base = sorted(base)
+                index = words[kind]
+            if index not in actions:  # the first listed (carried out as the engine lists it)
+                actions[index] = a
+        pos.base = sorted([*actions, *swaps])
+        return pos
+
+    def _memo(self, turn: Turn) -> _ContractPosition:
+        pos: _ContractPosition = turn.position_memo() or turn.set_position_memo(self._position(turn.game))
         return pos
 
     @staticmethod
@@ -164,12 +178,9 @@ class ContractCodec(Codec):
     def _lay_down(self, turn: Turn, pos: _ContractPosition | None = None) -> Any:
         """The best lay-down of the contract from the selected cards (fewest of them left), or None:
         the engine's own listed lay-down when it uses exactly these cards, else the solver's."""
-        from solver.contract import best_lay_down
-        from solver.contract.game import CLayDown
-
         game: Any = turn.game
         if pos is None:
-            pos = turn.position_memo() or turn.set_position_memo(self._position(game))
+            pos = self._memo(turn)
         sel = turn.selection
         if sel in pos.found:
             return pos.found[sel]
@@ -184,42 +195,23 @@ class ContractCodec(Codec):
         return action
 
     def step(self, turn: Turn, index: int) -> Any:
-        from solver.contract.game import CCall, CDecline, CDiscard, CLayOff, CNoCall, CSwap, CTake
-
-        game: Any = turn.game
-        p = game.current_player()
-        if index < self.SELECT:
-            return CDiscard(p, ALL_CARDS[index])
         if self._select_or_cancel(turn, index, self.SELECT, self.CANCEL):
             return None
         if index == self.LAYDOWN:
             return self._lay_down(turn)
-        simple = {self.TAKE: CTake, self.DECLINE: CDecline, self.CALL: CCall, self.NOCALL: CNoCall}
-        if index in simple:
-            return simple[index](p)
-        if index < self.SWAP:
-            m, c = divmod(index - self.LAYOFF, N)
-            return next(
-                a
-                for a in game.legal_actions()
-                if isinstance(a, CLayOff) and (a.target, a.cards.cards[0]) == (m, ALL_CARDS[c])
-            )
-        if index < self.DEST:
+        if self.SWAP <= index < self.DEST:
             m, c = divmod(index - self.SWAP, N)
             turn.stage = (m, ALL_CARDS[c])
             return None
+        pos = self._memo(turn)
+        if index < self.DEST:  # a discard, a lay-off or a word
+            return pos.actions[index]
         assert turn.stage is not None
         target, card = turn.stage
         dest = index - self.DEST
-        return next(
-            a
-            for a in game.legal_actions()
-            if isinstance(a, CSwap) and (a.target, a.card, a.dest) == (target, card, dest)
-        )
+        return next(a for a in pos.swaps if (a.target, a.card, a.dest) == (target, card, dest))
 
     def encode(self, game: Game, action: Any) -> list[int]:
-        from solver.contract.game import CDiscard, CLayDown, CLayOff, CSwap
-
         if isinstance(action, CDiscard):
             return [self.DISCARD + action.card.index]
         if isinstance(action, CLayDown):
@@ -241,8 +233,6 @@ class _ManipulationPosition:
     __slots__ = ("can", "draw", "found", "listed", "pass_", "plays")
 
     def __init__(self, game: Any) -> None:
-        from solver.manipulation.game import MDraw, MPass, MPlay
-
         legal = game.legal_actions()
         on_table = game._table_cards()
         self.listed: dict[Cards, list[Any]] = {}  # played cards -> their listed plays, in the engine's order
@@ -250,8 +240,8 @@ class _ManipulationPosition:
             if isinstance(a, MPlay):
                 self.listed.setdefault(Cards(c for m in a.table for c in m.cards) - on_table, []).append(a)
         self.plays = bool(self.listed)  # cards may be selected
-        self.draw = any(isinstance(a, MDraw) for a in legal)
-        self.pass_ = any(isinstance(a, MPass) for a in legal)
+        self.draw = next((a for a in legal if isinstance(a, MDraw)), None)  # the engine's listed draw, if any
+        self.pass_ = next((a for a in legal if isinstance(a, MPass)), None)
         self.can: dict[Cards, bool] = {}  # selection -> ``play`` is legal
         self.found: dict[Cards, Any] = {}  # selection -> its play (or None)
 
@@ -295,9 +285,9 @@ class ManipulationCodec(Codec):
                 out.append(self.PLAY)
                 others = len(pos.listed.get(turn.selection, ())) - 1
                 out.extend(self.ALT + k for k in range(min(others, self.ALTS)))
-        if pos.draw:
+        if pos.draw is not None:
             out.append(self.DRAW)
-        if pos.pass_:
+        if pos.pass_ is not None:
             out.append(self.PASS)
         if turn.can_cancel():
             out.append(self.CANCEL)
@@ -318,8 +308,6 @@ class ManipulationCodec(Codec):
         got = pos.can.get(sel)
         if got is not None:
             return got
-        from solver.manipulation import Playable
-
         game: Any = turn.game
         need = game.required()
         if len(sel) < need:
@@ -354,9 +342,6 @@ class ManipulationCodec(Codec):
 
         The engine's first listed play of exactly the selected cards comes first (no rearrangement).
         """
-        from solver.manipulation import best_play
-        from solver.manipulation.game import MPlay
-
         pos = self._position(turn)
         sel = turn.selection
         if sel in pos.found:
@@ -380,22 +365,17 @@ class ManipulationCodec(Codec):
         return action
 
     def step(self, turn: Turn, index: int) -> Any:
-        from solver.manipulation.game import MDraw, MPass
-
-        p = turn.game.current_player()
         if self._select_or_cancel(turn, index, 0, self.CANCEL):
             return None
         if index == self.DRAW:
-            return MDraw(p)
+            return self._position(turn).draw
         if index == self.PASS:
-            return MPass(p)
+            return self._position(turn).pass_
         if index >= self.ALT:
             return self._position(turn).listed[turn.selection][index - self.ALT + 1]
         return self._play(turn)
 
     def encode(self, game: Game, action: Any) -> list[int]:
-        from solver.manipulation.game import MDraw, MPass
-
         if isinstance(action, MDraw):
             return [self.DRAW]
         if isinstance(action, MPass):
