@@ -91,7 +91,7 @@ def _reference(turn: Turn, p: int) -> list[float]:
         ("manipulation", {"max_hands": 2}, (1, 2)),
     ],
 )
-def test_views_equal_the_reference(game_name: str, options: dict[str, int], seeds: tuple[int, ...]) -> None:
+def test_views_equal_the_reference(game_name: str, options: dict[str, Any], seeds: tuple[int, ...]) -> None:
     # every player's view after every step of seeded games (selections included), kept up to date
     # part by part, equals the reference; so does features() on a fresh buffer
     for seed in seeds:
