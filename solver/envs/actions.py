@@ -54,17 +54,14 @@ Manipulation Shanghai (size 99)
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, ClassVar
 
 from solver.cards import ALL_CARDS, Cards
-from solver.contract import best_lay_down
-from solver.contract.game import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, CSwap, CTake
 from solver.engine.base import Game
 from solver.envs.turn import MAX_CANCELS, MAX_MELDS, Codec, N, Turn
 from solver.envs.zsy_actions import ZsyCodec
 from solver.errors import IllegalActionError
-from solver.manipulation import Playable, best_play
-from solver.manipulation.game import MDraw, MPass, MPlay
 
 __all__ = ["MAX_CANCELS", "MAX_MELDS", "Codec", "ContractCodec", "ManipulationCodec", "Turn", "ZsyCodec", "codec_for"]
 
@@ -106,8 +103,6 @@ class ContractCodec(Codec):
         2 * N + 4: "call",
         2 * N + 5: "nocall",
     }
-    WORD_ACTIONS: ClassVar[dict[int, type]] = {TAKE: CTake, DECLINE: CDecline, CALL: CCall, NOCALL: CNoCall}
-    WORD_OF: ClassVar[dict[type, int]] = {kind: index for index, kind in WORD_ACTIONS.items()}
 
     def name(self, index: int) -> str:
         if index < self.SELECT:
@@ -140,21 +135,21 @@ class ContractCodec(Codec):
 
     def _position(self, game: Any) -> _ContractPosition:
         """The indexes of a position that do not depend on the selection (once per position)."""
-        words = self.WORD_OF
+        discard, lay_off, swap, lay_down, words = _contract_kinds()
         pos = _ContractPosition()
         actions = pos.actions
         swaps: set[int] = set()
         for a in game.legal_actions():
             kind = type(a)
-            if kind is CDiscard:
+            if kind is discard:
                 index = self.DISCARD + a.card.index
-            elif kind is CLayOff:
+            elif kind is lay_off:
                 index = self._meld(self.LAYOFF, a.target) + a.cards.cards[0].index
-            elif kind is CSwap:
+            elif kind is swap:
                 swaps.add(self._meld(self.SWAP, a.target) + a.card.index)
                 pos.swaps.append(a)
                 continue
-            elif kind is CLayDown:
+            elif kind is lay_down:
                 pos.lay_down = True
                 pos.listed.append(a)
                 continue
@@ -178,6 +173,9 @@ class ContractCodec(Codec):
     def _lay_down(self, turn: Turn, pos: _ContractPosition | None = None) -> Any:
         """The best lay-down of the contract from the selected cards (fewest of them left), or None:
         the engine's own listed lay-down when it uses exactly these cards, else the solver's."""
+        from solver.contract import best_lay_down
+        from solver.contract.game import CLayDown
+
         game: Any = turn.game
         if pos is None:
             pos = self._memo(turn)
@@ -212,6 +210,8 @@ class ContractCodec(Codec):
         return next(a for a in pos.swaps if (a.target, a.card, a.dest) == (target, card, dest))
 
     def encode(self, game: Game, action: Any) -> list[int]:
+        from solver.contract.game import CDiscard, CLayDown, CLayOff, CSwap
+
         if isinstance(action, CDiscard):
             return [self.DISCARD + action.card.index]
         if isinstance(action, CLayDown):
@@ -233,6 +233,8 @@ class _ManipulationPosition:
     __slots__ = ("can", "draw", "found", "listed", "pass_", "plays")
 
     def __init__(self, game: Any) -> None:
+        from solver.manipulation.game import MDraw, MPass, MPlay
+
         legal = game.legal_actions()
         on_table = game._table_cards()
         self.listed: dict[Cards, list[Any]] = {}  # played cards -> their listed plays, in the engine's order
@@ -308,6 +310,8 @@ class ManipulationCodec(Codec):
         got = pos.can.get(sel)
         if got is not None:
             return got
+        from solver.manipulation import Playable
+
         game: Any = turn.game
         need = game.required()
         if len(sel) < need:
@@ -342,6 +346,9 @@ class ManipulationCodec(Codec):
 
         The engine's first listed play of exactly the selected cards comes first (no rearrangement).
         """
+        from solver.manipulation import best_play
+        from solver.manipulation.game import MPlay
+
         pos = self._position(turn)
         sel = turn.selection
         if sel in pos.found:
@@ -376,6 +383,8 @@ class ManipulationCodec(Codec):
         return self._play(turn)
 
     def encode(self, game: Game, action: Any) -> list[int]:
+        from solver.manipulation.game import MDraw, MPass
+
         if isinstance(action, MDraw):
             return [self.DRAW]
         if isinstance(action, MPass):
@@ -386,6 +395,17 @@ class ManipulationCodec(Codec):
         if k > self.ALTS:
             raise IllegalActionError(f"{action}: more than {self.ALTS + 1} listed plays of the same cards")
         return [*self._select_all(0, cards), self.PLAY if k == 0 else self.ALT + k - 1]
+
+
+@cache
+def _contract_kinds() -> tuple[type, type, type, type, dict[type, int]]:
+    """Contract's discard, lay-off, swap and lay-down classes and each word's index, imported on
+    first use (an env of one game loads no other game's engine)."""
+    from solver.contract.game import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, CSwap, CTake
+
+    c = ContractCodec
+    words: dict[type, int] = {CTake: c.TAKE, CDecline: c.DECLINE, CCall: c.CALL, CNoCall: c.NOCALL}
+    return CDiscard, CLayOff, CSwap, CLayDown, words
 
 
 def _played(game: Any, table: Any) -> Cards:

@@ -33,6 +33,7 @@ can be completed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import compress, repeat
 from operator import add, attrgetter, eq, not_
 from typing import Any
@@ -87,14 +88,18 @@ class _Position:
             empty.add(codec.PASS)
         self.empty = sorted(empty)
 
+    def _from(self, first: int) -> Iterator[Any]:
+        """The moves whose lowest card is ``first``, in the engine's order (filtered in C)."""
+        return compress(self.plays, map(eq, self.firsts, repeat(first)))
+
     def starting(self, first: int) -> list[tuple[tuple[int, ...], Any]]:
         """The longer moves whose lowest card is ``first``, with their card index tuples."""
         got = self.tuples.get(first)
         if got is None:
             got = [
-                (tuple(compress(_RANGE, a.combo.cards.counts)), a)
-                for a, f in zip(self.plays, self.firsts)
-                if f == first and a.combo.kind != "single"
+                (tuple(compress(_RANGE, a.combo.cards._counts)), a)
+                for a in self._from(first)
+                if a.combo.kind != "single"
             ]
             self.tuples[first] = got
         return got
@@ -102,7 +107,7 @@ class _Position:
     def exactly(self, picks: tuple[int, ...]) -> list[Any]:
         """The moves made of exactly the cards ``picks``, in the engine's order."""
         if len(picks) == 1:
-            return [a for a, f in zip(self.plays, self.firsts) if f == picks[0] and a.combo.kind == "single"]
+            return [a for a in self._from(picks[0]) if a.combo.kind == "single"]
         return [a for cards, a in self.starting(picks[0]) if cards == picks]
 
 
