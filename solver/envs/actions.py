@@ -54,6 +54,7 @@ Manipulation Shanghai (size 99)
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, ClassVar
 
 from solver.cards import ALL_CARDS, Cards
@@ -73,10 +74,11 @@ def codec_for(game: Game | str) -> Codec:
 class _ContractPosition:
     """A Contract position's indexes that do not depend on the selection, and its lay-downs found."""
 
-    __slots__ = ("base", "found", "lay_down", "listed", "swaps")
+    __slots__ = ("actions", "base", "found", "lay_down", "listed", "swaps")
 
     def __init__(self) -> None:
         self.base: list[int] = []  # discards, lay-offs, swaps, words
+        self.actions: dict[int, Any] = {}  # a discard, lay-off or word's index -> the engine's listed action
         self.lay_down = False  # a lay-down is legal: cards may be selected
         self.listed: list[Any] = []  # the engine's listed lay-downs
         self.swaps: list[Any] = []
@@ -119,7 +121,7 @@ class ContractCodec(Codec):
 
     def legal(self, turn: Turn) -> list[int]:
         game: Any = turn.game
-        pos: _ContractPosition = turn.position_memo() or turn.set_position_memo(self._position(game))
+        pos = self._memo(turn)
         if turn.stage is not None:
             return sorted({self.DEST + a.dest for a in pos.swaps if (a.target, a.card) == turn.stage})
         if not pos.lay_down:
@@ -133,26 +135,33 @@ class ContractCodec(Codec):
 
     def _position(self, game: Any) -> _ContractPosition:
         """The indexes of a position that do not depend on the selection (once per position)."""
-        from solver.contract.game import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, CSwap, CTake
-
-        words = {CTake: self.TAKE, CDecline: self.DECLINE, CCall: self.CALL, CNoCall: self.NOCALL}
+        discard, lay_off, swap, lay_down, words = _contract_kinds()
         pos = _ContractPosition()
-        base: set[int] = set()
+        actions = pos.actions
+        swaps: set[int] = set()
         for a in game.legal_actions():
             kind = type(a)
-            if kind is CDiscard:
-                base.add(self.DISCARD + a.card.index)
-            elif kind is CLayOff:
-                base.add(self._meld(self.LAYOFF, a.target) + a.cards.cards[0].index)
-            elif kind is CSwap:
-                base.add(self._meld(self.SWAP, a.target) + a.card.index)
+            if kind is discard:
+                index = self.DISCARD + a.card.index
+            elif kind is lay_off:
+                index = self._meld(self.LAYOFF, a.target) + a.cards.cards[0].index
+            elif kind is swap:
+                swaps.add(self._meld(self.SWAP, a.target) + a.card.index)
                 pos.swaps.append(a)
-            elif kind is CLayDown:
+                continue
+            elif kind is lay_down:
                 pos.lay_down = True
                 pos.listed.append(a)
+                continue
             else:
-                base.add(words[kind])
-        pos.base = sorted(base)
+                index = words[kind]
+            if index not in actions:  # the first listed (carried out as the engine lists it)
+                actions[index] = a
+        pos.base = sorted([*actions, *swaps])
+        return pos
+
+    def _memo(self, turn: Turn) -> _ContractPosition:
+        pos: _ContractPosition = turn.position_memo() or turn.set_position_memo(self._position(turn.game))
         return pos
 
     @staticmethod
@@ -169,7 +178,7 @@ class ContractCodec(Codec):
 
         game: Any = turn.game
         if pos is None:
-            pos = turn.position_memo() or turn.set_position_memo(self._position(game))
+            pos = self._memo(turn)
         sel = turn.selection
         if sel in pos.found:
             return pos.found[sel]
@@ -184,38 +193,21 @@ class ContractCodec(Codec):
         return action
 
     def step(self, turn: Turn, index: int) -> Any:
-        from solver.contract.game import CCall, CDecline, CDiscard, CLayOff, CNoCall, CSwap, CTake
-
-        game: Any = turn.game
-        p = game.current_player()
-        if index < self.SELECT:
-            return CDiscard(p, ALL_CARDS[index])
         if self._select_or_cancel(turn, index, self.SELECT, self.CANCEL):
             return None
         if index == self.LAYDOWN:
             return self._lay_down(turn)
-        simple = {self.TAKE: CTake, self.DECLINE: CDecline, self.CALL: CCall, self.NOCALL: CNoCall}
-        if index in simple:
-            return simple[index](p)
-        if index < self.SWAP:
-            m, c = divmod(index - self.LAYOFF, N)
-            return next(
-                a
-                for a in game.legal_actions()
-                if isinstance(a, CLayOff) and (a.target, a.cards.cards[0]) == (m, ALL_CARDS[c])
-            )
-        if index < self.DEST:
+        if self.SWAP <= index < self.DEST:
             m, c = divmod(index - self.SWAP, N)
             turn.stage = (m, ALL_CARDS[c])
             return None
+        pos = self._memo(turn)
+        if index < self.DEST:  # a discard, a lay-off or a word
+            return pos.actions[index]
         assert turn.stage is not None
         target, card = turn.stage
         dest = index - self.DEST
-        return next(
-            a
-            for a in game.legal_actions()
-            if isinstance(a, CSwap) and (a.target, a.card, a.dest) == (target, card, dest)
-        )
+        return next(a for a in pos.swaps if (a.target, a.card, a.dest) == (target, card, dest))
 
     def encode(self, game: Game, action: Any) -> list[int]:
         from solver.contract.game import CDiscard, CLayDown, CLayOff, CSwap
@@ -235,13 +227,41 @@ class ContractCodec(Codec):
         return [words[str(action)]]
 
 
+class _ManipulationPosition:
+    """A Manipulation position's listed plays by the cards they play, and the answers found per selection."""
+
+    __slots__ = ("can", "draw", "found", "listed", "pass_", "plays")
+
+    def __init__(self, game: Any) -> None:
+        from solver.manipulation.game import MDraw, MPass, MPlay
+
+        legal = game.legal_actions()
+        on_table = game._table_cards()
+        self.listed: dict[Cards, list[Any]] = {}  # played cards -> their listed plays, in the engine's order
+        for a in legal:
+            if isinstance(a, MPlay):
+                self.listed.setdefault(Cards(c for m in a.table for c in m.cards) - on_table, []).append(a)
+        self.plays = bool(self.listed)  # cards may be selected
+        self.draw = next((a for a in legal if isinstance(a, MDraw)), None)  # the engine's listed draw, if any
+        self.pass_ = next((a for a in legal if isinstance(a, MPass)), None)
+        self.can: dict[Cards, bool] = {}  # selection -> ``play`` is legal
+        self.found: dict[Cards, Any] = {}  # selection -> its play (or None)
+
+
 class ManipulationCodec(Codec):
-    """Manipulation Shanghai: select hand cards, then the solver lays them out with least change."""
+    """Manipulation Shanghai: select hand cards, then the solver lays them out with least change.
+
+    Whether ``play`` is legal for a selection is asked without laying the
+    play out (see :meth:`_can_play`); the play itself is worked out when it
+    is carried out.
+    """
 
     GAME = "manipulation"
     PLAY, CANCEL, DRAW, PASS, ALT = N, N + 1, N + 2, N + 3, N + 4
     ALTS = 40
     size = N + 4 + ALTS
+    MIN_MELD = 3  # the shortest meld (sets and runs alike): a first play from the hand holds at least this
+    MAX_VALUE = 14  # the most a card counts towards ``initial_meld`` (a joker: the card it stands for)
 
     def name(self, index: int) -> str:
         if index < N:
@@ -250,34 +270,76 @@ class ManipulationCodec(Codec):
             return f"play {index - self.ALT + 1}"
         return {self.PLAY: "play", self.CANCEL: "cancel", self.DRAW: "draw", self.PASS: "pass"}[index]
 
-    def legal(self, turn: Turn) -> list[int]:
-        from solver.manipulation.game import MDraw, MPass, MPlay
+    @staticmethod
+    def _position(turn: Turn) -> _ManipulationPosition:
+        pos = turn.position_memo()
+        if pos is None:
+            pos = turn.set_position_memo(_ManipulationPosition(turn.game))
+        return pos  # type: ignore[no-any-return]
 
+    def legal(self, turn: Turn) -> list[int]:
         game: Any = turn.game
-        legal = game.legal_actions()
-        sel = turn.selection
-        out: set[int] = set()
-        if any(isinstance(a, MPlay) for a in legal):
-            out.update(self._selectable(turn, game.hands[game.current_player()], 0))
-            if sel and self._play(turn) is not None:
-                out.add(self.PLAY)
-                others = len(self._listed(turn)) - 1
-                out.update(self.ALT + k for k in range(min(others, self.ALTS)))
-        if any(isinstance(a, MDraw) for a in legal):
-            out.add(self.DRAW)
-        if any(isinstance(a, MPass) for a in legal):
-            out.add(self.PASS)
+        pos = self._position(turn)
+        out: list[int] = []
+        if pos.plays:
+            out.extend(self._selectable(turn, game.hands[game.current_player()], 0))
+            if turn.picks and self._can_play(turn, pos):
+                out.append(self.PLAY)
+                others = len(pos.listed.get(turn.selection, ())) - 1
+                out.extend(self.ALT + k for k in range(min(others, self.ALTS)))
+        if pos.draw is not None:
+            out.append(self.DRAW)
+        if pos.pass_ is not None:
+            out.append(self.PASS)
         if turn.can_cancel():
-            out.add(self.CANCEL)
+            out.append(self.CANCEL)
         return sorted(out)
 
-    @staticmethod
-    def _listed(turn: Turn) -> list[Any]:
-        """The engine's listed plays of exactly the selected cards, in its order."""
-        from solver.manipulation.game import MPlay
+    def _can_play(self, turn: Turn, pos: _ManipulationPosition) -> bool:
+        """Whether :meth:`_play` finds a legal play of the selection, mostly without laying it out.
+
+        Exact (the solver's answers being optimal): below the cards the rules demand, no; a
+        listed play of exactly the selection, yes. An opened player asks the engine's own
+        question, whether a play adds at least that many of the selected cards (a listed play
+        of some of them is its lower bound, the playable bound settles most). A first play from
+        the hand needs a meld (three cards) and the opening value, even were every card worth
+        the most; a listed first play of some of the selected cards without a joker proves one
+        (the solver's value objective then finds at least its value); else the play is worked out.
+        """
+        sel = turn.selection
+        got = pos.can.get(sel)
+        if got is not None:
+            return got
+        from solver.manipulation import Playable
 
         game: Any = turn.game
-        return [a for a in game.legal_actions() if isinstance(a, MPlay) and _played(game, a.table) == turn.selection]
+        need = game.required()
+        if len(sel) < need:
+            got = False
+        elif sel in pos.listed:
+            got = True
+        elif game.opened[game.current_player()]:
+            lower = max((p for p in pos.listed if p <= sel), key=len, default=None)
+            got = Playable(
+                game.table,
+                sel,
+                game.rules,
+                lower=pos.listed[lower][0].table if lower is not None else None,
+                time_limit=game.time_limit,
+                table_cards=game._table_cards(),
+            ).at_least(need)
+        elif len(sel) < self.MIN_MELD or self._top_value(sel, game.rules) < game.rules.initial_meld:
+            got = False
+        elif any(p <= sel and not any(c.is_joker for c in p) for p in pos.listed):
+            got = True
+        else:
+            got = self._play(turn) is not None
+        pos.can[sel] = got
+        return got
+
+    def _top_value(self, cards: Cards, rules: Any) -> int:
+        """The most ``cards`` could count towards ``initial_meld`` (each joker as the highest card)."""
+        return sum(self.MAX_VALUE if c.is_joker else rules.card_value(c) for c in cards)
 
     def _play(self, turn: Turn) -> Any:
         """The play of the most selected cards (least change to the table), or None below the rules' demands.
@@ -287,37 +349,37 @@ class ManipulationCodec(Codec):
         from solver.manipulation import best_play
         from solver.manipulation.game import MPlay
 
+        pos = self._position(turn)
+        sel = turn.selection
+        if sel in pos.found:
+            return pos.found[sel]
         game: Any = turn.game
         p = game.current_player()
-        sel = turn.selection
-        if len(sel) < game.required():
-            return None
-        listed = self._listed(turn)
-        if listed:
-            return listed[0]
-        if game.opened[p]:
-            found = best_play(game.table, sel, game.rules, time_limit=game.time_limit)
-            table = tuple(found.table)
-        else:
-            found = best_play((), sel, game.rules, objective="value", time_limit=game.time_limit)
-            table = (*game.table, *found.table)
-        if found.status == "none" or not found.played:
-            return None
-        action = MPlay(p, table)
-        return action if game.is_legal(action) else None
+        action = None
+        if sel in pos.listed:
+            action = pos.listed[sel][0]
+        elif len(sel) >= game.required():
+            if game.opened[p]:
+                found = best_play(game.table, sel, game.rules, time_limit=game.time_limit)
+                table = tuple(found.table)
+            else:
+                found = best_play((), sel, game.rules, objective="value", time_limit=game.time_limit)
+                table = (*game.table, *found.table)
+            if found.status != "none" and found.played:
+                action = MPlay(p, table)
+                action = action if game.is_legal(action) else None
+        pos.found[sel] = action
+        return action
 
     def step(self, turn: Turn, index: int) -> Any:
-        from solver.manipulation.game import MDraw, MPass
-
-        p = turn.game.current_player()
         if self._select_or_cancel(turn, index, 0, self.CANCEL):
             return None
         if index == self.DRAW:
-            return MDraw(p)
+            return self._position(turn).draw
         if index == self.PASS:
-            return MPass(p)
+            return self._position(turn).pass_
         if index >= self.ALT:
-            return self._listed(turn)[index - self.ALT + 1]
+            return self._position(turn).listed[turn.selection][index - self.ALT + 1]
         return self._play(turn)
 
     def encode(self, game: Game, action: Any) -> list[int]:
@@ -333,6 +395,17 @@ class ManipulationCodec(Codec):
         if k > self.ALTS:
             raise IllegalActionError(f"{action}: more than {self.ALTS + 1} listed plays of the same cards")
         return [*self._select_all(0, cards), self.PLAY if k == 0 else self.ALT + k - 1]
+
+
+@cache
+def _contract_kinds() -> tuple[type, type, type, type, dict[type, int]]:
+    """Contract's discard, lay-off, swap and lay-down classes and each word's index, imported on
+    first use (an env of one game loads no other game's engine)."""
+    from solver.contract.game import CCall, CDecline, CDiscard, CLayDown, CLayOff, CNoCall, CSwap, CTake
+
+    c = ContractCodec
+    words: dict[type, int] = {CTake: c.TAKE, CDecline: c.DECLINE, CCall: c.CALL, CNoCall: c.NOCALL}
+    return CDiscard, CLayOff, CSwap, CLayDown, words
 
 
 def _played(game: Any, table: Any) -> Cards:

@@ -305,22 +305,25 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
     game: Any = turn.game
     n = game.num_players
     at = _CONTRACT_PUBLIC[1][1]
-    table = game.table
-    owners = [tm.owner for tm in table[:MAX_MELDS]]
-    if buf.keys.get(at) != owners:
-        buf.keys[at] = owners
+    keys = buf.keys
+    melds = tuple(game.table[:MAX_MELDS])  # immutable melds: an owner changes only with its meld
+    if keys.get(at) != melds:
+        keys[at] = melds
         buf.clear(at, MAX_MELDS * MAX_SEATS)
-        for m, owner in enumerate(owners):
-            buf.out[at + m * MAX_SEATS + (owner - p) % n] = 1.0
+        for m, tm in enumerate(melds):
+            buf.out[at + m * MAX_SEATS + (tm.owner - p) % n] = 1.0
     at += MAX_MELDS * MAX_SEATS
     buf.seats(at, game.laid_down, p)
     buf.seats(at + MAX_SEATS, game.calls, p)
     at += 2 * MAX_SEATS
-    buf.one_hot(at, game.round - 1, 8)
-    buf.one_hot(at + 8, _PHASES[game.phase], 5)
     stage = turn.stage
-    buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
-    buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
+    state = (game.round, game.phase, stage)
+    if keys.get(-4) != state:  # the round, the phase and a swap in progress, compared at once
+        keys[-4] = state
+        buf.one_hot(at, game.round - 1, 8)
+        buf.one_hot(at + 8, _PHASES[game.phase], 5)
+        buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
+        buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
     buf.out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
 
 
@@ -334,12 +337,14 @@ def _manipulation_public(turn: Turn, buf: _Buffer) -> int:
     at = _COMMON
     table = game.table
     keys = buf.keys
-    if keys.get(at, _UNSET) is table:  # an immutable tuple of melds
+    old = keys.get(-5)
+    if old is table:  # an immutable tuple of melds
         return 0
-    keys[at] = table
-    buf.clear(at, N)
-    buf.each(at, (c for m in table for c in m.cards))  # the melds one by one only when the table changed
-    for m in range(MAX_TABLE):
+    keys[-5] = table
+    buf.counts(at, game._table_cards())  # the engine's count of the table's cards, once per table
+    # the melds one by one only when the table changed, as far as this table or the last one
+    # written reaches (every meld slot beyond both is zeros)
+    for m in range(min(MAX_TABLE, max(len(table), len(old) if old is not None else 0))):
         meld = table[m] if m < len(table) else None
         if keys.get(at + N + m * N, _UNSET) != meld:
             keys[at + N + m * N] = meld

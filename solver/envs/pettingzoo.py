@@ -124,10 +124,11 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         p = self._seat[agent]
         turn = self.turn
         obs = self._views.view(turn, p).copy()
-        mask = np.zeros(self._n_actions, dtype=np.int8)
+        mask = bytearray(self._n_actions)  # set item by item, then viewed as int8 (no list-to-array conversion)
         if turn.game.current_player() == p:  # not when the game is over (-1)
-            mask.put(turn.legal_cached(), 1)
-        return {"observation": obs, "action_mask": mask}
+            for i in turn.legal_cached():
+                mask[i] = 1
+        return {"observation": obs, "action_mask": np.frombuffer(mask, dtype=np.int8)}
 
     def step(self, action: Any) -> None:
         """Carry out the selected agent's action (an index of the action space)."""

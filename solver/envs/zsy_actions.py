@@ -33,8 +33,9 @@ can be completed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import compress, repeat
-from operator import attrgetter
+from operator import add, attrgetter, eq, not_
 from typing import Any
 
 from solver.cards import ALL_CARDS
@@ -46,7 +47,7 @@ from solver.zsy.game import Tribute, ZPass, ZPlay
 __all__ = ["ZsyCodec"]
 
 _RANGE = range(N)
-_COUNTS = attrgetter("combo.cards.counts")
+_COUNTS = attrgetter("combo.cards._counts")  # the slot, not the property: read in C
 _KIND = attrgetter("combo.kind")
 _MAX_DECLARED = 4  # combinations of the same cards an index reaches (two occur)
 
@@ -68,6 +69,9 @@ class _Position:
         self.firsts: list[int] = []
         self.passes = False
         self.pass_action: Any = None  # the engine's listed pass
+        if len(legal) == 1 and type(legal[0]) is ZPass:  # a reply with nothing to beat the trick
+            self.passes, self.pass_action, self.empty = True, legal[0], [codec.PASS]
+            return
         if legal and type(legal[0]) is Tribute:
             self.tributes = sorted({codec.TRIBUTE + a.card.index for a in legal})
             self.empty = self.tributes
@@ -75,22 +79,27 @@ class _Position:
         self.passes = ZPass in map(type, legal)  # (a lead, the longest list, has no pass)
         self.plays = plays = [a for a in legal if type(a) is ZPlay] if self.passes else legal
         self.pass_action = next((a for a in reversed(legal) if type(a) is ZPass), None) if self.passes else None
-        # the lowest card of each move (one deck: every count is 0 or 1)
+        # the lowest card of each move (one deck: every count is 0 or 1), read in C
         self.firsts = firsts = list(map(tuple.index, map(_COUNTS, plays), repeat(1)))
-        play = codec.PLAY
-        empty = {f if k != "single" else play + f for f, k in zip(firsts, map(_KIND, plays))}
+        singles = list(map(eq, map(_KIND, plays), repeat("single")))
+        empty = set(compress(firsts, map(not_, singles)))
+        empty.update(map(add, compress(firsts, singles), repeat(codec.PLAY)))
         if self.passes:
             empty.add(codec.PASS)
         self.empty = sorted(empty)
+
+    def _from(self, first: int) -> Iterator[Any]:
+        """The moves whose lowest card is ``first``, in the engine's order (filtered in C)."""
+        return compress(self.plays, map(eq, self.firsts, repeat(first)))
 
     def starting(self, first: int) -> list[tuple[tuple[int, ...], Any]]:
         """The longer moves whose lowest card is ``first``, with their card index tuples."""
         got = self.tuples.get(first)
         if got is None:
             got = [
-                (tuple(compress(_RANGE, a.combo.cards.counts)), a)
-                for a, f in zip(self.plays, self.firsts)
-                if f == first and a.combo.kind != "single"
+                (tuple(compress(_RANGE, a.combo.cards._counts)), a)
+                for a in self._from(first)
+                if a.combo.kind != "single"
             ]
             self.tuples[first] = got
         return got
@@ -98,7 +107,7 @@ class _Position:
     def exactly(self, picks: tuple[int, ...]) -> list[Any]:
         """The moves made of exactly the cards ``picks``, in the engine's order."""
         if len(picks) == 1:
-            return [a for a, f in zip(self.plays, self.firsts) if f == picks[0] and a.combo.kind == "single"]
+            return [a for a in self._from(picks[0]) if a.combo.kind == "single"]
         return [a for cards, a in self.starting(picks[0]) if cards == picks]
 
 

@@ -12,7 +12,7 @@ import pytest
 from solver.cards import Cards
 from solver.engine import new_game
 from solver.engine.players import RandomPlayer
-from solver.envs.actions import Turn, ZsyCodec
+from solver.envs.actions import ManipulationCodec, Turn, ZsyCodec
 from solver.envs.turn import N
 
 
@@ -103,3 +103,75 @@ def test_a_zsy_single_is_one_step() -> None:
     singles = [a for a in turn.game.legal_actions() if a.combo.kind == "single"]
     action = rng.choice(singles)
     assert turn.codec.encode(turn.game, action) == [ZsyCodec.PLAY + action.combo.cards.counts.index(1)]
+
+
+def _slow_play_is_legal(game: Any, selection: Cards) -> bool:
+    """The slow exact way: the listed play of exactly the selected cards, else the solver's best
+    play of them, laid out and checked by the engine."""
+    from solver.manipulation import best_play
+    from solver.manipulation.game import MPlay
+
+    if len(selection) < game.required():
+        return False
+    on_table = Cards(c for m in game.table for c in m.cards)
+    for a in game.legal_actions():
+        if isinstance(a, MPlay) and Cards(c for m in a.table for c in m.cards) - on_table == selection:
+            return True
+    p = game.current_player()
+    if game.opened[p]:
+        found = best_play(game.table, selection, game.rules, time_limit=game.time_limit)
+        table = tuple(found.table)
+    else:
+        found = best_play((), selection, game.rules, objective="value", time_limit=game.time_limit)
+        table = (*game.table, *found.table)
+    return bool(found.played) and game.is_legal(MPlay(p, table))
+
+
+@pytest.mark.parametrize(
+    ("preset", "seed"), [("german", 1), ("norwegian", 2), ("rummikub", 3), ("rummikub", 5), ("rummikub", 12)]
+)
+def test_manipulation_play_masks_equal_the_slow_exact_way(preset: str, seed: int) -> None:
+    # along a seeded game, selections of every kind (parts of listed plays, listed plays with more
+    # cards, random hand cards): ``play`` is masked in exactly when the slow way finds a legal play,
+    # and a masked-in ``play`` carries out a legal play of the selected cards
+    from solver.manipulation.game import MPlay
+
+    rules: dict[str, Any] = {"preset": preset} if seed != 12 else {"preset": preset, "initial_meld": 12}
+    game: Any = new_game("manipulation", rules, 4, seed, max_hands=1)
+    player = RandomPlayer(seed)
+    rng = random.Random(seed)
+    asked = Counter[bool]()
+    while not game.is_terminal() and len(game.history) < 60:
+        legal = game.legal_actions()
+        if any(isinstance(a, MPlay) for a in legal):
+            hand = list(game.hands[game.current_player()])
+            on_table = Cards(c for m in game.table for c in m.cards)
+            listed = [
+                list(Cards(c for m in a.table for c in m.cards) - on_table) for a in legal if isinstance(a, MPlay)
+            ]
+            selections = [rng.sample(hand, rng.randint(1, len(hand))) for _ in range(3)]
+            for cards in rng.sample(listed, min(3, len(listed))):
+                rest = list(Cards(hand) - Cards(cards))
+                if game.opened[game.current_player()]:
+                    selections.append(cards[: rng.randint(1, len(cards))])
+                    selections.append(cards + rng.sample(rest, min(len(rest), rng.randint(1, 2))))
+                else:  # a first play: every part of it, and it with one more card (a joker first)
+                    selections.extend(cards[:k] for k in range(1, len(cards)))
+                    extra = sorted(rng.sample(rest, min(len(rest), 3)), key=lambda c: not c.is_joker)
+                    selections.extend([*cards, c] for c in extra)
+            for cards in selections:
+                turn = Turn(game.clone())
+                for card in sorted(cards, key=lambda c: c.index):
+                    turn.apply(card.index)
+                want = _slow_play_is_legal(turn.game, Cards(cards))
+                asked[want] += 1
+                assert (ManipulationCodec.PLAY in turn.legal()) == want, (
+                    preset,
+                    str(game.table),
+                    [str(c) for c in cards],
+                )
+                if want:
+                    played = turn.apply(ManipulationCodec.PLAY)
+                    assert played is not None and len(turn.game.history) == len(game.history) + 1
+        game.apply(player.choose(game))
+    assert asked[True] and asked[False]
