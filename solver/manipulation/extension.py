@@ -352,33 +352,33 @@ def _by_card(
     hold, the rest goes to :meth:`_Search.new_melds`. Every extension play is one path: each card
     either joins an old meld in that meld's one extension, or no copy of it joins any. Raises
     :class:`_Budget` past the budget."""
-    holders: list[list[tuple[int, Take, Meld]]] = [[] for _ in free0]
+    holders: list[list[tuple[int, Take, Meld, tuple[tuple[int, int], ...]]]] = [[] for _ in free0]
     for i in active:
         for take, meld in options[i]:
-            for k, n in enumerate(take):
-                if n:
-                    holders[k].append((i, take, meld))
+            needs = tuple((k, n) for k, n in enumerate(take) if n)  # the cards it takes, sparse
+            for k, _ in needs:
+                holders[k].append((i, take, meld, needs))
     failed: set[tuple[int, int, Take]] = set()
     weights = search.weights
 
-    def fits(take: Take, free: Take, kept: int) -> bool:
-        return all(n <= f and not (n and kept >> k & 1) for k, (n, f) in enumerate(zip(take, free)))
+    def fits(needs: tuple[tuple[int, int], ...], free: Take, kept: int) -> bool:
+        return all(n <= free[k] and not kept >> k & 1 for k, n in needs)
 
     def place(used: int, kept: int, free: Take) -> list[tuple[int, Meld]] | None:
         key = (used, kept, free)
         if key in failed:
             return None
         search.tick()
-        best: list[tuple[int, Take, Meld]] | None = None
+        best: list[tuple[int, Take, Meld, tuple[tuple[int, int], ...]]] | None = None
         card = -1
         lost = 0  # the weight of cards that neither an old meld nor a meld of free cards can hold
         for k, f in enumerate(free):
             if not f:
                 continue
+            search.tick()  # a card looked at
             here = []
             if holders[k] and not kept >> k & 1:
-                search.tick(1 + len(holders[k]) // 8)  # the scan is the node's work
-                here = [h for h in holders[k] if not used >> h[0] & 1 and fits(h[1], free, kept)]
+                here = [h for h in holders[k] if not used >> h[0] & 1 and fits(h[3], free, kept)]
             if not here:
                 if not search.could_meld(k, free):
                     lost += weights[k] * f
@@ -393,7 +393,7 @@ def _by_card(
         else:
             search.tick(len(best))
             found = None
-            for i, take, meld in best:
+            for i, take, meld, _ in best:
                 rest = place(used | 1 << i, kept, tuple(a - b for a, b in zip(free, take)))
                 if rest is not None:
                     found = [(i, meld), *rest]
