@@ -439,6 +439,7 @@ class ExtensionSearch:
         self.total = sum(w * n for w, n in zip(weights, self.free0))
         self.search = _Search(cards, weights, rules, budget)
         self._options: list[list[tuple[Take, Meld]]] | None = None
+        self._listed = 0  # the listing's work, counted in every search so that a target's answer is one
 
     def _reachable(self, options: Sequence[Sequence[tuple[Take, Meld]]], slack: int) -> tuple[Take, int]:
         """The hand without the cards no extension play can hold, and the slack left after them.
@@ -486,13 +487,14 @@ class ExtensionSearch:
         if target <= 0:
             return Extension(Cards(), old, bound, True, True, 0)
         slack = self.total - target
-        search.states = 0
+        search.states = self._listed
         try:
             if self._options is None:
-                self._options = []
-                for m in old:  # the listing counts against the budget too
-                    self._options.append(_old_options(search, m, self.rules, self.free0))
-                    search.tick(1 + len(self._options[-1]))
+                listing: list[list[tuple[Take, Meld]]] = []
+                for m in old:  # the listing counts against the budget too, of every search (above)
+                    listing.append(_old_options(search, m, self.rules, self.free0))
+                    search.tick(1 + len(listing[-1]))
+                self._options, self._listed = listing, search.states  # kept only once complete
             options = self._options
             free0, slack = self._reachable(options, slack)
             if slack < 0:  # the cards no extension play can hold are worth more than the slack
