@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from solver.cards import Card, Cards, Rank, Suit, clip
@@ -224,20 +225,31 @@ def meld_kinds(meld: Meld, spec: MeldSpec) -> tuple[MeldKind, ...]:
 def meld_kind(meld: Meld, spec: MeldSpec, kind: MeldKind | None = None) -> MeldKind:
     """The kind of a valid meld (a set first where both fit); :class:`MeldError` if invalid.
 
-    With ``kind`` given, the meld must be valid as that kind.
+    With ``kind`` given, the meld must be valid as that kind. Answers are
+    remembered per meld and spec (both immutable): a table is checked when
+    it is read, when it is solved and when its new table is refereed.
     """
+    found, why = _meld_kind(meld, spec, kind)
+    if found is None:
+        raise MeldError(why)
+    return found
+
+
+@lru_cache(maxsize=8192)
+def _meld_kind(meld: Meld, spec: MeldSpec, kind: MeldKind | None) -> tuple[MeldKind | None, str]:
+    """:func:`meld_kind`'s answer: the kind, or None and why the meld is invalid."""
     why_set = _check_set(meld, spec) if kind in (None, "set") else None
     if kind in (None, "set") and why_set is None:
-        return "set"
+        return "set", ""
     why_run = _check_run(meld, spec) if kind in (None, "run") else None
     if kind in (None, "run") and why_run is None:
-        return "run"
+        return "run", ""
     reasons = []
     if kind in (None, "set"):
         reasons.append(f"not a set ({why_set})")
     if kind in (None, "run"):
         reasons.append(f"not a run ({why_run})")
-    raise MeldError(f"invalid meld {meld}: {'; '.join(reasons)}")
+    return None, f"invalid meld {meld}: {'; '.join(reasons)}"
 
 
 def resolve_roles(meld: Meld, spec: MeldSpec, kind: MeldKind | None = None) -> tuple[MeldKind, tuple[Card, ...]]:

@@ -123,6 +123,25 @@ class _Search:
             avail[q] = k >= 0 and free[k] > 0
         return avail
 
+    def could_meld(self, k: int, free: Take) -> bool:
+        """Whether hand card ``k`` (a natural, no joker in the hand) has a meld of ``free`` cards around
+        it: three suits of its rank, or three positions of its suit in a row."""
+        card = self.cards[k]
+        assert card.rank is not None and card.suit is not None
+        suit, rank = SUITS.index(card.suit), int(card.rank)
+        suits = 0
+        for s in range(4):
+            j = self.slot.get(s * 13 + rank - 1, -1)
+            suits += j >= 0 and free[j] > 0
+        if suits >= 3:
+            return True
+        avail = self._available(suit, free)
+        return any(
+            all(avail[q] for q in range(start, start + 3))
+            for p in positions_of(rank, self.rules.ace)
+            for start in range(max(self.lo, p - 2), min(p, self.hi - 2) + 1)
+        )
+
     def runs(
         self, suit: int, fixed: dict[int, Card], fixed_jokers: int, free: Take, min_add: int
     ) -> Iterator[tuple[Take, Meld]]:
@@ -294,6 +313,100 @@ def _run_meld(suit: int, start: int, end: int, fixed: dict[int, Card], picked: s
     return Meld(tuple(cards), tuple(roles))
 
 
+def _by_meld(
+    search: _Search, options: Sequence[Sequence[tuple[Take, Meld]]], active: Sequence[int], free0: Take, slack: int
+) -> list[tuple[int, Meld]] | None:
+    """The extension search driven by old melds (a joker in the hand): each old meld in turn takes
+    one of its extensions or none, then the rest goes to :meth:`_Search.new_melds`. Raises
+    :class:`_Budget` past the budget."""
+
+    def extend(k: int, free: Take) -> list[tuple[int, Meld]] | None:
+        """Extensions of the melds active[k:], then new melds, from ``free``."""
+        key = (k, free, slack)
+        if key in search.failed:
+            return None
+        if k == len(active):
+            search.tick()
+            melds = search.new_melds(free, slack)
+            return None if melds is None else [(-1, m) for m in melds]
+        search.tick(1 + len(options[active[k]]))
+        for take, meld in options[active[k]]:
+            if all(a >= b for a, b in zip(free, take)):
+                found = extend(k + 1, tuple(a - b for a, b in zip(free, take)))
+                if found is not None:
+                    return [(active[k], meld), *found]
+        found = extend(k + 1, free)
+        if found is None:
+            search.failed.add(key)
+        return found
+
+    return extend(0, free0)
+
+
+def _by_card(
+    search: _Search, options: Sequence[Sequence[tuple[Take, Meld]]], active: Sequence[int], free0: Take, slack: int
+) -> list[tuple[int, Meld]] | None:
+    """The extension search driven by hand cards (no joker in the hand): the card that the fewest
+    old melds' extensions can still hold is placed first, in each of them in turn, or else kept
+    for new melds of hand cards alone (all its copies); when no card is left that an old meld can
+    hold, the rest goes to :meth:`_Search.new_melds`. Every extension play is one path: each card
+    either joins an old meld in that meld's one extension, or no copy of it joins any. Raises
+    :class:`_Budget` past the budget."""
+    holders: list[list[tuple[int, Take, Meld, tuple[tuple[int, int], ...]]]] = [[] for _ in free0]
+    for i in active:
+        for take, meld in options[i]:
+            needs = tuple((k, n) for k, n in enumerate(take) if n)  # the cards it takes, sparse
+            for k, _ in needs:
+                holders[k].append((i, take, meld, needs))
+    failed: set[tuple[int, int, Take]] = set()
+    weights = search.weights
+
+    def fits(needs: tuple[tuple[int, int], ...], free: Take, kept: int) -> bool:
+        return all(n <= free[k] and not kept >> k & 1 for k, n in needs)
+
+    def place(used: int, kept: int, free: Take) -> list[tuple[int, Meld]] | None:
+        key = (used, kept, free)
+        if key in failed:
+            return None
+        search.tick()
+        best: list[tuple[int, Take, Meld, tuple[tuple[int, int], ...]]] | None = None
+        card = -1
+        lost = 0  # the weight of cards that neither an old meld nor a meld of free cards can hold
+        for k, f in enumerate(free):
+            if not f:
+                continue
+            search.tick()  # a card looked at
+            here = []
+            if holders[k] and not kept >> k & 1:
+                here = [h for h in holders[k] if not used >> h[0] & 1 and fits(h[3], free, kept)]
+            if not here:
+                if not search.could_meld(k, free):
+                    lost += weights[k] * f
+                    if lost > slack:
+                        failed.add(key)
+                        return None
+            elif best is None or len(here) < len(best):
+                best, card = here, k
+        if best is None:
+            melds = search.new_melds(free, slack)
+            found = None if melds is None else [(-1, m) for m in melds]
+        else:
+            search.tick(len(best))
+            found = None
+            for i, take, meld, _ in best:
+                rest = place(used | 1 << i, kept, tuple(a - b for a, b in zip(free, take)))
+                if rest is not None:
+                    found = [(i, meld), *rest]
+                    break
+            if found is None:
+                found = place(used, kept | 1 << card, free)
+        if found is None:
+            failed.add(key)
+        return found
+
+    return place(0, 0, free0)
+
+
 class ExtensionSearch:
     """The search for plays that keep every old meld whole, set up once for several targets.
 
@@ -326,6 +439,7 @@ class ExtensionSearch:
         self.total = sum(w * n for w, n in zip(weights, self.free0))
         self.search = _Search(cards, weights, rules, budget)
         self._options: list[list[tuple[Take, Meld]]] | None = None
+        self._listed = 0  # the listing's work, counted in every search so that a target's answer is one
 
     def _reachable(self, options: Sequence[Sequence[tuple[Take, Meld]]], slack: int) -> tuple[Take, int]:
         """The hand without the cards no extension play can hold, and the slack left after them.
@@ -373,40 +487,21 @@ class ExtensionSearch:
         if target <= 0:
             return Extension(Cards(), old, bound, True, True, 0)
         slack = self.total - target
-        search.states = 0
+        search.states = self._listed
         try:
             if self._options is None:
-                self._options = []
-                for m in old:  # the listing counts against the budget too
-                    self._options.append(_old_options(search, m, self.rules, self.free0))
-                    search.tick(1 + len(self._options[-1]))
+                listing: list[list[tuple[Take, Meld]]] = []
+                for m in old:  # the listing counts against the budget too, of every search (above)
+                    listing.append(_old_options(search, m, self.rules, self.free0))
+                    search.tick(1 + len(listing[-1]))
+                self._options, self._listed = listing, search.states  # kept only once complete
             options = self._options
             free0, slack = self._reachable(options, slack)
             if slack < 0:  # the cards no extension play can hold are worth more than the slack
                 return Extension(Cards(), old, bound, False, True, 0)
             active = [i for i, opts in enumerate(options) if opts]
-
-            def extend(k: int, free: Take) -> list[tuple[int, Meld]] | None:
-                """Extensions of the melds active[k:], then new melds, from ``free``."""
-                key = (k, free, slack)
-                if key in search.failed:
-                    return None
-                if k == len(active):
-                    search.tick()
-                    melds = search.new_melds(free, slack)
-                    return None if melds is None else [(-1, m) for m in melds]
-                search.tick(1 + len(options[active[k]]))
-                for take, meld in options[active[k]]:
-                    if all(a >= b for a, b in zip(free, take)):
-                        found = extend(k + 1, tuple(a - b for a, b in zip(free, take)))
-                        if found is not None:
-                            return [(active[k], meld), *found]
-                found = extend(k + 1, free)
-                if found is None:
-                    search.failed.add(key)
-                return found
-
-            result = extend(0, free0)
+            by_card = search.joker < 0 or not free0[search.joker]
+            result = (_by_card if by_card else _by_meld)(search, options, active, free0, slack)
         except _Budget:
             return Extension(Cards(), old, bound, False, False, 0)
         if result is None:

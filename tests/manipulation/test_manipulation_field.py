@@ -166,3 +166,46 @@ def test_reach_test_with_jokers_in_the_hand(jokers: int) -> None:
             assert isinstance(full, type(fast))
             if fast.complete and full.complete:
                 assert fast.found == full.found, (seed, target)
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[k.name.split(",")[0] + f" {k.table}/{k.hand}" for k in KINDS])
+def test_card_driven_search_agrees_with_the_meld_driven_one(kind: Kind) -> None:
+    """The search by hand cards (the fewest holders first, pruned by the cards no meld can hold
+    any more) answers as the search by old melds, on random positions of every kind, every target
+    from the whole bound down; its plays are valid and keep every old meld."""
+    from solver.manipulation import extension
+
+    rules = kind.rules
+    for table, hand in kind.positions(3, 31):
+        on_table = Cards(c for m in table for c in m.cards)
+        bound = playable_bound(on_table, hand, rules)
+        for target in sorted({len(bound), len(bound) - 1, len(bound) // 2, 3}, reverse=True):
+            by_card = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000).find(target)
+            with patch.object(extension, "_by_card", extension._by_meld):
+                by_meld = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000).find(
+                    target
+                )
+            if by_card.complete and by_meld.complete:
+                assert by_card.found == by_meld.found, (kind.name, target)
+            if by_card.found:
+                assert score_of(by_card.played, rules, "cards") >= target
+                assert validate_rearrangement(table, hand, by_card.table, rules.meld_spec) == by_card.played
+                assert all(m.multiset <= n.multiset for m, n in zip(table, by_card.table))
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=[k.name.split(",")[0] + f" {k.table}/{k.hand}" for k in KINDS])
+def test_a_target_has_one_answer_whatever_was_searched_before(kind: Kind) -> None:
+    """Each search counts the shared listing of the old melds' extensions against its budget, so a
+    target's answer (found, complete) is the same first, or after other targets, or after a search
+    that ran out of budget while listing."""
+    rules = kind.rules
+    for table, hand in kind.positions(3, 37):
+        on_table = Cards(c for m in table for c in m.cards)
+        bound = playable_bound(on_table, hand, rules)
+        targets = sorted({len(bound), len(bound) - 1, len(bound) // 2}, reverse=True)
+        for budget in (20, 300):
+            shared = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=budget)
+            for target in targets:
+                alone = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=budget)
+                first, again = alone.find(target), shared.find(target)
+                assert (first.found, first.complete) == (again.found, again.complete), (kind.name, target)
