@@ -5,6 +5,8 @@ small ones; and the compiled meld assignment against networkx's blossom."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
+from functools import partial
 from unittest.mock import patch
 
 import networkx as nx
@@ -125,18 +127,25 @@ def _without_reach(search: ExtensionSearch, target: int | None) -> object:
         return search.find(target)
 
 
+def _searches(kind: Kind, seed: int) -> Iterator[tuple[Position, Callable[..., ExtensionSearch], list[int]]]:
+    """Three random positions of ``kind``, each with a maker of extension searches (``budget=``) and
+    the targets from the whole bound down."""
+    for table, hand in kind.positions(3, seed):
+        on_table = Cards(c for m in table for c in m.cards)
+        bound = playable_bound(on_table, hand, kind.rules)
+        search = partial(ExtensionSearch, table, hand, kind.rules, table_cards=on_table, bound=bound)
+        yield (table, hand), search, sorted({len(bound), len(bound) - 1, len(bound) // 2, 3}, reverse=True)
+
+
 @pytest.mark.parametrize("kind", KINDS, ids=[k.name.split(",")[0] + f" {k.table}/{k.hand}" for k in KINDS])
 def test_reach_test_keeps_the_extension_search_exact(kind: Kind) -> None:
     """Removing the hand cards no extension play can hold changes no answer of the search
     (every target from the whole bound down), on random positions of every kind."""
     rules = kind.rules
-    for table, hand in kind.positions(3, 23):
-        on_table = Cards(c for m in table for c in m.cards)
-        bound = playable_bound(on_table, hand, rules)
-        for target in sorted({len(bound), len(bound) - 1, len(bound) // 2, 3}, reverse=True):
-            fast = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000).find(target)
-            slow = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000)
-            full = _without_reach(slow, target)
+    for (table, hand), search, targets in _searches(kind, 23):
+        for target in targets:
+            fast = search(budget=20_000).find(target)
+            full = _without_reach(search(budget=20_000), target)
             assert isinstance(full, type(fast))
             if fast.complete and full.complete:
                 assert fast.found == full.found, (kind.name, target)
@@ -176,15 +185,11 @@ def test_card_driven_search_agrees_with_the_meld_driven_one(kind: Kind) -> None:
     from solver.manipulation import extension
 
     rules = kind.rules
-    for table, hand in kind.positions(3, 31):
-        on_table = Cards(c for m in table for c in m.cards)
-        bound = playable_bound(on_table, hand, rules)
-        for target in sorted({len(bound), len(bound) - 1, len(bound) // 2, 3}, reverse=True):
-            by_card = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000).find(target)
+    for (table, hand), search, targets in _searches(kind, 31):
+        for target in targets:
+            by_card = search(budget=20_000).find(target)
             with patch.object(extension, "_by_card", extension._by_meld):
-                by_meld = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=20_000).find(
-                    target
-                )
+                by_meld = search(budget=20_000).find(target)
             if by_card.complete and by_meld.complete:
                 assert by_card.found == by_meld.found, (kind.name, target)
             if by_card.found:
@@ -198,14 +203,9 @@ def test_a_target_has_one_answer_whatever_was_searched_before(kind: Kind) -> Non
     """Each search counts the shared listing of the old melds' extensions against its budget, so a
     target's answer (found, complete) is the same first, or after other targets, or after a search
     that ran out of budget while listing."""
-    rules = kind.rules
-    for table, hand in kind.positions(3, 37):
-        on_table = Cards(c for m in table for c in m.cards)
-        bound = playable_bound(on_table, hand, rules)
-        targets = sorted({len(bound), len(bound) - 1, len(bound) // 2}, reverse=True)
+    for _, search, targets in _searches(kind, 37):
         for budget in (20, 300):
-            shared = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=budget)
+            shared = search(budget=budget)
             for target in targets:
-                alone = ExtensionSearch(table, hand, rules, table_cards=on_table, bound=bound, budget=budget)
-                first, again = alone.find(target), shared.find(target)
+                first, again = search(budget=budget).find(target), shared.find(target)
                 assert (first.found, first.complete) == (again.found, again.complete), (kind.name, target)
