@@ -215,12 +215,12 @@ class IsmctsPlayer:
 
     def _candidates(self, game: Game) -> list[Any]:
         """The solver's choice first, then the greedy rule's, a pass, and the best by the solver's measure, ``width`` in all."""
-        from solver.engine.players import GreedyPlayer, SolverPlayer
+        from solver.engine.players import GreedyPlayer
 
         legal = game.legal_actions()
         if len(legal) == 1 and game.GAME != "manipulation":  # Manipulation: the solver may rearrange
             return legal
-        own = SolverPlayer().choose(game)
+        own = _default(game)
         if str(own) in KEEP_SOLVER.get(game.GAME, ()):
             return [own]
         out: dict[str, Any] = {str(own): own}
@@ -262,6 +262,18 @@ class IsmctsPlayer:
                 state.apply(policy(state))
             results[i] = values(state, scores, epoch)[me]
         return results
+
+
+def _default(game: Game) -> Any:
+    """The search's default (candidate 0): the solver player's choice, in Contract Shanghai with the
+    tactics for going out first (:func:`solver.contract.tactics.tactical_action`)."""
+    if game.GAME == "contract":
+        from solver.contract.tactics import tactical_action
+
+        return tactical_action(game)  # type: ignore[arg-type]
+    from solver.engine.players import SolverPlayer
+
+    return SolverPlayer().choose(game)
 
 
 def parse_kind(kind: str, seed: int) -> IsmctsPlayer:
