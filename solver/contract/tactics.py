@@ -8,7 +8,7 @@ the hand only by a discard, so each such card held costs turns.
 - **No call.** A call brings the discard and a penalty card from the stock,
   with no discard for them: two cards for one (after the lay-down the
   solver calls for a card it can lay off, and the penalty card is then
-  all loss).
+  one more card to shed unless it can be laid off too).
 - **The discard.** The solver discards by the distance to the contract,
   then the most points (a lower score when someone else goes out). Among the
   cards the solver's measure ranks equal (after the lay-down: every card),
