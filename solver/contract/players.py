@@ -22,14 +22,14 @@ from solver.engine.base import Decision
 from solver.errors import SolverTimeout
 from solver.melds import Meld
 
-__all__ = ["greedy_action", "solver_decision"]
+__all__ = ["greedy_action", "solver_decision", "useful_card"]
 
 
 def _contract_points(game: ContractGame, cards: Cards) -> int:
     return sum(game.rules.points(c) for c in cards)
 
 
-def _contract_useful(hand: Cards, card: Card, game: ContractGame) -> bool:
+def useful_card(hand: Cards, card: Card, game: ContractGame) -> bool:
     """A simple rule: the card pairs with a held rank, or sits next to a held card of its suit, or is wild."""
     if card in game.rules.wilds:
         return True
@@ -51,7 +51,7 @@ def _contract_discard_greedy(game: ContractGame, legal: list[ContractAction]) ->
     hand = game.hands[game.to_move]
     return max(
         discards,
-        key=lambda a: (not _contract_useful(hand - Cards([a.card]), a.card, game), game.rules.points(a.card)),
+        key=lambda a: (not useful_card(hand - Cards([a.card]), a.card, game), game.rules.points(a.card)),
     )
 
 
@@ -63,7 +63,7 @@ def greedy_action(game: ContractGame, rng: random.Random) -> ContractAction:
     hand = game.hands[p]
     if CTake in kinds:
         top = game.pile[-1]
-        return CTake(p) if _contract_useful(hand, top, game) else CDecline(p)
+        return CTake(p) if useful_card(hand, top, game) else CDecline(p)
     if CCall in kinds:
         return CNoCall(p)
     for kind in (CLayDown, CSwap, CLayOff):
@@ -149,7 +149,7 @@ def _offer_decision(game: ContractGame, call: bool) -> Decision:
     if game.laid_down[p]:
         want = any(game.grown(i, _single(top)) is not None for i in range(len(game.table)))
         reason = f"{top} {'can' if want else 'cannot'} be laid off"
-    elif not _contract_useful(hand, top, game):
+    elif not useful_card(hand, top, game):
         want = False
         reason = f"{top} neither pairs with nor runs next to any card in hand"
     elif (whole := _whole_hand_offer(game, hand, top, call)) is not None:

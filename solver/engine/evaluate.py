@@ -10,7 +10,8 @@ the solver players play it:
   then by cards held.
 - Contract Shanghai: a player who has not laid down by the distance to the
   contract (:func:`solver.contract.distance_to_contract`), then by the
-  penalty points held; a player who has laid down by the points held.
+  penalty points held; a player who has laid down by the cards held (each
+  costs a turn to shed: the round goes to the first out), then the points.
 - Manipulation Shanghai: by cards held.
 
 Ties share a rank, so a result is ``(players below + half the players tied) / (n - 1)``.
@@ -66,7 +67,7 @@ def standing(game: Any, q: int) -> float:
     if game.GAME == "contract":
         points = float(sum(game.rules.points(c) for c in hand))
         if game.laid_down[q]:
-            return points
+            return len(hand) + points / 1000
         from solver.contract import distance_to_contract
 
         try:

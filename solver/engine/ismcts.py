@@ -1,7 +1,10 @@
 """``ismcts``: a solver-guided information-set search over resampled deals.
 
 The search improves on the ``solver`` player rather than replacing it. The
-solver's choice is the default; the candidates are that choice and a few
+solver's choice is the default (in Contract Shanghai with the tactics for
+going out first of :func:`solver.contract.tactics.tactical_action`: no
+calls, and a discard that keeps the cards that may still be laid off); the
+candidates are that choice and a few
 alternatives (``width`` in all: the greedy rule's choice, a pass where
 there is one, then the legal actions best by the solver's own measure,
 :func:`solver.engine.evaluate.ranked`). Each simulation deals the cards
@@ -27,7 +30,7 @@ change (every alternative's upper bound below ``margin``, or one
 alternative alone above it), stops playing an alternative out once its
 upper bound falls below ``margin`` (successive elimination: the deals go
 to the alternatives still in the race), and spends nothing on a decision
-with one candidate (nor on a Contract Shanghai offer: :data:`KEEP_SOLVER`).
+with one candidate (nor on a Contract Shanghai offer: :data:`KEEP_DEFAULT`).
 The budget is simulations (an int: at most that many deals, deterministic
 for a seed) or seconds (a float).
 
@@ -59,11 +62,12 @@ DEPTH = {"zsy": 4, "contract": 4, "manipulation": 8}
 """Rollout actions after a candidate, by game, unless ``depth`` is given: short rollouts judged by
 the solver's measure (:func:`solver.engine.evaluate.values`) won more than longer ones (docs/engine.md)."""
 
-KEEP_SOLVER = {"contract": ("take", "decline", "call", "nocall")}
-"""Decisions left to the solver, by game and the text of its choice: a Contract Shanghai offer
+KEEP_DEFAULT = {"contract": ("take", "decline", "call", "nocall")}
+"""Decisions left to the default, by game and the text of its choice: a Contract Shanghai offer
 (take or call for the discard) is not searched, since short rollouts judged by the distance to
 the contract count what the extra card may bring and not the cards it leaves to shed (the
-search's takes and calls lost: docs/engine.md)."""
+search's takes and calls lost: docs/engine.md). The default itself never calls
+(:func:`solver.contract.tactics.tactical_action`)."""
 
 ROLLOUT = {"contract": "solver"}
 """The rollout policy by game, unless ``rollout`` is given (else ``greedy``): in Contract Shanghai
@@ -214,14 +218,14 @@ class IsmctsPlayer:
         return time.perf_counter() - start >= self.budget
 
     def _candidates(self, game: Game) -> list[Any]:
-        """The solver's choice first, then the greedy rule's, a pass, and the best by the solver's measure, ``width`` in all."""
-        from solver.engine.players import GreedyPlayer, SolverPlayer
+        """The default first (:func:`_default`), then the greedy rule's, a pass, and the best by the solver's measure, ``width`` in all."""
+        from solver.engine.players import GreedyPlayer
 
         legal = game.legal_actions()
         if len(legal) == 1 and game.GAME != "manipulation":  # Manipulation: the solver may rearrange
             return legal
-        own = SolverPlayer().choose(game)
-        if str(own) in KEEP_SOLVER.get(game.GAME, ()):
+        own = _default(game)
+        if str(own) in KEEP_DEFAULT.get(game.GAME, ()):
             return [own]
         out: dict[str, Any] = {str(own): own}
         greedy = GreedyPlayer(self.rng.randrange(2**31)).choose(game)
@@ -262,6 +266,18 @@ class IsmctsPlayer:
                 state.apply(policy(state))
             results[i] = values(state, scores, epoch)[me]
         return results
+
+
+def _default(game: Game) -> Any:
+    """The search's default (candidate 0): the solver player's choice, in Contract Shanghai with the
+    tactics for going out first (:func:`solver.contract.tactics.tactical_action`)."""
+    if game.GAME == "contract":
+        from solver.contract.tactics import tactical_action
+
+        return tactical_action(game)  # type: ignore[arg-type]
+    from solver.engine.players import SolverPlayer
+
+    return SolverPlayer().choose(game)
 
 
 def parse_kind(kind: str, seed: int) -> IsmctsPlayer:

@@ -1,0 +1,99 @@
+"""The tactics for going out first (the search player's default in Contract Shanghai)."""
+
+from __future__ import annotations
+
+from solver.cards import Card
+from solver.contract.actions import CCall, CDiscard, CNoCall
+from solver.contract.game import ContractGame
+from solver.contract.players import solver_decision
+from solver.contract.tactics import fits_table, keep_score, tactical_action
+from solver.engine import new_game
+from solver.engine.ismcts import IsmctsPlayer
+from solver.engine.players import SolverPlayer
+from tests.contract.test_engine_contract import scripted
+
+
+def test_after_the_lay_down_the_card_one_away_from_a_run_is_kept() -> None:
+    # 10H waits for 9H to extend 5H-8H; 3C can never be laid off: the solver sheds the ten (more points)
+    game = scripted(
+        ["10H 3C", "KD QD", "4S 4D"],
+        table=[("5H 6H 7H 8H", 0), ("JS JD JC", 0)],
+        laid=[True, False, False],
+        phase="play",
+    )
+    assert solver_decision(game).action == CDiscard(0, Card.parse("10H"))
+    assert keep_score(game, Card.parse("10H")) > keep_score(game, Card.parse("3C"))
+    assert tactical_action(game) == CDiscard(0, Card.parse("3C"))
+
+
+def test_a_seen_card_cannot_make_a_card_fit() -> None:
+    # both nines of hearts are in the pile: 10H will never fit the run
+    game = scripted(
+        ["10H 3C", "KD QD", "4S 4D"],
+        pile="9H 9H",
+        table=[("5H 6H 7H 8H", 0), ("JS JD JC", 0)],
+        laid=[True, False, False],
+        phase="play",
+    )
+    assert keep_score(game, Card.parse("10H"))[1] == 0 and keep_score(game, Card.parse("3C"))[1] == 0
+    assert tactical_action(game) == CDiscard(0, Card.parse("10H"))  # then the solver's order: the most points
+
+
+def test_before_the_lay_down_a_card_that_fits_the_table_is_kept() -> None:
+    # 9D and 4C both leave the contract one card away; 9D fits the opponent's nines, so 4C goes
+    hand = "5S 5H 5D 6H 7H 8H 9D 4C"
+    game = scripted([hand, "KD QD", "4S 4D"], table=[("9S 9H 9C", 1), ("JS QS KS AS", 1)], laid=[False, True, False])
+    game.phase = "play"
+    assert fits_table(game, Card.parse("9D")) and not fits_table(game, Card.parse("4C"))
+    assert solver_decision(game).action == CDiscard(0, Card.parse("9D"))
+    assert tactical_action(game) == CDiscard(0, Card.parse("4C"))
+
+
+def test_a_discard_that_brings_the_contract_closer_is_not_traded_for_a_table_fit() -> None:
+    # discarding 6H would take the run a card further away: only the cards tied with the solver's choice compete
+    game = scripted(
+        ["5S 5H 5D 6H 7H 8H 4C", "KD QD", "4S 4D"],
+        table=[("6S 6D 6C", 1), ("JS QS KS AS", 1)],
+        laid=[False, True, False],
+    )
+    game.phase = "play"
+    assert fits_table(game, Card.parse("6H"))
+    assert tactical_action(game) == CDiscard(0, Card.parse("4C"))
+
+
+def _first_call(seed: int) -> ContractGame:
+    """A seeded solver game played until the solver would call "Shanghai!" (the game at that point)."""
+    game = new_game("contract", None, 4, seed, max_rounds=1)
+    assert isinstance(game, ContractGame)
+    solver = SolverPlayer()
+    while not game.is_terminal():
+        action = solver.choose(game)
+        if isinstance(action, CCall):
+            return game
+        game.apply(action)
+    raise AssertionError(f"no call in seed {seed}")
+
+
+def test_no_shanghai_call() -> None:
+    game = _first_call(2)
+    assert isinstance(solver_decision(game).action, CCall)
+    assert isinstance(tactical_action(game), CNoCall)
+    # the search player leaves the offer to its default, unsearched
+    decision = IsmctsPlayer(seed=1, budget=20).decide(game)
+    assert isinstance(decision.action, CNoCall) and decision.facts["simulations"] == 0
+
+
+def test_the_search_default_is_the_tactical_choice() -> None:
+    game = new_game("contract", None, 4, 3, max_rounds=1)
+    assert isinstance(game, ContractGame)
+    solver = SolverPlayer()
+    checked = 0
+    for _ in range(80):
+        if game.is_terminal():
+            break
+        decision = IsmctsPlayer(seed=2, budget=10).decide(game)
+        if decision.facts["simulations"] and decision.facts["default"]:
+            assert decision.action == tactical_action(game)
+            checked += 1
+        game.apply(solver.choose(game))
+    assert checked > 0
