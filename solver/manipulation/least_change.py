@@ -378,8 +378,14 @@ def _score_first(
     b.linear([*usage, s], [*weights, -1], 0, 0)
     obj.vars.append(s)
     obj.coeffs.append(-above)
+    domain: list[int] = []
     for v in range(hi, lo - 1, -1):  # minimised: -(W s + least change), increasing intervals
-        obj.domain.extend((-(above * v + most), -above * v))
+        start, end = -(above * v + most), -above * v
+        if domain and domain[-1] + 1 >= start:  # no gap (W = most + 1): one interval
+            domain[-1] = end
+        else:
+            domain.extend((start, end))
+    obj.domain.extend(domain)
 
 
 def solve_least_change(
