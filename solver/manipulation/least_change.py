@@ -370,7 +370,7 @@ def _score_first(
     on some positions, and the median solve was 0.1-0.5 ms slower).
     """
     obj = proto.objective
-    above = sum(c for _, c in objective) + 1
+    above = sum(c * proto.variables[v].domain[1] for v, c in objective) + 1  # a joker count may exceed 1
     lo = sum(w * proto.variables[v].domain[0] for v, w in zip(usage, weights))
     hi = sum(w * proto.variables[v].domain[1] for v, w in zip(usage, weights))
     if hi - lo >= _DOMAIN_SCORES:

@@ -73,3 +73,15 @@ def test_one_solve_when_the_score_intervals_touch() -> None:
     old, hand = tuple(position.table), position.hand
     table_cards = Cards(c for m in old for c in m.cards)
     assert _one_solve(rules, table_cards, hand, old) == _two_solves(rules, table_cards, hand, old)
+
+
+def test_one_solve_counts_every_joker_staying_home() -> None:
+    """Two old melds of two jokers and a natural: a home's jokers staying count up to two, so the
+    score's weight must exceed the least-change objective with every variable at its upper bound
+    (one more than the sum of the coefficients let keeping both melds beat playing the ace)."""
+    rules = ManipulationRules(decks=1, jokers=4)
+    old = (Meld.parse("JK JK 5S"), Meld.parse("JK JK 8S"))
+    hand = Cards.parse("AS")
+    table_cards = Cards(c for m in old for c in m.cards)
+    assert _one_solve(rules, table_cards, hand, old) == _two_solves(rules, table_cards, hand, old)
+    assert best_play(old, hand, rules).cards == 1
