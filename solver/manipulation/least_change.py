@@ -135,6 +135,7 @@ class _Homes:
     def __init__(self, b: Builder, t: Template, old: Sequence[Meld], instance: Instance) -> None:
         self.b, self.t, self.instance = b, t, instance
         self.big = sum(len(m) for m in old) + 1
+        self.most = self.big * len(old) + self.big - 1  # the objective's maximum: every meld kept, every card home
         self.objective: list[tuple[int, int]] = []
         self.terms = _Terms()
         self.wild = t.jokers > 0
@@ -296,12 +297,12 @@ class _Homes:
 
 def _add_homes(
     b: Builder, t: Template, old: Sequence[Meld], rules: ManipulationRules, instance: Instance
-) -> tuple[list[_Home], list[tuple[int, int]]]:
-    """Every old meld's home, and the least-change objective's terms."""
+) -> tuple[list[_Home], list[tuple[int, int]], int]:
+    """Every old meld's home, the least-change objective's terms and its maximum."""
     builder = _Homes(b, t, old, instance)
     homes = [builder.add(i, _analyse(meld, rules)) for i, meld in enumerate(old)]
     builder.close()
-    return homes, builder.objective
+    return homes, builder.objective, builder.most
 
 
 def _decode_homes(homes: Sequence[_Home], values: Sequence[int]) -> tuple[list[Piece], list[int]]:
@@ -340,6 +341,56 @@ def _decode_homes(homes: Sequence[_Home], values: Sequence[int]) -> tuple[list[P
     return pieces, jokers
 
 
+_DOMAIN_SCORES = 200
+"""The most score values the objective's domain lists (the ``cards`` objective: one per hand card)."""
+
+
+def _score_first(
+    b: Builder,
+    proto: cp.CpModelProto,
+    usage: Sequence[int],
+    weights: Sequence[int],
+    objective: Sequence[tuple[int, int]],
+    most: int,
+) -> None:
+    """The combined objective ``W * score + least change`` (``W`` above any least-change objective).
+
+    The score is an integer, and alone its LP bound rounds down to it; the
+    bound of the combined objective does not round: where the score's LP
+    bound is fractional (often half a card above the best score) the LP
+    trades that fraction for least change, and CP-SAT had to search to prove
+    the score. Where the score takes few values (the ``cards`` objective)
+    it is a variable ``s`` and the objective's domain is the union over
+    ``s`` of ``[W s, W s + most]`` (``most``: the least-change objective's
+    maximum, every meld kept and every table card home): the bound rounds
+    down into the best score's interval, which bounds ``s`` in the LP
+    (docs/decisions-manipulation.md, sixth round). One unit of ``W s`` stays
+    on the usage variables: their objective coefficients guide CP-SAT's
+    first dive (with all of it on ``s`` that dive found a worse score first
+    on some positions, and the median solve was 0.1-0.5 ms slower).
+    """
+    obj = proto.objective
+    above = sum(c * proto.variables[v].domain[1] for v, c in objective) + 1  # a joker count may exceed 1
+    lo = sum(w * proto.variables[v].domain[0] for v, w in zip(usage, weights))
+    hi = sum(w * proto.variables[v].domain[1] for v, w in zip(usage, weights))
+    if hi - lo >= _DOMAIN_SCORES:
+        obj.vars.extend(usage)
+        obj.coeffs.extend([-w * above for w in weights])
+        return
+    s = b.var(lo, hi)
+    b.linear([*usage, s], [*weights, -1], 0, 0)
+    obj.vars.extend([*usage, s])  # W s as (W - 1) s + the score over the usage variables
+    obj.coeffs.extend([*(-w for w in weights), 1 - above])
+    domain: list[int] = []
+    for v in range(hi, lo - 1, -1):  # minimised: -(W s + least change), increasing intervals
+        start, end = -(above * v + most), -above * v
+        if domain and domain[-1] + 1 >= start:  # no gap (W = most + 1): one interval
+            domain[-1] = end
+        else:
+            domain.extend((start, end))
+    obj.domain.extend(domain)
+
+
 def solve_least_change(
     t: Template,
     instance: Instance,
@@ -367,15 +418,13 @@ def solve_least_change(
     weights = [w for v, w in zip(t.usage, t.weights) if v >= 0]
     if score is not None:
         b.linear(usage, weights, score, INF)
-    homes, objective = _add_homes(b, t, old, rules, instance)
+    homes, objective, most = _add_homes(b, t, old, rules, instance)
     proto.clear_objective()
     obj = proto.objective
     obj.vars.extend([v for v, _ in objective])  # in bulk: thousands of terms on big tables
     obj.coeffs.extend([-c for _, c in objective])
     if score is None:  # the score first: each unit worth more than the whole least-change objective
-        above = sum(c for _, c in objective) + 1
-        obj.vars.extend(usage)
-        obj.coeffs.extend([-w * above for w in weights])
+        _score_first(b, proto, usage, weights, objective, most)
     r = run_model(proto, time_limit, zero_half_cuts=True)
     if r.status not in (Status.OPTIMAL, Status.FEASIBLE):
         return None
