@@ -343,33 +343,48 @@ def _by_meld(
     return extend(0, free0)
 
 
+Holder = tuple[int, Take, Meld, tuple[tuple[int, int], ...]]
+"""An old meld's extension holding a card: the meld's index, the cards taken (dense and sparse)."""
+
+
 def _by_card(
     search: _Search, options: Sequence[Sequence[tuple[Take, Meld]]], active: Sequence[int], free0: Take, slack: int
 ) -> list[tuple[int, Meld]] | None:
-    """The extension search driven by hand cards (no joker in the hand): the card that the fewest
-    old melds' extensions can still hold is placed first, in each of them in turn, or else kept
-    for new melds of hand cards alone (all its copies); when no card is left that an old meld can
-    hold, the rest goes to :meth:`_Search.new_melds`. Every extension play is one path: each card
-    either joins an old meld in that meld's one extension, or no copy of it joins any. Raises
-    :class:`_Budget` past the budget."""
-    holders: list[list[tuple[int, Take, Meld, tuple[tuple[int, int], ...]]]] = [[] for _ in free0]
-    for i in active:
-        for take, meld in options[i]:
-            needs = tuple((k, n) for k, n in enumerate(take) if n)  # the cards it takes, sparse
-            for k, _ in needs:
-                holders[k].append((i, take, meld, needs))
-    failed: set[tuple[int, int, Take]] = set()
-    weights = search.weights
+    """The extension search driven by hand cards (no joker in the hand): see :class:`_ByCard`.
+    Raises :class:`_Budget` past the budget."""
+    return _ByCard(search, options, active, free0, slack).place(0, 0, free0)
 
-    def fits(needs: tuple[tuple[int, int], ...], free: Take, kept: int) -> bool:
-        return all(n <= free[k] and not kept >> k & 1 for k, n in needs)
 
-    def place(used: int, kept: int, free: Take) -> list[tuple[int, Meld]] | None:
-        key = (used, kept, free)
-        if key in failed:
-            return None
-        search.tick()
-        best: list[tuple[int, Take, Meld, tuple[tuple[int, int], ...]]] | None = None
+class _ByCard:
+    """The search by hand cards: the card that the fewest old melds' extensions can still hold is
+    placed first, in each of them in turn, or else kept for new melds of hand cards alone (all its
+    copies); when no card is left that an old meld can hold, the rest goes to
+    :meth:`_Search.new_melds`. Every extension play is one path: each card either joins an old meld
+    in that meld's one extension, or no copy of it joins any. A node fails at once when the cards
+    that neither an old meld nor a meld of free cards can hold outweigh the slack."""
+
+    def __init__(
+        self,
+        search: _Search,
+        options: Sequence[Sequence[tuple[Take, Meld]]],
+        active: Sequence[int],
+        free0: Take,
+        slack: int,
+    ) -> None:
+        self.search, self.slack = search, slack
+        self.holders: list[list[Holder]] = [[] for _ in free0]
+        for i in active:
+            for take, meld in options[i]:
+                needs = tuple((k, n) for k, n in enumerate(take) if n)  # the cards it takes, sparse
+                for k, _ in needs:
+                    self.holders[k].append((i, take, meld, needs))
+        self.failed: set[tuple[int, int, Take]] = set()
+
+    def pick(self, used: int, kept: int, free: Take) -> tuple[int, list[Holder]] | None:
+        """The card the fewest old melds can hold (-1 if none can) with those extensions; None when
+        the cards that nothing can hold any more outweigh the slack."""
+        search, weights = self.search, self.search.weights
+        best: list[Holder] = []
         card = -1
         lost = 0  # the weight of cards that neither an old meld nor a meld of free cards can hold
         for k, f in enumerate(free):
@@ -377,34 +392,46 @@ def _by_card(
                 continue
             search.tick()  # a card looked at
             here = []
-            if holders[k] and not kept >> k & 1:
-                here = [h for h in holders[k] if not used >> h[0] & 1 and fits(h[3], free, kept)]
+            if self.holders[k] and not kept >> k & 1:
+                here = [
+                    h
+                    for h in self.holders[k]
+                    if not used >> h[0] & 1 and all(n <= free[j] and not kept >> j & 1 for j, n in h[3])
+                ]
             if not here:
                 if not search.could_meld(k, free):
                     lost += weights[k] * f
-                    if lost > slack:
-                        failed.add(key)
+                    if lost > self.slack:
                         return None
-            elif best is None or len(here) < len(best):
+            elif card < 0 or len(here) < len(best):
                 best, card = here, k
-        if best is None:
-            melds = search.new_melds(free, slack)
+        return card, best
+
+    def place(self, used: int, kept: int, free: Take) -> list[tuple[int, Meld]] | None:
+        """Extensions of the old melds not in ``used``, then new melds, from ``free`` (the cards in
+        ``kept`` only in new melds); None if nothing reaches the target."""
+        key = (used, kept, free)
+        if key in self.failed:
+            return None
+        self.search.tick()
+        picked = self.pick(used, kept, free)
+        found: list[tuple[int, Meld]] | None = None
+        if picked is not None and picked[0] < 0:
+            melds = self.search.new_melds(free, self.slack)
             found = None if melds is None else [(-1, m) for m in melds]
-        else:
-            search.tick(len(best))
-            found = None
+        elif picked is not None:
+            card, best = picked
+            self.search.tick(len(best))
             for i, take, meld, _ in best:
-                rest = place(used | 1 << i, kept, tuple(a - b for a, b in zip(free, take)))
+                rest = self.place(used | 1 << i, kept, tuple(a - b for a, b in zip(free, take)))
                 if rest is not None:
                     found = [(i, meld), *rest]
                     break
             if found is None:
-                found = place(used, kept | 1 << card, free)
+                found = self.place(used, kept | 1 << card, free)
         if found is None:
-            failed.add(key)
+            self.failed.add(key)
         return found
-
-    return place(0, 0, free0)
 
 
 class ExtensionSearch:
