@@ -134,12 +134,31 @@ class ContractCodec(Codec):
         return sorted(out)
 
     def _position(self, game: Any) -> _ContractPosition:
-        """The indexes of a position that do not depend on the selection (once per position)."""
+        """The indexes of a position that do not depend on the selection (once per position).
+
+        An offer or a call lists the player's two words, the same engine objects every time: their
+        position (no lay-down, so nothing in it depends on the selection) is worked out once and
+        shared, kept with the listed objects it was made from (compared by identity).
+        """
         discard, lay_off, swap, lay_down, words = _contract_kinds()
+        legal = game.legal_actions()
+        if legal and type(legal[0]) in words:
+            shared = _WORD_POSITIONS.get(id(legal[0]))
+            if shared is not None and shared[0] == tuple(legal):  # the same objects (compared by identity first)
+                return shared[1]
+            pos = self._listed(legal, discard, lay_off, swap, lay_down, words)
+            _WORD_POSITIONS[id(legal[0])] = (tuple(legal), pos)
+            return pos
+        return self._listed(legal, discard, lay_off, swap, lay_down, words)
+
+    def _listed(
+        self, legal: list[Any], discard: type, lay_off: type, swap: type, lay_down: type, words: dict[type, int]
+    ) -> _ContractPosition:
+        """The position made from the engine's listed actions."""
         pos = _ContractPosition()
         actions = pos.actions
         swaps: set[int] = set()
-        for a in game.legal_actions():
+        for a in legal:
             kind = type(a)
             if kind is discard:
                 index = self.DISCARD + a.card.index
@@ -406,6 +425,10 @@ def _contract_kinds() -> tuple[type, type, type, type, dict[type, int]]:
     c = ContractCodec
     words: dict[type, int] = {CTake: c.TAKE, CDecline: c.DECLINE, CCall: c.CALL, CNoCall: c.NOCALL}
     return CDiscard, CLayOff, CSwap, CLayDown, words
+
+
+_WORD_POSITIONS: dict[int, tuple[tuple[Any, ...], _ContractPosition]] = {}  # id of the first word listed -> (the
+# words listed, their position): the listed objects are kept, so an id stays theirs
 
 
 def _played(game: Any, table: Any) -> Cards:
