@@ -328,12 +328,16 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
     at += 2 * MAX_SEATS
     stage = turn.stage
     state = (game.round, game.phase, stage)
-    if keys.get(-4) != state:  # the round, the phase and a swap in progress, compared at once
+    old = keys.get(-4)
+    if old != state:  # the round, the phase and a swap in progress, compared at once, then one by one
         keys[-4] = state
-        buf.one_hot(at, game.round - 1, 8)
-        buf.one_hot(at + 8, _PHASES[game.phase], 5)
-        buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
-        buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
+        if old is None or old[0] != state[0]:
+            buf.one_hot(at, game.round - 1, 8)
+        if old is None or old[1] != state[1]:
+            buf.one_hot(at + 8, _PHASES[game.phase], 5)
+        if old is None or old[2] != stage:
+            buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
+            buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
     buf.out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
 
 
