@@ -212,17 +212,17 @@ class ContractCodec(Codec):
         return action
 
     def step(self, turn: Turn, index: int) -> Any:
+        if index < self.SELECT or self.TAKE <= index < self.SWAP:  # a discard, a word or a lay-off
+            return self._memo(turn).actions[index]
         if self._select_or_cancel(turn, index, self.SELECT, self.CANCEL):
             return None
         if index == self.LAYDOWN:
             return self._lay_down(turn)
-        if self.SWAP <= index < self.DEST:
+        if index < self.DEST:
             m, c = divmod(index - self.SWAP, N)
             turn.stage = (m, ALL_CARDS[c])
             return None
         pos = self._memo(turn)
-        if index < self.DEST:  # a discard, a lay-off or a word
-            return pos.actions[index]
         assert turn.stage is not None
         target, card = turn.stage
         dest = index - self.DEST
