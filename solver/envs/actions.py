@@ -147,6 +147,8 @@ class ContractCodec(Codec):
             if shared is not None and shared[0] == tuple(legal):  # the same objects (compared by identity first)
                 return shared[1]
             pos = self._listed(legal, discard, lay_off, swap, lay_down, words)
+            if len(_WORD_POSITIONS) >= _MAX_WORD_POSITIONS:  # bounded, should an engine list new word objects
+                _WORD_POSITIONS.clear()
             _WORD_POSITIONS[id(legal[0])] = (tuple(legal), pos)
             return pos
         return self._listed(legal, discard, lay_off, swap, lay_down, words)
@@ -427,8 +429,10 @@ def _contract_kinds() -> tuple[type, type, type, type, dict[type, int]]:
     return CDiscard, CLayOff, CSwap, CLayDown, words
 
 
-_WORD_POSITIONS: dict[int, tuple[tuple[Any, ...], _ContractPosition]] = {}  # id of the first word listed -> (the
-# words listed, their position): the listed objects are kept, so an id stays theirs
+# id of an offer's or a call's first listed word -> (the words listed, their position); the listed
+# objects are kept, so an id stays theirs
+_WORD_POSITIONS: dict[int, tuple[tuple[Any, ...], _ContractPosition]] = {}
+_MAX_WORD_POSITIONS = 64  # an offer and a call for each of up to 32 players
 
 
 def _played(game: Any, table: Any) -> Cards:
