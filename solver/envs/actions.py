@@ -134,12 +134,33 @@ class ContractCodec(Codec):
         return sorted(out)
 
     def _position(self, game: Any) -> _ContractPosition:
-        """The indexes of a position that do not depend on the selection (once per position)."""
+        """The indexes of a position that do not depend on the selection (once per position).
+
+        An offer or a call lists the player's two words, the same engine objects every time: their
+        position (no lay-down, so nothing in it depends on the selection) is worked out once and
+        shared, kept with the listed objects it was made from (compared by identity).
+        """
         discard, lay_off, swap, lay_down, words = _contract_kinds()
+        legal = game.legal_actions()
+        if legal and type(legal[0]) in words:
+            shared = _WORD_POSITIONS.get(id(legal[0]))
+            if shared is not None and shared[0] == tuple(legal):  # the same objects (compared by identity first)
+                return shared[1]
+            pos = self._listed(legal, discard, lay_off, swap, lay_down, words)
+            if len(_WORD_POSITIONS) >= _MAX_WORD_POSITIONS:  # bounded, should an engine list new word objects
+                _WORD_POSITIONS.clear()
+            _WORD_POSITIONS[id(legal[0])] = (tuple(legal), pos)
+            return pos
+        return self._listed(legal, discard, lay_off, swap, lay_down, words)
+
+    def _listed(
+        self, legal: list[Any], discard: type, lay_off: type, swap: type, lay_down: type, words: dict[type, int]
+    ) -> _ContractPosition:
+        """The position made from the engine's listed actions."""
         pos = _ContractPosition()
         actions = pos.actions
         swaps: set[int] = set()
-        for a in game.legal_actions():
+        for a in legal:
             kind = type(a)
             if kind is discard:
                 index = self.DISCARD + a.card.index
@@ -193,17 +214,17 @@ class ContractCodec(Codec):
         return action
 
     def step(self, turn: Turn, index: int) -> Any:
+        if index < self.SELECT or self.TAKE <= index < self.SWAP:  # a discard, a word or a lay-off
+            return self._memo(turn).actions[index]
         if self._select_or_cancel(turn, index, self.SELECT, self.CANCEL):
             return None
         if index == self.LAYDOWN:
             return self._lay_down(turn)
-        if self.SWAP <= index < self.DEST:
+        if index < self.DEST:
             m, c = divmod(index - self.SWAP, N)
             turn.stage = (m, ALL_CARDS[c])
             return None
         pos = self._memo(turn)
-        if index < self.DEST:  # a discard, a lay-off or a word
-            return pos.actions[index]
         assert turn.stage is not None
         target, card = turn.stage
         dest = index - self.DEST
@@ -406,6 +427,12 @@ def _contract_kinds() -> tuple[type, type, type, type, dict[type, int]]:
     c = ContractCodec
     words: dict[type, int] = {CTake: c.TAKE, CDecline: c.DECLINE, CCall: c.CALL, CNoCall: c.NOCALL}
     return CDiscard, CLayOff, CSwap, CLayDown, words
+
+
+# id of an offer's or a call's first listed word -> (the words listed, their position); the listed
+# objects are kept, so an id stays theirs
+_WORD_POSITIONS: dict[int, tuple[tuple[Any, ...], _ContractPosition]] = {}
+_MAX_WORD_POSITIONS = 64  # an offer and a call for each of up to 32 players
 
 
 def _played(game: Any, table: Any) -> Cards:

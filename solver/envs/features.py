@@ -38,6 +38,7 @@ is the same writer on a fresh buffer.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -76,12 +77,17 @@ class _Buffer:
     and a changed one sets only the numbers that changed.
     """
 
-    __slots__ = ("keys", "listed", "out")
+    __slots__ = ("_row", "keys", "listed", "out")
 
     def __init__(self, out: Any) -> None:
         self.out = out
         self.listed = isinstance(out, list)
         self.keys: dict[int, Any] = {}
+        self._row: Callable[[bytes], Any] | None = None  # bytes of counts -> a row a numpy slice takes
+        if not self.listed:
+            from numpy import frombuffer, uint8  # a numpy buffer: numpy is there
+
+            self._row = partial(frombuffer, dtype=uint8)
 
     def clear(self, at: int, size: int) -> None:
         """Zeros at ``at`` .. ``at + size - 1``."""
@@ -93,8 +99,9 @@ class _Buffer:
     def counts(self, at: int, cards: Cards | None) -> bool:
         """Card counts (N) at ``at`` unless these very cards are there (None: no cards); True if written.
 
-        Only the counts that differ from the cards written last are set (a numpy slice
-        assigned from a tuple of 55 ints costs more than a few item assignments).
+        In a list only the counts that differ from the cards written last are set; a numpy
+        slice takes all of them at once as the bytes of the counts (cheaper than finding the
+        few that differ, and than a slice assigned from the tuple of 55 ints).
         """
         keys = self.keys
         old = keys.get(at)
@@ -103,6 +110,9 @@ class _Buffer:
         keys[at] = cards
         new = cards.counts if cards is not None else _NONE
         out = self.out
+        if self._row is not None:
+            out[at : at + N] = self._row(bytes(new))
+            return True
         for i in compress(_RANGE, map(ne, old.counts if old is not None else _NONE, new)):
             out[at + i] = new[i]
         return True
@@ -318,12 +328,16 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
     at += 2 * MAX_SEATS
     stage = turn.stage
     state = (game.round, game.phase, stage)
-    if keys.get(-4) != state:  # the round, the phase and a swap in progress, compared at once
+    old = keys.get(-4)
+    if old != state:  # the round, the phase and a swap in progress, compared at once, then one by one
         keys[-4] = state
-        buf.one_hot(at, game.round - 1, 8)
-        buf.one_hot(at + 8, _PHASES[game.phase], 5)
-        buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
-        buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
+        if old is None or old[0] != state[0]:
+            buf.one_hot(at, game.round - 1, 8)
+        if old is None or old[1] != state[1]:
+            buf.one_hot(at + 8, _PHASES[game.phase], 5)
+        if old is None or old[2] != stage:
+            buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
+            buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
     buf.out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
 
 
