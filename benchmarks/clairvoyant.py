@@ -45,14 +45,19 @@ def _share(game: Game, seat: int) -> float:
     return 1 / len(winners) if seat in winners else 0.0
 
 
-def _outcome(game: Game, action: Any, seat: int) -> float:
-    """The seat's share of the win after ``action``, every player then choosing as ``solver``."""
+def play_out(game: Game, action: Any) -> Game:
+    """The end of the hand after ``action`` (on a copy), every player then choosing as ``solver``."""
     state = clone_game(game)
     state.apply(action)
     solver = SolverPlayer()
     while not state.is_terminal():
         state.apply(solver.choose(state))
-    return _share(state, seat)
+    return state
+
+
+def _outcome(game: Game, action: Any, seat: int) -> float:
+    """The seat's share of the win after ``action``, every player then choosing as ``solver``."""
+    return _share(play_out(game, action), seat)
 
 
 def _candidates(game: Any, holdback: bool) -> list[Any]:
