@@ -42,10 +42,6 @@ from solver.melds import Meld
 
 __all__ = ["fits_table", "keep_score", "shed_order", "tactical_action"]
 
-_COPIES = 2
-"""Copies of each card in the two decks."""
-
-
 def _neighbours(card: Card) -> list[Card]:
     """The cards of ``card``'s suit one rank below and above it (ace low or high is the validator's call)."""
     if card.rank is None or card.suit is None:
@@ -75,7 +71,7 @@ def keep_score(game: ContractGame, card: Card) -> tuple[int, int, int]:
     if not fits:
         for n in _neighbours(card):
             if n not in game.rules.wilds and any(game.grown(i, Meld((n, card))) is not None for i in melds):
-                near += max(0, _COPIES - seen.count(n))
+                near += max(0, game.rules.decks - seen.count(n))  # its copies still unseen
     connected = not game.laid_down[p] and useful_card(hand - Cards([card]), card, game)
     return (int(fits), near, int(connected))
 

@@ -10,6 +10,7 @@ from solver.contract.tactics import fits_table, keep_score, tactical_action
 from solver.engine import new_game
 from solver.engine.ismcts import IsmctsPlayer
 from solver.engine.players import SolverPlayer
+from solver.rules import ContractRules
 from tests.contract.test_engine_contract import scripted
 
 
@@ -37,6 +38,21 @@ def test_a_seen_card_cannot_make_a_card_fit() -> None:
     )
     assert keep_score(game, Card.parse("10H"))[1] == 0 and keep_score(game, Card.parse("3C"))[1] == 0
     assert tactical_action(game) == CDiscard(0, Card.parse("10H"))  # then the solver's order: the most points
+
+
+def test_unseen_copies_are_counted_for_the_decks_in_play() -> None:
+    # both nines of hearts seen: none unseen with two decks, one with three
+    table = [("5H 6H 7H 8H", 0), ("JS JD JC", 0)]
+    for decks, unseen in ((2, 0), (3, 1)):
+        game = scripted(
+            ["10H 3C", "KD QD", "4S 4D"],
+            pile="9H 9H",
+            table=table,
+            laid=[True, False, False],
+            phase="play",
+            rules=ContractRules(decks=decks),
+        )
+        assert keep_score(game, Card.parse("10H"))[1] == unseen
 
 
 def test_before_the_lay_down_a_card_that_fits_the_table_is_kept() -> None:
