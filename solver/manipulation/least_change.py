@@ -137,6 +137,7 @@ class _Homes:
         self.big = sum(len(m) for m in old) + 1
         self.most = self.big * len(old) + self.big - 1  # the objective's maximum: every meld kept, every card home
         self.objective: list[tuple[int, int]] = []
+        self.top = 0  # the objective's terms at their variables' upper bounds, summed
         self.terms = _Terms()
         self.wild = t.jokers > 0
 
@@ -157,6 +158,7 @@ class _Homes:
             return self._set(i, info)
         kept = b.var(0, 1)
         self.objective.append((kept, self.big))
+        self.top += self.big
         if isinstance(info, _OldRun):
             home = self._run(i, info, kept, held)
         else:
@@ -166,6 +168,7 @@ class _Homes:
             b.linear([rj, *held], [1] + [-1] * len(held), -INF, 0)
             b.linear((kept, rj), (info.jokers, -1), -INF, 0)
             self.objective.append((rj, 1))
+            self.top += info.jokers
         return home
 
     def _windows(self, info: _OldRun) -> list[tuple[int, int]]:
@@ -208,14 +211,18 @@ class _Homes:
         cards = [card_index(info.suit, q) if q else 0 for q in range(hi)]
         over: dict[int, list[int]] = {}  # fill position -> windows covering it
         objective, copies, naturals = self.objective, terms.copies, terms.naturals
+        top = 0
         for v, a, z in opts:  # terms.copy, inlined: thousands of terms on big tables
-            objective.append((v, before[z + 1] - before[a] + (big if a <= nlo and z >= nhi else 0)))
+            c = before[z + 1] - before[a] + (big if a <= nlo and z >= nhi else 0)
+            objective.append((v, c))
+            top += c
             term = (v, 1)
             for q in range(a, z + 1):
                 copies[cards[q]].append(term)
                 naturals[cards[q]].append(term)
                 if q not in info.naturals:
                     over.setdefault(q, []).append(v)
+        self.top += top
         fills: list[tuple[int, int]] = []
         if self.wild:  # the copy at a fill position may be a joker standing for the card
             for q in sorted(over):
@@ -237,7 +244,9 @@ class _Homes:
         opts = [(b.var(0, 1), t) for t in _SUBSETS if all(available[cards[s]] for s in t)]
         b.linear([o for o, _ in opts], [1] * len(opts), 0, 1)
         for o, t in opts:
-            self.objective.append((o, len(old & set(t)) + (self.big if old <= set(t) else 0)))
+            c = len(old & set(t)) + (self.big if old <= set(t) else 0)
+            self.objective.append((o, c))
+            self.top += c
             for s in t:
                 terms.copies[cards[s]].append((o, 1))
                 terms.naturals[cards[s]].append((o, 1))
@@ -257,12 +266,14 @@ class _Homes:
         naturals_in: list[tuple[int, int]] = []
         for s in range(4):
             idx = card_index(s, info.rank)
-            v = b.var(0, 1 if available[idx] or jokers else 0)
+            most = 1 if available[idx] or jokers else 0
+            v = b.var(0, most)
             b.linear((v, h), (1, -1), -INF, 0)
             j = -1
             naturals_in.append((v, 1))
             if s in info.suits:  # the old natural itself (WLOG: never a joker in its place)
                 self.objective.append((v, 1))
+                self.top += most
             else:
                 j = b.var(0, 1)
                 b.linear((j, v), (1, -1), -INF, 0)
@@ -297,12 +308,13 @@ class _Homes:
 
 def _add_homes(
     b: Builder, t: Template, old: Sequence[Meld], rules: ManipulationRules, instance: Instance
-) -> tuple[list[_Home], list[tuple[int, int]], int]:
-    """Every old meld's home, the least-change objective's terms and its maximum."""
+) -> tuple[list[_Home], list[tuple[int, int]], int, int]:
+    """Every old meld's home, the least-change objective's terms, its maximum, and its terms summed
+    at their variables' upper bounds."""
     builder = _Homes(b, t, old, instance)
     homes = [builder.add(i, _analyse(meld, rules)) for i, meld in enumerate(old)]
     builder.close()
-    return homes, builder.objective, builder.most
+    return homes, builder.objective, builder.most, builder.top
 
 
 def _decode_homes(homes: Sequence[_Home], values: Sequence[int]) -> tuple[list[Piece], list[int]]:
@@ -350,7 +362,7 @@ def _score_first(
     proto: cp.CpModelProto,
     usage: Sequence[int],
     weights: Sequence[int],
-    objective: Sequence[tuple[int, int]],
+    top: int,
     most: int,
 ) -> None:
     """The combined objective ``W * score + least change`` (``W`` above any least-change objective).
@@ -370,7 +382,7 @@ def _score_first(
     on some positions, and the median solve was 0.1-0.5 ms slower).
     """
     obj = proto.objective
-    above = sum(c * proto.variables[v].domain[1] for v, c in objective) + 1  # a joker count may exceed 1
+    above = top + 1  # ``top``: the least-change terms at their upper bounds (a joker count may exceed 1)
     lo = sum(w * proto.variables[v].domain[0] for v, w in zip(usage, weights))
     hi = sum(w * proto.variables[v].domain[1] for v, w in zip(usage, weights))
     if hi - lo >= _DOMAIN_SCORES:
@@ -418,13 +430,13 @@ def solve_least_change(
     weights = [w for v, w in zip(t.usage, t.weights) if v >= 0]
     if score is not None:
         b.linear(usage, weights, score, INF)
-    homes, objective, most = _add_homes(b, t, old, rules, instance)
+    homes, objective, most, top = _add_homes(b, t, old, rules, instance)
     proto.clear_objective()
     obj = proto.objective
     obj.vars.extend([v for v, _ in objective])  # in bulk: thousands of terms on big tables
     obj.coeffs.extend([-c for _, c in objective])
     if score is None:  # the score first: each unit worth more than the whole least-change objective
-        _score_first(b, proto, usage, weights, objective, most)
+        _score_first(b, proto, usage, weights, top, most)
     r = run_model(proto, time_limit, zero_half_cuts=True)
     if r.status not in (Status.OPTIMAL, Status.FEASIBLE):
         return None
