@@ -42,6 +42,7 @@ from solver.melds import Meld
 
 __all__ = ["fits_table", "keep_score", "shed_order", "tactical_action"]
 
+
 def _neighbours(card: Card) -> list[Card]:
     """The cards of ``card``'s suit one rank below and above it (ace low or high is the validator's call)."""
     if card.rank is None or card.suit is None:
