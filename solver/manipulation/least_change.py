@@ -266,14 +266,14 @@ class _Homes:
         naturals_in: list[tuple[int, int]] = []
         for s in range(4):
             idx = card_index(s, info.rank)
-            most = 1 if available[idx] or jokers else 0
-            v = b.var(0, most)
+            room = 1 if available[idx] or jokers else 0
+            v = b.var(0, room)
             b.linear((v, h), (1, -1), -INF, 0)
             j = -1
             naturals_in.append((v, 1))
             if s in info.suits:  # the old natural itself (WLOG: never a joker in its place)
                 self.objective.append((v, 1))
-                self.top += most
+                self.top += room
             else:
                 j = b.var(0, 1)
                 b.linear((j, v), (1, -1), -INF, 0)
