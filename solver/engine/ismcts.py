@@ -32,7 +32,12 @@ upper bound falls below ``margin`` (successive elimination: the deals go
 to the alternatives still in the race), and spends nothing on a decision
 with one candidate (nor on a Contract Shanghai offer: :data:`KEEP_DEFAULT`).
 The budget is simulations (an int: at most that many deals, deterministic
-for a seed) or seconds (a float).
+for a seed) or seconds (a float): a deadline for the whole decision, the
+candidates' choice included. A deal is not started when the deals so far
+say it would end past the deadline, and one the deadline overtakes is
+dropped between two actions (its results would be unpaired), so a
+decision overruns its budget by at most one rollout action and its scoring
+(and by what choosing the candidates took, when that alone is longer).
 
 >>> from solver.engine import new_game
 >>> game = new_game("zsy", seed=4, max_hands=1)
@@ -170,6 +175,7 @@ class IsmctsPlayer:
         margin: float = 0.02,
         z: float = 1.64,
         min_deals: int = 8,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if isinstance(budget, bool) or budget <= 0:
             raise IllegalActionError(f"ismcts budget must be a positive number of simulations or seconds, not {budget}")
@@ -183,6 +189,7 @@ class IsmctsPlayer:
         self.margin = margin
         self.z = z
         self.min_deals = min_deals
+        self.clock = clock  # seconds, for a budget in seconds (a test may pass its own)
         self.simulations = 0
 
     def choose(self, game: Game) -> Any:
@@ -191,16 +198,21 @@ class IsmctsPlayer:
 
     def decide(self, game: Game) -> Decision:
         """The action searched best, with its gain over the solver's choice and the deals searched."""
+        start = self.clock()
+        deadline = None if isinstance(self.budget, int) else start + self.budget
         candidates = self._candidates(game)
         if len(candidates) == 1:
             self.simulations = 0
             return Decision(candidates[0], "the only legal action", {"simulations": 0})
         me = game.current_player()
         stats = Paired(len(candidates))
-        start = time.perf_counter()
-        while stats.n < 1 or not self._spent(stats.n, start):
+        begun = self.clock()
+        while self._more(stats.n, begun, deadline):
             active = stats.racing(self.margin, self.z, self.min_deals)
-            stats.add(self._deal(game, me, candidates, active))
+            results = self._deal(game, me, candidates, active, deadline)
+            if results is None:  # the deadline came first
+                break
+            stats.add(results)
             if stats.n >= self.min_deals and stats.settled(self.margin, self.z):
                 break
         self.simulations = stats.n
@@ -212,10 +224,14 @@ class IsmctsPlayer:
             {"simulations": stats.n, "candidates": len(candidates), "default": i == 0, "gain": round(stats.gain(i), 3)},
         )
 
-    def _spent(self, sims: int, start: float) -> bool:
-        if isinstance(self.budget, int):
-            return sims >= self.budget
-        return time.perf_counter() - start >= self.budget
+    def _more(self, sims: int, begun: float, deadline: float | None) -> bool:
+        """True if one more deal fits the budget: fewer than ``budget`` deals, or (seconds) a deal
+        as long as the mean so far, from ``begun``, ends before the deadline."""
+        if deadline is None:
+            return sims < self.budget
+        now = self.clock()
+        mean = (now - begun) / sims if sims else 0.0
+        return now + mean < deadline
 
     def _candidates(self, game: Game) -> list[Any]:
         """The default first (:func:`_default`), then the greedy rule's, a pass, and the best by the solver's measure, ``width`` in all."""
@@ -249,18 +265,24 @@ class IsmctsPlayer:
         choose: Callable[[Game], Any] = kinds[kind](seed).choose
         return choose
 
-    def _deal(self, game: Game, me: int, candidates: list[Any], active: list[int]) -> list[float | None]:
-        """One resampled deal: each active candidate played from it with the same future, ``me``'s results."""
+    def _deal(
+        self, game: Game, me: int, candidates: list[Any], active: list[int], deadline: float | None = None
+    ) -> list[float | None] | None:
+        """One resampled deal: each active candidate played from it with the same future, ``me``'s
+        results; None when ``deadline`` passed before the deal was played out (checked between actions)."""
         deal = game.resample(me, self.rng)
         epoch, scores = deal._epoch(), deal.scores()
         seed = self.rng.randrange(2**31)
         results: list[float | None] = [None] * len(candidates)
+        clock = self.clock
         for i in active:
             action = candidates[i]
             state = clone_game(deal)
             state.apply(action)
             policy = self._policy(game, seed)
             for _ in range(self.depth if self.depth is not None else DEPTH.get(game.GAME, 8)):
+                if deadline is not None and clock() >= deadline:
+                    return None
                 if state.is_terminal() or state._epoch() != epoch:
                     break
                 state.apply(policy(state))

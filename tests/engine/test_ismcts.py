@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from solver.engine import new_game
+from solver.engine.base import Game
 from solver.engine.ismcts import IsmctsPlayer, parse_kind, values
 from solver.engine.players import PLAYER_KINDS, RandomPlayer, make_player, make_players
 from solver.engine.selfplay import play_one
@@ -64,3 +68,39 @@ def test_values_rank_players() -> None:
     got = values(game, scores, epoch)
     assert got[1] == 1.0  # fewest cards held: best
     assert got[0] == got[2] == got[3] == pytest.approx(1 / 3)
+
+
+class _Timed(IsmctsPlayer):
+    """A search whose rollout actions each take ``step`` seconds of a clock of its own (slow deals,
+    deterministically); records when each one started."""
+
+    def __init__(self, step: float, **kwargs: Any) -> None:
+        super().__init__(clock=self.now, **kwargs)
+        self.t = 0.0
+        self.step = step
+        self.started: list[float] = []
+
+    def now(self) -> float:
+        return self.t
+
+    def _policy(self, game: Game, seed: int) -> Callable[[Game], Any]:
+        choose = super()._policy(game, seed)
+
+        def slow(state: Game) -> Any:
+            self.started.append(self.t)
+            self.t += self.step
+            return choose(state)
+
+        return slow
+
+
+@pytest.mark.parametrize("step", [0.0005, 0.001, 0.003, 0.02, 0.2])
+def test_a_budget_in_seconds_is_a_deadline_for_the_decision(step: float) -> None:
+    """No rollout action starts after the deadline, however long a deal takes against the budget."""
+    game = new_game("zsy", None, 4, 3, max_hands=1)
+    player = _Timed(step, seed=2, budget=0.05, rollout="random")
+    decision = player.decide(game)
+    assert game.is_legal(decision.action)
+    assert player.started and max(player.started) < 0.05
+    if step <= 0.001:  # deals shorter than the budget: several were searched
+        assert player.simulations >= 2
