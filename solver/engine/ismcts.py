@@ -233,6 +233,21 @@ class IsmctsPlayer:
         mean = (now - begun) / sims if sims else 0.0
         return now + mean < deadline
 
+    def _late(self, state: Game, deadline: float | None, timed: bool) -> bool:
+        """True once ``deadline`` has passed; else, with ``timed``, the play-out state's solver
+        questions (``time_limit``) get the time left, so one slow question (a Contract lay-down:
+        0.3 s measured) cannot carry the decision far past its budget. A question cut short is
+        answered by the greedy rule, and the deal it belongs to is then dropped (the deadline has
+        passed at the next check): no such answer is ever counted."""
+        if deadline is None:
+            return False
+        left = deadline - self.clock()
+        if left <= 0:
+            return True
+        if timed:
+            state.time_limit = left  # type: ignore[attr-defined]
+        return False
+
     def _candidates(self, game: Game) -> list[Any]:
         """The default first (:func:`_default`), then the greedy rule's, a pass, and the best by the solver's measure, ``width`` in all."""
         from solver.engine.players import GreedyPlayer
@@ -274,14 +289,16 @@ class IsmctsPlayer:
         epoch, scores = deal._epoch(), deal.scores()
         seed = self.rng.randrange(2**31)
         results: list[float | None] = [None] * len(candidates)
-        clock = self.clock
+        timed = deadline is not None and hasattr(deal, "time_limit")
         for i in active:
             action = candidates[i]
             state = clone_game(deal)
+            if self._late(state, deadline, timed):
+                return None
             state.apply(action)
             policy = self._policy(game, seed)
             for _ in range(self.depth if self.depth is not None else DEPTH.get(game.GAME, 8)):
-                if deadline is not None and clock() >= deadline:
+                if self._late(state, deadline, timed):
                     return None
                 if state.is_terminal() or state._epoch() != epoch:
                     break

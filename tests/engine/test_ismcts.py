@@ -79,15 +79,22 @@ class _Timed(IsmctsPlayer):
         self.t = 0.0
         self.step = step
         self.started: list[float] = []
+        self.limits: list[tuple[float, float]] = []  # (time, the play-out state's time limit)
 
     def now(self) -> float:
         return self.t
+
+    def decide(self, game: Game) -> Any:
+        self.t = 0.0  # each decision's clock starts at 0
+        return super().decide(game)
 
     def _policy(self, game: Game, seed: int) -> Callable[[Game], Any]:
         choose = super()._policy(game, seed)
 
         def slow(state: Game) -> Any:
             self.started.append(self.t)
+            if hasattr(state, "time_limit"):
+                self.limits.append((self.t, state.time_limit))
             self.t += self.step
             return choose(state)
 
@@ -104,3 +111,17 @@ def test_a_budget_in_seconds_is_a_deadline_for_the_decision(step: float) -> None
     assert player.started and max(player.started) < 0.05
     if step <= 0.001:  # deals shorter than the budget: several were searched
         assert player.simulations >= 2
+
+
+def test_the_play_outs_solver_questions_get_the_time_left() -> None:
+    """A Contract play-out's solver questions are limited to the decision's time left (one slow
+    question cannot carry the decision past its budget), and the game searched keeps its own limit."""
+    game: Any = new_game("contract", None, 4, 9201, max_rounds=1)
+    solver = RandomPlayer(1)
+    player = _Timed(0.002, seed=2, budget=0.05)
+    while not player.limits:
+        if game.current_player() == 0:
+            player.decide(game)
+        game.apply(solver.choose(game))
+    assert all(limit == pytest.approx(0.05 - t) for t, limit in player.limits)
+    assert game.time_limit == 2.0
