@@ -97,6 +97,29 @@ def test_encoded_games_replay_through_the_turn(game_name: str) -> None:
     assert turn.game.is_terminal() and steps >= len(ref.history)
 
 
+@pytest.mark.parametrize("game_name", ["zsy", "contract", "manipulation"])
+def test_the_turn_carries_out_its_actions_without_verifying_them_again(game_name: str) -> None:
+    # the codec takes each action from the engine's list (or has the engine check a solver-made one),
+    # so the turn carries it out by the engine's trusted path; the game is the same as the
+    # engine's own verified apply makes it
+    options: dict[str, Any] = {"max_rounds": 1} if game_name == "contract" else {"max_hands": 1}
+    ref = new_game(game_name, None, 4, 3, **options)
+    turn = Turn(new_game(game_name, None, 4, 3, **options))
+
+    def refuse(action: Any) -> None:
+        raise AssertionError(f"{action} verified again by apply")
+
+    turn.game.apply = refuse  # type: ignore[method-assign]
+    player = RandomPlayer(3)
+    while not ref.is_terminal():
+        action = player.choose(ref)
+        for index in turn.codec.encode(turn.game, action):
+            turn.apply(index)
+        ref.apply(action)
+    assert [str(a) for a in turn.game.history] == [str(a) for a in ref.history]
+    assert turn.game.scores() == ref.scores() and turn.game.is_terminal()
+
+
 def test_a_zsy_single_is_one_step() -> None:
     turn = Turn(new_game("zsy", None, 4, 4, max_hands=1))
     rng = random.Random(4)
