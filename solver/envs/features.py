@@ -173,7 +173,7 @@ class Observations:
     observer sees many): every part is compared by value before it is skipped.
     """
 
-    __slots__ = ("_buffers", "_game", "_public", "_seen", "_versions")
+    __slots__ = ("_buffers", "_game", "_games", "_lengths", "_public", "_seen", "_versions")
 
     def __init__(self, game: str, players: int, new_buffer: Callable[[int], Any] | None = None) -> None:
         size = _SIZES[game]
@@ -184,19 +184,37 @@ class Observations:
         self._public = _Buffer(new(size))  # only the game's public slices are used
         self._versions = [0] * regions  # counts the changes of each public slice
         self._seen = [[-1] * regions for _ in range(players)]  # the versions each player's buffer holds
+        # per player (and last, the public buffer): the game and its history length last written
+        # from (the game object kept, so its id stays its own)
+        self._games: list[Any] = [None] * (players + 1)
+        self._lengths = [-1] * (players + 1)
 
     def view(self, turn: Turn, player: int) -> Any:
-        """``player``'s features in ``turn``'s position (the buffer: do not modify it)."""
-        public, private, regions = self._game
-        versions = self._versions
-        changed = public(turn, self._public)
-        r = 0
-        while changed:
-            if changed & 1:
-                versions[r] += 1
-            changed >>= 1
-            r += 1
+        """``player``'s features in ``turn``'s position (the buffer: do not modify it).
+
+        A game changes only by actions, each growing its history: a buffer last written from
+        this very game at this history length differs at most in what the turn adds (the
+        picks, a swap in progress), and only that is brought up to date.
+        """
+        public, private, regions, selection = self._game
+        game = turn.game
+        length = len(game.history)
+        lengths, games = self._lengths, self._games
         buf = self._buffers[player]
+        if lengths[player] == length and games[player] is game:
+            selection(turn, player, buf)
+            return buf.out
+        lengths[player], games[player] = length, game
+        versions = self._versions
+        if lengths[-1] != length or games[-1] is not game:
+            lengths[-1], games[-1] = length, game
+            changed = public(turn, self._public)
+            r = 0
+            while changed:
+                if changed & 1:
+                    versions[r] += 1
+                changed >>= 1
+                r += 1
         seen = self._seen[player]
         if seen != versions:
             shared = self._public.out
@@ -211,12 +229,17 @@ class Observations:
 
 def features(turn: Turn, player: int) -> list[float]:
     """``player``'s view of the position as ``feature_size(game)`` floats."""
-    public, private, _ = _GAMES[turn.game.GAME]
+    public, private, _, _ = _GAMES[turn.game.GAME]
     buf = _Buffer([0.0] * _SIZES[turn.game.GAME])
     public(turn, buf)
     _common(turn, player, buf)
     private(turn, player, buf)
     return [float(x) for x in buf.out]
+
+
+def _selection(turn: Turn, p: int, buf: _Buffer) -> None:
+    """The part of the view the turn adds to the game: the player's picks (all games)."""
+    buf.picks(N, turn.picks if turn.game.current_player() == p else ())
 
 
 def _common(turn: Turn, p: int, buf: _Buffer) -> None:
@@ -341,6 +364,31 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
     buf.out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
 
 
+def _contract_selection(turn: Turn, p: int, buf: _Buffer) -> None:
+    """The picks and a swap in progress: what the turn adds to a Contract position."""
+    _selection(turn, p, buf)
+    _contract_state(turn, buf)
+
+
+def _contract_state(turn: Turn, buf: _Buffer) -> None:
+    """The round, the phase and a swap in progress (one-hots)."""
+    game: Any = turn.game
+    keys = buf.keys
+    at = _CONTRACT_PUBLIC[1][1] + MAX_MELDS * MAX_SEATS + 2 * MAX_SEATS
+    stage = turn.stage
+    state = (game.round, game.phase, stage)
+    old = keys.get(-4)
+    if old != state:  # the round, the phase and a swap in progress, compared at once, then one by one
+        keys[-4] = state
+        if old is None or old[0] != state[0]:
+            buf.one_hot(at, game.round - 1, 8)
+        if old is None or old[1] != state[1]:
+            buf.one_hot(at + 8, _PHASES[game.phase], 5)
+        if old is None or old[2] != stage:
+            buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
+            buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
+
+
 # --- Manipulation Shanghai: public table cards and melds (one slice) -----------------------------
 
 _MANIPULATION_PUBLIC = ((_COMMON, _COMMON + N + MAX_TABLE * N),)
@@ -378,8 +426,10 @@ def _manipulation_private(turn: Turn, p: int, buf: _Buffer) -> None:
 
 _Public = Callable[[Turn, _Buffer], int]  # writes the public slices; returns a bit per slice changed
 _Private = Callable[[Turn, int, _Buffer], None]
-_GAMES: dict[str, tuple[_Public, _Private, tuple[tuple[int, int], ...]]] = {
-    "zsy": (_zsy_public, _zsy_private, _ZSY_PUBLIC),
-    "contract": (_contract_public, _contract_private, _CONTRACT_PUBLIC),
-    "manipulation": (_manipulation_public, _manipulation_private, _MANIPULATION_PUBLIC),
+# per game: the public writer, the private writer, the public slices, and the writer of what the
+# turn adds to the game (the picks, a swap in progress)
+_GAMES: dict[str, tuple[_Public, _Private, tuple[tuple[int, int], ...], _Private]] = {
+    "zsy": (_zsy_public, _zsy_private, _ZSY_PUBLIC, _selection),
+    "contract": (_contract_public, _contract_private, _CONTRACT_PUBLIC, _contract_selection),
+    "manipulation": (_manipulation_public, _manipulation_private, _MANIPULATION_PUBLIC, _selection),
 }
