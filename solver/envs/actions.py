@@ -55,6 +55,8 @@ Manipulation Shanghai (size 99)
 from __future__ import annotations
 
 from functools import cache
+from itertools import compress
+from operator import is_not
 from typing import Any, ClassVar
 
 from solver.cards import ALL_CARDS, Cards
@@ -194,15 +196,15 @@ class ContractCodec(Codec):
     def _lay_down(self, turn: Turn, pos: _ContractPosition | None = None) -> Any:
         """The best lay-down of the contract from the selected cards (fewest of them left), or None:
         the engine's own listed lay-down when it uses exactly these cards, else the solver's."""
-        from solver.contract import best_lay_down
-        from solver.contract.game import CLayDown
-
-        game: Any = turn.game
         if pos is None:
             pos = self._memo(turn)
         sel = turn.selection
         if sel in pos.found:
             return pos.found[sel]
+        from solver.contract import best_lay_down
+        from solver.contract.game import CLayDown
+
+        game: Any = turn.game
         action = next((a for a in pos.listed if Cards(c for m in a.melds for c in m.cards) == sel), None)
         contract = game.rules.contract(game.round)
         if action is None and len(sel) >= sum(r.min_len for r in contract):
@@ -254,17 +256,34 @@ class _ManipulationPosition:
     __slots__ = ("can", "draw", "found", "listed", "pass_", "plays")
 
     def __init__(self, game: Any) -> None:
-        from solver.manipulation.game import MDraw, MPass, MPlay
-
+        m_draw, m_pass, m_play = _manipulation_kinds()
         legal = game.legal_actions()
-        on_table = game._table_cards()
         self.listed: dict[Cards, list[Any]] = {}  # played cards -> their listed plays, in the engine's order
+        self.draw: Any = None  # the engine's listed draw, if any
+        self.pass_: Any = None
+        table = game.table
         for a in legal:
-            if isinstance(a, MPlay):
-                self.listed.setdefault(Cards(c for m in a.table for c in m.cards) - on_table, []).append(a)
+            kind = type(a)
+            if kind is m_play:
+                # the played cards: those of the new table's melds that are not the very meld at
+                # their place on the table, less those of the table's melds so replaced (a meld
+                # kept in place cancels out; the new table holds every card of the old one)
+                after = a.table
+                moved = list(map(is_not, after, table))
+                counts = [0] * N
+                for m in (*compress(after, moved), *after[len(table) :]):
+                    for c in m.cards:
+                        counts[c._index] += 1
+                for m in (*compress(table, moved), *table[len(after) :]):
+                    for c in m.cards:
+                        counts[c._index] -= 1
+                played = Cards._make(tuple(counts))
+                self.listed.setdefault(played, []).append(a)
+            elif kind is m_draw and self.draw is None:
+                self.draw = a
+            elif kind is m_pass and self.pass_ is None:
+                self.pass_ = a
         self.plays = bool(self.listed)  # cards may be selected
-        self.draw = next((a for a in legal if isinstance(a, MDraw)), None)  # the engine's listed draw, if any
-        self.pass_ = next((a for a in legal if isinstance(a, MPass)), None)
         self.can: dict[Cards, bool] = {}  # selection -> ``play`` is legal
         self.found: dict[Cards, Any] = {}  # selection -> its play (or None)
 
@@ -427,6 +446,14 @@ def _contract_kinds() -> tuple[type, type, type, type, dict[type, int]]:
     c = ContractCodec
     words: dict[type, int] = {CTake: c.TAKE, CDecline: c.DECLINE, CCall: c.CALL, CNoCall: c.NOCALL}
     return CDiscard, CLayOff, CSwap, CLayDown, words
+
+
+@cache
+def _manipulation_kinds() -> tuple[type, type, type]:
+    """Manipulation's draw, pass and play classes, imported on first use."""
+    from solver.manipulation.game import MDraw, MPass, MPlay
+
+    return MDraw, MPass, MPlay
 
 
 # id of an offer's or a call's first listed word -> (the words listed, their position); the listed

@@ -221,3 +221,25 @@ def test_contract_positions_without_a_selection_equal_the_engine_list(seed: int)
         for index in codec.encode(turn.game, player.choose(turn.game)):
             turn.apply(index)
     assert words > 20
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("german", 1), ("norwegian", 2), ("rummikub", 3)])
+def test_manipulation_listed_plays_are_keyed_by_the_cards_they_play(preset: str, seed: int) -> None:
+    # a position's listed plays grouped by the hand cards each puts on the table (the new
+    # table's cards less the table's), as the engine lists them, along a seeded game
+    from solver.envs.actions import _ManipulationPosition
+    from solver.manipulation.game import MPlay
+
+    game = new_game("manipulation", {"preset": preset}, 4, seed, max_hands=1)
+    player = RandomPlayer(seed)
+    plays = 0
+    while not game.is_terminal():
+        on_table = Cards(c for m in game.table for c in m.cards)
+        slow: dict[Cards, list[Any]] = {}
+        for a in game.legal_actions():
+            if isinstance(a, MPlay):
+                slow.setdefault(Cards(c for m in a.table for c in m.cards) - on_table, []).append(a)
+                plays += 1
+        assert _ManipulationPosition(game).listed == slow
+        game.apply(player.choose(game))
+    assert plays > 10
