@@ -135,7 +135,7 @@ class _Buffer:
         """Add (or with ``sign`` -1, take away) the counts of a few loose cards at ``at``."""
         out = self.out
         for card in cards:
-            out[at + card.index] += sign
+            out[at + card._index] += sign
 
     def seats(self, at: int, values: list[Any], p: int, scale: float = 1.0) -> None:
         """Per seat, relative to the observer (MAX_SEATS), each value / ``scale``: the seats whose
@@ -222,7 +222,6 @@ class Observations:
                 if seen[r] != versions[r]:
                     buf.out[lo:hi] = shared[lo:hi]
                     seen[r] = versions[r]
-        _common(turn, player, buf)
         private(turn, player, buf)
         return buf.out
 
@@ -232,7 +231,6 @@ def features(turn: Turn, player: int) -> list[float]:
     public, private, _, _ = _GAMES[turn.game.GAME]
     buf = _Buffer([0.0] * _SIZES[turn.game.GAME])
     public(turn, buf)
-    _common(turn, player, buf)
     private(turn, player, buf)
     return [float(x) for x in buf.out]
 
@@ -283,6 +281,7 @@ def _zsy_public(turn: Turn, buf: _Buffer) -> int:
 
 
 def _zsy_private(turn: Turn, p: int, buf: _Buffer) -> None:
+    _common(turn, p, buf)
     game: Any = turn.game
     n = game.num_players
     at = _ZSY_PUBLIC[0][1]
@@ -335,19 +334,45 @@ def _contract_public(turn: Turn, buf: _Buffer) -> int:
 
 
 def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
+    # the common part and Contract's own in one pass: each source compared here (by identity
+    # where it is an immutable value), the helpers called only for what changed
     game: Any = turn.game
-    n = game.num_players
-    at = _CONTRACT_PUBLIC[1][1]
     keys = buf.keys
+    out = buf.out
+    hands = game.hands
+    n = len(hands)
+    hand = hands[p]
+    if keys.get(0) is not hand:
+        buf.counts(0, hand)
+    to_move = game.to_move if game.phase != "over" else -1
+    picks = turn.picks if to_move == p else ()
+    if picks or keys.get(N):
+        buf.picks(N, picks)
+    held = keys.get(-1)
+    if held is None or len(held) != n:
+        held = keys[-1] = [None] * n
+    for q, hand in enumerate(hands):  # a size only when its hand changed
+        if held[q] is not hand:
+            held[q] = hand
+            out[2 * N + (q - p) % n] = len(hand) / 30
+    mover = (to_move - p) % n if to_move >= 0 else -1
+    if keys.get(2 * N + MAX_SEATS) != mover:
+        buf.one_hot(2 * N + MAX_SEATS, mover, MAX_SEATS)
+    totals = game.totals  # the scores of a penalty game
+    if keys.get(2 * N + 2 * MAX_SEATS) != totals:
+        buf.seats(2 * N + 2 * MAX_SEATS, totals, p, 100)
+    at = _CONTRACT_PUBLIC[1][1]
     melds = tuple(game.table[:MAX_MELDS])  # immutable melds: an owner changes only with its meld
     if keys.get(at) != melds:
         keys[at] = melds
         buf.clear(at, MAX_MELDS * MAX_SEATS)
         for m, tm in enumerate(melds):
-            buf.out[at + m * MAX_SEATS + (tm.owner - p) % n] = 1.0
+            out[at + m * MAX_SEATS + (tm.owner - p) % n] = 1.0
     at += MAX_MELDS * MAX_SEATS
-    buf.seats(at, game.laid_down, p)
-    buf.seats(at + MAX_SEATS, game.calls, p)
+    if keys.get(at) != game.laid_down:
+        buf.seats(at, game.laid_down, p)
+    if keys.get(at + MAX_SEATS) != game.calls:
+        buf.seats(at + MAX_SEATS, game.calls, p)
     at += 2 * MAX_SEATS
     stage = turn.stage
     state = (game.round, game.phase, stage)
@@ -361,7 +386,7 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
         if old is None or old[2] != stage:
             buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
             buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
-    buf.out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
+    out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
 
 
 def _contract_selection(turn: Turn, p: int, buf: _Buffer) -> None:
@@ -408,7 +433,8 @@ def _manipulation_public(turn: Turn, buf: _Buffer) -> int:
     # written reaches (every meld slot beyond both is zeros)
     for m in range(min(MAX_TABLE, max(len(table), len(old) if old is not None else 0))):
         meld = table[m] if m < len(table) else None
-        if keys.get(at + N + m * N, _UNSET) != meld:
+        was = keys.get(at + N + m * N, _UNSET)
+        if was is not meld and was != meld:  # (identity first: a dataclass's != compares the fields)
             keys[at + N + m * N] = meld
             buf.clear(at + N + m * N, N)
             if meld is not None:
@@ -417,6 +443,7 @@ def _manipulation_public(turn: Turn, buf: _Buffer) -> int:
 
 
 def _manipulation_private(turn: Turn, p: int, buf: _Buffer) -> None:
+    _common(turn, p, buf)
     game: Any = turn.game
     at = _MANIPULATION_PUBLIC[0][1]
     buf.seats(at, game.opened, p)
@@ -426,7 +453,7 @@ def _manipulation_private(turn: Turn, p: int, buf: _Buffer) -> None:
 
 _Public = Callable[[Turn, _Buffer], int]  # writes the public slices; returns a bit per slice changed
 _Private = Callable[[Turn, int, _Buffer], None]
-# per game: the public writer, the private writer, the public slices, and the writer of what the
+# per game: the public writer, the private writer (the common part included), the public slices, and the writer of what the
 # turn adds to the game (the picks, a swap in progress)
 _GAMES: dict[str, tuple[_Public, _Private, tuple[tuple[int, int], ...], _Private]] = {
     "zsy": (_zsy_public, _zsy_private, _ZSY_PUBLIC, _selection),
