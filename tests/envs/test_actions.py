@@ -230,7 +230,7 @@ def test_manipulation_listed_plays_are_keyed_by_the_cards_they_play(preset: str,
     from solver.envs.actions import _ManipulationPosition
     from solver.manipulation.game import MPlay
 
-    game = new_game("manipulation", {"preset": preset}, 4, seed, max_hands=1)
+    game: Any = new_game("manipulation", {"preset": preset}, 4, seed, max_hands=1)
     player = RandomPlayer(seed)
     plays = 0
     while not game.is_terminal():
