@@ -165,9 +165,12 @@ class ContractCodec(Codec):
         for a in legal:
             kind = type(a)
             if kind is discard:
-                index = self.DISCARD + a.card.index
+                index = self.DISCARD + a.card._index  # (the slots, read directly)
             elif kind is lay_off:
-                index = self._meld(self.LAYOFF, a.target) + a.cards.cards[0].index
+                target = a.target
+                index = (
+                    self.LAYOFF + N * target if target < MAX_MELDS else self._meld(self.LAYOFF, target)
+                ) + a.cards.cards[0]._index
             elif kind is swap:
                 swaps.add(self._meld(self.SWAP, a.target) + a.card.index)
                 pos.swaps.append(a)
