@@ -22,10 +22,15 @@ Nothing hidden from the observer is in it: other hands appear as sizes only.
 list, or the env's numpy array) and rewrites a part of it only when what
 that part shows has changed since the player's last view (each part's
 source is compared first: immutable values by identity, then by value).
-The public cards (the trick and the cards played; the pile and the table
-melds) are the same for every player: they are written once into a shared
-buffer and copied into a player's buffer as one slice. :func:`features`
-is the same writer on a fresh buffer.
+A view of the same game at the same history length (a card picked since)
+rewrites only the selection. Manipulation Shanghai's public cards (the
+table's cards and melds, 41 x N numbers that change only with a play) are
+the same for every player: they are written once into a shared buffer and
+copied into a player's buffer as one slice. The public cards of the other
+two games (the trick and the cards played; the pile and the table melds)
+change at nearly every step and are written into each player's buffer
+directly (cheaper than a write and a copy). :func:`features` is the same
+writer on a fresh buffer.
 
 >>> from solver.engine import new_game
 >>> from solver.envs.actions import Turn
@@ -181,7 +186,7 @@ class Observations:
         self._game = _GAMES[game]
         regions = len(self._game[2])
         self._buffers = [_Buffer(new(size)) for _ in range(players)]
-        self._public = _Buffer(new(size))  # only the game's public slices are used
+        self._public = _Buffer(new(size) if regions else [])  # only the game's shared slices are used
         self._versions = [0] * regions  # counts the changes of each public slice
         self._seen = [[-1] * regions for _ in range(players)]  # the versions each player's buffer holds
         # per player (and last, the public buffer): the game and its history length last written
@@ -205,6 +210,10 @@ class Observations:
             selection(turn, player, buf)
             return buf.out
         lengths[player], games[player] = length, game
+        if not regions:  # no shared slices: the public parts written into the player's buffer
+            public(turn, buf)
+            private(turn, player, buf)
+            return buf.out
         versions = self._versions
         if lengths[-1] != length or games[-1] is not game:
             lengths[-1], games[-1] = length, game
@@ -307,12 +316,18 @@ def _contract_public(turn: Turn, buf: _Buffer) -> int:
     if old != key:  # the pile grows and shrinks at the top: add or take away what changed
         changed = 1
         buf.one_hot(at, pile[-1].index if pile else -1, N)
-        if key[:-1] == old:  # a discard
-            k = len(old)
-        elif old[:-1] == key:  # a card taken
+        k = len(old)
+        if key[:k] != old:  # not only discards since: the common prefix (old[:k] == key[:k])
             k = len(key)
-        else:  # the common prefix: old[:k] == key[:k]
-            k = next((i for i, (a, b) in enumerate(zip(old, key)) if a != b), min(len(old), len(key)))
+            if old[:k] != key:  # not only cards taken either: found by halves (slices compared in C)
+                lo, hi = 0, min(len(old), len(key)) - 1
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if old[:mid] == key[:mid]:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                k = lo
         buf.each(at + N, old[k:], -1)
         buf.each(at + N, key[k:])
         buf.keys[at + N] = key
@@ -453,10 +468,11 @@ def _manipulation_private(turn: Turn, p: int, buf: _Buffer) -> None:
 
 _Public = Callable[[Turn, _Buffer], int]  # writes the public slices; returns a bit per slice changed
 _Private = Callable[[Turn, int, _Buffer], None]
-# per game: the public writer, the private writer (the common part included), the public slices, and the writer of what the
-# turn adds to the game (the picks, a swap in progress)
+# per game: the public writer, the private writer (the common part included), the public slices
+# shared between the players (written once, copied into each buffer; none: each buffer takes the
+# public parts directly), and the writer of what the turn adds to the game (the picks, a swap)
 _GAMES: dict[str, tuple[_Public, _Private, tuple[tuple[int, int], ...], _Private]] = {
-    "zsy": (_zsy_public, _zsy_private, _ZSY_PUBLIC, _selection),
-    "contract": (_contract_public, _contract_private, _CONTRACT_PUBLIC, _contract_selection),
+    "zsy": (_zsy_public, _zsy_private, (), _selection),
+    "contract": (_contract_public, _contract_private, (), _contract_selection),
     "manipulation": (_manipulation_public, _manipulation_private, _MANIPULATION_PUBLIC, _selection),
 }
