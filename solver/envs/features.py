@@ -82,12 +82,15 @@ class _Buffer:
     and a changed one sets only the numbers that changed.
     """
 
-    __slots__ = ("_row", "keys", "listed", "out")
+    __slots__ = ("_row", "keys", "listed", "out", "sizes")
 
-    def __init__(self, out: Any) -> None:
+    def __init__(self, out: Any, sizes: list[list[Any]] | None = None) -> None:
         self.out = out
         self.listed = isinstance(out, list)
         self.keys: dict[int, Any] = {}
+        # per seat, the last hand whose size was worked out and that size / 30 (shared by the
+        # buffers of one Observations: each new hand's size is counted once, not once a player)
+        self.sizes: list[list[Any]] = sizes if sizes is not None else []
         self._row: Callable[[bytes], Any] | None = None  # bytes of counts -> a row a numpy slice takes
         if not self.listed:
             from numpy import frombuffer, uint8  # a numpy buffer: numpy is there
@@ -185,7 +188,8 @@ class Observations:
         new: Callable[[int], Any] = new_buffer or (lambda n: [0.0] * n)
         self._game = _GAMES[game]
         regions = len(self._game[2])
-        self._buffers = [_Buffer(new(size)) for _ in range(players)]
+        sizes: list[list[Any]] = [[None, 0.0] for _ in range(players)]
+        self._buffers = [_Buffer(new(size), sizes) for _ in range(players)]
         self._public = _Buffer(new(size) if regions else [])  # only the game's shared slices are used
         self._versions = [0] * regions  # counts the changes of each public slice
         self._seen = [[-1] * regions for _ in range(players)]  # the versions each player's buffer holds
@@ -238,7 +242,7 @@ class Observations:
 def features(turn: Turn, player: int) -> list[float]:
     """``player``'s view of the position as ``feature_size(game)`` floats."""
     public, private, _, _ = _GAMES[turn.game.GAME]
-    buf = _Buffer([0.0] * _SIZES[turn.game.GAME])
+    buf = _Buffer([0.0] * _SIZES[turn.game.GAME], [[None, 0.0] for _ in turn.game.hands])
     public(turn, buf)
     private(turn, player, buf)
     return [float(x) for x in buf.out]
@@ -261,10 +265,14 @@ def _common(turn: Turn, p: int, buf: _Buffer) -> None:
         held = keys[-1] = [None] * len(hands)
     out = buf.out
     n = len(hands)
+    sizes = buf.sizes
     for q, hand in enumerate(hands):  # a size only when its hand changed
         if held[q] is not hand:
             held[q] = hand
-            out[2 * N + (q - p) % n] = len(hand) / 30
+            size = sizes[q]
+            if size[0] is not hand:  # (a new hand: counted once for all the buffers)
+                size[0], size[1] = hand, len(hand) / 30
+            out[2 * N + (q - p) % n] = size[1]
     buf.one_hot(2 * N + MAX_SEATS, (to_move - p) % game.num_players if to_move >= 0 else -1, MAX_SEATS)
     buf.seats(2 * N + 2 * MAX_SEATS, game.scores(), p, 100)
 
@@ -366,10 +374,14 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
     held = keys.get(-1)
     if held is None or len(held) != n:
         held = keys[-1] = [None] * n
+    sizes = buf.sizes
     for q, hand in enumerate(hands):  # a size only when its hand changed
         if held[q] is not hand:
             held[q] = hand
-            out[2 * N + (q - p) % n] = len(hand) / 30
+            size = sizes[q]
+            if size[0] is not hand:  # (a new hand: counted once for all the buffers)
+                size[0], size[1] = hand, len(hand) / 30
+            out[2 * N + (q - p) % n] = size[1]
     mover = (to_move - p) % n if to_move >= 0 else -1
     if keys.get(2 * N + MAX_SEATS) != mover:
         buf.one_hot(2 * N + MAX_SEATS, mover, MAX_SEATS)
