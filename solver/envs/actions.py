@@ -256,7 +256,7 @@ class ContractCodec(Codec):
 class _ManipulationPosition:
     """A Manipulation position's listed plays by the cards they play, and the answers found per selection."""
 
-    __slots__ = ("can", "draw", "found", "listed", "pass_", "plays")
+    __slots__ = ("can", "draw", "found", "listed", "need", "pass_", "plays")
 
     def __init__(self, game: Any) -> None:
         m_draw, m_pass, m_play = _manipulation_kinds()
@@ -288,6 +288,7 @@ class _ManipulationPosition:
                 self.pass_ = a
         self.plays = bool(self.listed)  # cards may be selected
         self.can: dict[Cards, bool] = {}  # selection -> ``play`` is legal
+        self.need = -1  # the fewest cards a play must hold (the engine's ``required()``), once asked
         self.found: dict[Cards, Any] = {}  # selection -> its play (or None)
 
 
@@ -353,17 +354,17 @@ class ManipulationCodec(Codec):
         got = pos.can.get(sel)
         if got is not None:
             return got
-        from solver.manipulation import Playable
-
         game: Any = turn.game
-        need = game.required()
+        need = pos.need
+        if need < 0:  # the engine's question, asked once a position
+            need = pos.need = game.required()
         if len(sel) < need:
             got = False
         elif sel in pos.listed:
             got = True
         elif game.opened[game.current_player()]:
             lower = max((p for p in pos.listed if p <= sel), key=len, default=None)
-            got = Playable(
+            got = _playable_class()(
                 game.table,
                 sel,
                 game.rules,
@@ -449,6 +450,14 @@ def _contract_kinds() -> tuple[type, type, type, type, dict[type, int]]:
     c = ContractCodec
     words: dict[type, int] = {CTake: c.TAKE, CDecline: c.DECLINE, CCall: c.CALL, CNoCall: c.NOCALL}
     return CDiscard, CLayOff, CSwap, CLayDown, words
+
+
+@cache
+def _playable_class() -> Any:
+    """The engine's ``Playable`` question, imported on first use."""
+    from solver.manipulation import Playable
+
+    return Playable
 
 
 @cache
