@@ -367,7 +367,7 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
     hand = hands[p]
     if keys.get(0) is not hand:
         buf.counts(0, hand)
-    to_move = game.to_move if game.phase != "over" else -1
+    to_move = game.current_player()
     picks = turn.picks if to_move == p else ()
     if picks or keys.get(N):
         buf.picks(N, picks)
