@@ -164,6 +164,14 @@ class Game(ABC):
         self._apply(action)
         self.history.append(action)
 
+    def apply_listed(self, action: Any) -> None:
+        """Carry out ``action`` without verifying it again: an action of this position's
+        :meth:`legal_actions` (the very object listed), or one :meth:`verify` accepted in this
+        position. Anything else may corrupt the game; when in doubt, :meth:`apply`."""
+        self._note(action)
+        self._apply(action)
+        self.history.append(action)
+
     def returns(self) -> list[float]:
         """1 for each winner (shared on ties), 0 otherwise: for AI code."""
         won = self.winners()

@@ -55,6 +55,8 @@ Manipulation Shanghai (size 99)
 from __future__ import annotations
 
 from functools import cache
+from itertools import compress
+from operator import is_not
 from typing import Any, ClassVar
 
 from solver.cards import ALL_CARDS, Cards
@@ -163,9 +165,12 @@ class ContractCodec(Codec):
         for a in legal:
             kind = type(a)
             if kind is discard:
-                index = self.DISCARD + a.card.index
+                index = self.DISCARD + a.card._index  # (the slots, read directly)
             elif kind is lay_off:
-                index = self._meld(self.LAYOFF, a.target) + a.cards.cards[0].index
+                target = a.target
+                index = (
+                    self.LAYOFF + N * target if target < MAX_MELDS else self._meld(self.LAYOFF, target)
+                ) + a.cards.cards[0]._index
             elif kind is swap:
                 swaps.add(self._meld(self.SWAP, a.target) + a.card.index)
                 pos.swaps.append(a)
@@ -194,15 +199,15 @@ class ContractCodec(Codec):
     def _lay_down(self, turn: Turn, pos: _ContractPosition | None = None) -> Any:
         """The best lay-down of the contract from the selected cards (fewest of them left), or None:
         the engine's own listed lay-down when it uses exactly these cards, else the solver's."""
-        from solver.contract import best_lay_down
-        from solver.contract.game import CLayDown
-
-        game: Any = turn.game
         if pos is None:
             pos = self._memo(turn)
         sel = turn.selection
         if sel in pos.found:
             return pos.found[sel]
+        from solver.contract import best_lay_down
+        from solver.contract.game import CLayDown
+
+        game: Any = turn.game
         action = next((a for a in pos.listed if Cards(c for m in a.melds for c in m.cards) == sel), None)
         contract = game.rules.contract(game.round)
         if action is None and len(sel) >= sum(r.min_len for r in contract):
@@ -251,21 +256,39 @@ class ContractCodec(Codec):
 class _ManipulationPosition:
     """A Manipulation position's listed plays by the cards they play, and the answers found per selection."""
 
-    __slots__ = ("can", "draw", "found", "listed", "pass_", "plays")
+    __slots__ = ("can", "draw", "found", "listed", "need", "pass_", "plays")
 
     def __init__(self, game: Any) -> None:
-        from solver.manipulation.game import MDraw, MPass, MPlay
-
+        m_draw, m_pass, m_play = _manipulation_kinds()
         legal = game.legal_actions()
-        on_table = game._table_cards()
         self.listed: dict[Cards, list[Any]] = {}  # played cards -> their listed plays, in the engine's order
+        self.draw: Any = None  # the engine's listed draw, if any
+        self.pass_: Any = None
+        table = game.table
         for a in legal:
-            if isinstance(a, MPlay):
-                self.listed.setdefault(Cards(c for m in a.table for c in m.cards) - on_table, []).append(a)
+            kind = type(a)
+            if kind is m_play:
+                # the played cards: those of the new table's melds that are not the very meld at
+                # their place on the table, less those of the table's melds so replaced (a meld
+                # kept in place cancels out; the new table holds every card of the old one)
+                after = a.table
+                moved = list(map(is_not, after, table))
+                counts = [0] * N
+                for m in (*compress(after, moved), *after[len(table) :]):
+                    for c in m.cards:
+                        counts[c._index] += 1
+                for m in (*compress(table, moved), *table[len(after) :]):
+                    for c in m.cards:
+                        counts[c._index] -= 1
+                played = Cards._make(tuple(counts))
+                self.listed.setdefault(played, []).append(a)
+            elif kind is m_draw and self.draw is None:
+                self.draw = a
+            elif kind is m_pass and self.pass_ is None:
+                self.pass_ = a
         self.plays = bool(self.listed)  # cards may be selected
-        self.draw = next((a for a in legal if isinstance(a, MDraw)), None)  # the engine's listed draw, if any
-        self.pass_ = next((a for a in legal if isinstance(a, MPass)), None)
         self.can: dict[Cards, bool] = {}  # selection -> ``play`` is legal
+        self.need = -1  # the fewest cards a play must hold (the engine's ``required()``), once asked
         self.found: dict[Cards, Any] = {}  # selection -> its play (or None)
 
 
@@ -331,17 +354,17 @@ class ManipulationCodec(Codec):
         got = pos.can.get(sel)
         if got is not None:
             return got
-        from solver.manipulation import Playable
-
         game: Any = turn.game
-        need = game.required()
+        need = pos.need
+        if need < 0:  # the engine's question, asked once a position
+            need = pos.need = game.required()
         if len(sel) < need:
             got = False
         elif sel in pos.listed:
             got = True
         elif game.opened[game.current_player()]:
             lower = max((p for p in pos.listed if p <= sel), key=len, default=None)
-            got = Playable(
+            got = _playable_class()(
                 game.table,
                 sel,
                 game.rules,
@@ -427,6 +450,22 @@ def _contract_kinds() -> tuple[type, type, type, type, dict[type, int]]:
     c = ContractCodec
     words: dict[type, int] = {CTake: c.TAKE, CDecline: c.DECLINE, CCall: c.CALL, CNoCall: c.NOCALL}
     return CDiscard, CLayOff, CSwap, CLayDown, words
+
+
+@cache
+def _playable_class() -> Any:
+    """The engine's ``Playable`` question, imported on first use."""
+    from solver.manipulation import Playable
+
+    return Playable
+
+
+@cache
+def _manipulation_kinds() -> tuple[type, type, type]:
+    """Manipulation's draw, pass and play classes, imported on first use."""
+    from solver.manipulation.game import MDraw, MPass, MPlay
+
+    return MDraw, MPass, MPlay
 
 
 # id of an offer's or a call's first listed word -> (the words listed, their position); the listed

@@ -22,10 +22,15 @@ Nothing hidden from the observer is in it: other hands appear as sizes only.
 list, or the env's numpy array) and rewrites a part of it only when what
 that part shows has changed since the player's last view (each part's
 source is compared first: immutable values by identity, then by value).
-The public cards (the trick and the cards played; the pile and the table
-melds) are the same for every player: they are written once into a shared
-buffer and copied into a player's buffer as one slice. :func:`features`
-is the same writer on a fresh buffer.
+A view of the same game at the same history length (a card picked since)
+rewrites only the selection. Manipulation Shanghai's public cards (the
+table's cards and melds, 41 x N numbers that change only with a play) are
+the same for every player: they are written once into a shared buffer and
+copied into a player's buffer as one slice. The public cards of the other
+two games (the trick and the cards played; the pile and the table melds)
+change at nearly every step and are written into each player's buffer
+directly (cheaper than a write and a copy). :func:`features` is the same
+writer on a fresh buffer.
 
 >>> from solver.engine import new_game
 >>> from solver.envs.actions import Turn
@@ -77,12 +82,15 @@ class _Buffer:
     and a changed one sets only the numbers that changed.
     """
 
-    __slots__ = ("_row", "keys", "listed", "out")
+    __slots__ = ("_row", "keys", "listed", "out", "sizes")
 
-    def __init__(self, out: Any) -> None:
+    def __init__(self, out: Any, sizes: list[list[Any]] | None = None) -> None:
         self.out = out
         self.listed = isinstance(out, list)
         self.keys: dict[int, Any] = {}
+        # per seat, the last hand whose size was worked out and that size / 30 (shared by the
+        # buffers of one Observations: each new hand's size is counted once, not once a player)
+        self.sizes: list[list[Any]] = sizes if sizes is not None else []
         self._row: Callable[[bytes], Any] | None = None  # bytes of counts -> a row a numpy slice takes
         if not self.listed:
             from numpy import frombuffer, uint8  # a numpy buffer: numpy is there
@@ -135,7 +143,7 @@ class _Buffer:
         """Add (or with ``sign`` -1, take away) the counts of a few loose cards at ``at``."""
         out = self.out
         for card in cards:
-            out[at + card.index] += sign
+            out[at + card._index] += sign
 
     def seats(self, at: int, values: list[Any], p: int, scale: float = 1.0) -> None:
         """Per seat, relative to the observer (MAX_SEATS), each value / ``scale``: the seats whose
@@ -173,30 +181,53 @@ class Observations:
     observer sees many): every part is compared by value before it is skipped.
     """
 
-    __slots__ = ("_buffers", "_game", "_public", "_seen", "_versions")
+    __slots__ = ("_buffers", "_game", "_games", "_lengths", "_public", "_seen", "_versions")
 
     def __init__(self, game: str, players: int, new_buffer: Callable[[int], Any] | None = None) -> None:
         size = _SIZES[game]
         new: Callable[[int], Any] = new_buffer or (lambda n: [0.0] * n)
         self._game = _GAMES[game]
         regions = len(self._game[2])
-        self._buffers = [_Buffer(new(size)) for _ in range(players)]
-        self._public = _Buffer(new(size))  # only the game's public slices are used
+        sizes: list[list[Any]] = [[None, 0.0] for _ in range(players)]
+        self._buffers = [_Buffer(new(size), sizes) for _ in range(players)]
+        self._public = _Buffer(new(size) if regions else [])  # only the game's shared slices are used
         self._versions = [0] * regions  # counts the changes of each public slice
         self._seen = [[-1] * regions for _ in range(players)]  # the versions each player's buffer holds
+        # per player (and last, the public buffer): the game and its history length last written
+        # from (the game object kept, so its id stays its own)
+        self._games: list[Any] = [None] * (players + 1)
+        self._lengths = [-1] * (players + 1)
 
     def view(self, turn: Turn, player: int) -> Any:
-        """``player``'s features in ``turn``'s position (the buffer: do not modify it)."""
-        public, private, regions = self._game
-        versions = self._versions
-        changed = public(turn, self._public)
-        r = 0
-        while changed:
-            if changed & 1:
-                versions[r] += 1
-            changed >>= 1
-            r += 1
+        """``player``'s features in ``turn``'s position (the buffer: do not modify it).
+
+        A game changes only by actions, each growing its history: a buffer last written from
+        this very game at this history length differs at most in what the turn adds (the
+        picks, a swap in progress), and only that is brought up to date.
+        """
+        public, private, regions, selection = self._game
+        game = turn.game
+        length = len(game.history)
+        lengths, games = self._lengths, self._games
         buf = self._buffers[player]
+        if lengths[player] == length and games[player] is game:
+            selection(turn, player, buf)
+            return buf.out
+        lengths[player], games[player] = length, game
+        if not regions:  # no shared slices: the public parts written into the player's buffer
+            public(turn, buf)
+            private(turn, player, buf)
+            return buf.out
+        versions = self._versions
+        if lengths[-1] != length or games[-1] is not game:
+            lengths[-1], games[-1] = length, game
+            changed = public(turn, self._public)
+            r = 0
+            while changed:
+                if changed & 1:
+                    versions[r] += 1
+                changed >>= 1
+                r += 1
         seen = self._seen[player]
         if seen != versions:
             shared = self._public.out
@@ -204,19 +235,22 @@ class Observations:
                 if seen[r] != versions[r]:
                     buf.out[lo:hi] = shared[lo:hi]
                     seen[r] = versions[r]
-        _common(turn, player, buf)
         private(turn, player, buf)
         return buf.out
 
 
 def features(turn: Turn, player: int) -> list[float]:
     """``player``'s view of the position as ``feature_size(game)`` floats."""
-    public, private, _ = _GAMES[turn.game.GAME]
-    buf = _Buffer([0.0] * _SIZES[turn.game.GAME])
+    public, private, _, _ = _GAMES[turn.game.GAME]
+    buf = _Buffer([0.0] * _SIZES[turn.game.GAME], [[None, 0.0] for _ in turn.game.hands])
     public(turn, buf)
-    _common(turn, player, buf)
     private(turn, player, buf)
     return [float(x) for x in buf.out]
+
+
+def _selection(turn: Turn, p: int, buf: _Buffer) -> None:
+    """The part of the view the turn adds to the game: the player's picks (all games)."""
+    buf.picks(N, turn.picks if turn.game.current_player() == p else ())
 
 
 def _common(turn: Turn, p: int, buf: _Buffer) -> None:
@@ -231,10 +265,14 @@ def _common(turn: Turn, p: int, buf: _Buffer) -> None:
         held = keys[-1] = [None] * len(hands)
     out = buf.out
     n = len(hands)
+    sizes = buf.sizes
     for q, hand in enumerate(hands):  # a size only when its hand changed
         if held[q] is not hand:
             held[q] = hand
-            out[2 * N + (q - p) % n] = len(hand) / 30
+            size = sizes[q]
+            if size[0] is not hand:  # (a new hand: counted once for all the buffers)
+                size[0], size[1] = hand, len(hand) / 30
+            out[2 * N + (q - p) % n] = size[1]
     buf.one_hot(2 * N + MAX_SEATS, (to_move - p) % game.num_players if to_move >= 0 else -1, MAX_SEATS)
     buf.seats(2 * N + 2 * MAX_SEATS, game.scores(), p, 100)
 
@@ -260,6 +298,7 @@ def _zsy_public(turn: Turn, buf: _Buffer) -> int:
 
 
 def _zsy_private(turn: Turn, p: int, buf: _Buffer) -> None:
+    _common(turn, p, buf)
     game: Any = turn.game
     n = game.num_players
     at = _ZSY_PUBLIC[0][1]
@@ -285,12 +324,18 @@ def _contract_public(turn: Turn, buf: _Buffer) -> int:
     if old != key:  # the pile grows and shrinks at the top: add or take away what changed
         changed = 1
         buf.one_hot(at, pile[-1].index if pile else -1, N)
-        if key[:-1] == old:  # a discard
-            k = len(old)
-        elif old[:-1] == key:  # a card taken
+        k = len(old)
+        if key[:k] != old:  # not only discards since: the common prefix (old[:k] == key[:k])
             k = len(key)
-        else:  # the common prefix: old[:k] == key[:k]
-            k = next((i for i, (a, b) in enumerate(zip(old, key)) if a != b), min(len(old), len(key)))
+            if old[:k] != key:  # not only cards taken either: found by halves (slices compared in C)
+                lo, hi = 0, min(len(old), len(key)) - 1
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if old[:mid] == key[:mid]:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                k = lo
         buf.each(at + N, old[k:], -1)
         buf.each(at + N, key[k:])
         buf.keys[at + N] = key
@@ -312,19 +357,49 @@ def _contract_public(turn: Turn, buf: _Buffer) -> int:
 
 
 def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
+    # the common part and Contract's own in one pass: each source compared here (by identity
+    # where it is an immutable value), the helpers called only for what changed
     game: Any = turn.game
-    n = game.num_players
-    at = _CONTRACT_PUBLIC[1][1]
     keys = buf.keys
+    out = buf.out
+    hands = game.hands
+    n = len(hands)
+    hand = hands[p]
+    if keys.get(0) is not hand:
+        buf.counts(0, hand)
+    to_move = game.current_player()
+    picks = turn.picks if to_move == p else ()
+    if picks or keys.get(N):
+        buf.picks(N, picks)
+    held = keys.get(-1)
+    if held is None or len(held) != n:
+        held = keys[-1] = [None] * n
+    sizes = buf.sizes
+    for q, hand in enumerate(hands):  # a size only when its hand changed
+        if held[q] is not hand:
+            held[q] = hand
+            size = sizes[q]
+            if size[0] is not hand:  # (a new hand: counted once for all the buffers)
+                size[0], size[1] = hand, len(hand) / 30
+            out[2 * N + (q - p) % n] = size[1]
+    mover = (to_move - p) % n if to_move >= 0 else -1
+    if keys.get(2 * N + MAX_SEATS) != mover:
+        buf.one_hot(2 * N + MAX_SEATS, mover, MAX_SEATS)
+    totals = game.totals  # the scores of a penalty game
+    if keys.get(2 * N + 2 * MAX_SEATS) != totals:
+        buf.seats(2 * N + 2 * MAX_SEATS, totals, p, 100)
+    at = _CONTRACT_PUBLIC[1][1]
     melds = tuple(game.table[:MAX_MELDS])  # immutable melds: an owner changes only with its meld
     if keys.get(at) != melds:
         keys[at] = melds
         buf.clear(at, MAX_MELDS * MAX_SEATS)
         for m, tm in enumerate(melds):
-            buf.out[at + m * MAX_SEATS + (tm.owner - p) % n] = 1.0
+            out[at + m * MAX_SEATS + (tm.owner - p) % n] = 1.0
     at += MAX_MELDS * MAX_SEATS
-    buf.seats(at, game.laid_down, p)
-    buf.seats(at + MAX_SEATS, game.calls, p)
+    if keys.get(at) != game.laid_down:
+        buf.seats(at, game.laid_down, p)
+    if keys.get(at + MAX_SEATS) != game.calls:
+        buf.seats(at + MAX_SEATS, game.calls, p)
     at += 2 * MAX_SEATS
     stage = turn.stage
     state = (game.round, game.phase, stage)
@@ -338,7 +413,32 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
         if old is None or old[2] != stage:
             buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
             buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
-    buf.out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
+    out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
+
+
+def _contract_selection(turn: Turn, p: int, buf: _Buffer) -> None:
+    """The picks and a swap in progress: what the turn adds to a Contract position."""
+    _selection(turn, p, buf)
+    _contract_state(turn, buf)
+
+
+def _contract_state(turn: Turn, buf: _Buffer) -> None:
+    """The round, the phase and a swap in progress (one-hots)."""
+    game: Any = turn.game
+    keys = buf.keys
+    at = _CONTRACT_PUBLIC[1][1] + MAX_MELDS * MAX_SEATS + 2 * MAX_SEATS
+    stage = turn.stage
+    state = (game.round, game.phase, stage)
+    old = keys.get(-4)
+    if old != state:  # the round, the phase and a swap in progress, compared at once, then one by one
+        keys[-4] = state
+        if old is None or old[0] != state[0]:
+            buf.one_hot(at, game.round - 1, 8)
+        if old is None or old[1] != state[1]:
+            buf.one_hot(at + 8, _PHASES[game.phase], 5)
+        if old is None or old[2] != stage:
+            buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
+            buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
 
 
 # --- Manipulation Shanghai: public table cards and melds (one slice) -----------------------------
@@ -360,7 +460,8 @@ def _manipulation_public(turn: Turn, buf: _Buffer) -> int:
     # written reaches (every meld slot beyond both is zeros)
     for m in range(min(MAX_TABLE, max(len(table), len(old) if old is not None else 0))):
         meld = table[m] if m < len(table) else None
-        if keys.get(at + N + m * N, _UNSET) != meld:
+        was = keys.get(at + N + m * N, _UNSET)
+        if was is not meld and was != meld:  # (identity first: a dataclass's != compares the fields)
             keys[at + N + m * N] = meld
             buf.clear(at + N + m * N, N)
             if meld is not None:
@@ -369,6 +470,7 @@ def _manipulation_public(turn: Turn, buf: _Buffer) -> int:
 
 
 def _manipulation_private(turn: Turn, p: int, buf: _Buffer) -> None:
+    _common(turn, p, buf)
     game: Any = turn.game
     at = _MANIPULATION_PUBLIC[0][1]
     buf.seats(at, game.opened, p)
@@ -378,8 +480,11 @@ def _manipulation_private(turn: Turn, p: int, buf: _Buffer) -> None:
 
 _Public = Callable[[Turn, _Buffer], int]  # writes the public slices; returns a bit per slice changed
 _Private = Callable[[Turn, int, _Buffer], None]
-_GAMES: dict[str, tuple[_Public, _Private, tuple[tuple[int, int], ...]]] = {
-    "zsy": (_zsy_public, _zsy_private, _ZSY_PUBLIC),
-    "contract": (_contract_public, _contract_private, _CONTRACT_PUBLIC),
-    "manipulation": (_manipulation_public, _manipulation_private, _MANIPULATION_PUBLIC),
+# per game: the public writer, the private writer (the common part included), the public slices
+# shared between the players (written once, copied into each buffer; none: each buffer takes the
+# public parts directly), and the writer of what the turn adds to the game (the picks, a swap)
+_GAMES: dict[str, tuple[_Public, _Private, tuple[tuple[int, int], ...], _Private]] = {
+    "zsy": (_zsy_public, _zsy_private, (), _selection),
+    "contract": (_contract_public, _contract_private, (), _contract_selection),
+    "manipulation": (_manipulation_public, _manipulation_private, _MANIPULATION_PUBLIC, _selection),
 }

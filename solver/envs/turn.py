@@ -172,12 +172,17 @@ class Turn:
         return out
 
     def apply(self, index: int) -> Any:
-        """Carry out action ``index``; returns the engine action it completed (applied), or None."""
+        """Carry out action ``index``; returns the engine action it completed (applied), or None.
+
+        The codecs complete the engine's own listed actions (or solver-made ones the engine
+        has checked in this position), so the engine carries them out without verifying them
+        again (:meth:`~solver.engine.base.Game.apply_listed`).
+        """
         if index not in self.legal_cached():
             raise IllegalActionError(f"action {index} ({self.codec.name(index)}) is not legal now")
         action = self.codec.step(self, index)
         if action is not None:
-            self.game.apply(action)
+            self.game.apply_listed(action)
             self.picks = ()
             self.stage = None
             self.cancels = 0

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import compress, repeat
-from operator import add, attrgetter, eq, not_
+from operator import eq
 from typing import Any
 
 from solver.cards import ALL_CARDS
@@ -47,16 +47,14 @@ from solver.zsy.game import Tribute, ZPass, ZPlay
 __all__ = ["ZsyCodec"]
 
 _RANGE = range(N)
-_COUNTS = attrgetter("combo.cards._counts")  # the slot, not the property: read in C
-_KIND = attrgetter("combo.kind")
 _MAX_DECLARED = 4  # combinations of the same cards an index reaches (two occur)
 
 
 class _Position:
     """One position's moves indexed for the masks (built once per position, the selection aside).
 
-    The masks of an empty selection come from each move's lowest card index and kind, read
-    with C-level maps; the longer moves starting with a card get their index tuples when a
+    The masks of an empty selection come from each move's lowest card index and kind; the
+    longer moves starting with a card get their index tuples when a
     selection first starts with that card.
     """
 
@@ -76,15 +74,23 @@ class _Position:
             self.tributes = sorted({codec.TRIBUTE + a.card.index for a in legal})
             self.empty = self.tributes
             return
-        self.passes = ZPass in map(type, legal)  # (a lead, the longest list, has no pass)
-        self.plays = plays = [a for a in legal if type(a) is ZPlay] if self.passes else legal
-        self.pass_action = next((a for a in reversed(legal) if type(a) is ZPass), None) if self.passes else None
-        # the lowest card of each move (one deck: every count is 0 or 1), read in C
-        self.firsts = firsts = list(map(tuple.index, map(_COUNTS, plays), repeat(1)))
-        singles = list(map(eq, map(_KIND, plays), repeat("single")))
-        empty = set(compress(firsts, map(not_, singles)))
-        empty.update(map(add, compress(firsts, singles), repeat(codec.PLAY)))
-        if self.passes:
+        # one pass over the moves (cheaper than C-level maps over lists this short): each play's
+        # lowest card (one deck: every count is 0 or 1) and the index it opens with, the last pass
+        plays = self.plays
+        firsts = self.firsts
+        empty: set[int] = set()
+        single = codec.PLAY
+        for a in legal:
+            if type(a) is ZPass:
+                self.pass_action = a
+                continue
+            combo = a.combo
+            first = combo.cards._counts.index(1)
+            plays.append(a)
+            firsts.append(first)
+            empty.add(first + single if combo.kind == "single" else first)
+        if self.pass_action is not None:
+            self.passes = True
             empty.add(codec.PASS)
         self.empty = sorted(empty)
 

@@ -97,6 +97,29 @@ def test_encoded_games_replay_through_the_turn(game_name: str) -> None:
     assert turn.game.is_terminal() and steps >= len(ref.history)
 
 
+@pytest.mark.parametrize("game_name", ["zsy", "contract", "manipulation"])
+def test_the_turn_carries_out_its_actions_without_verifying_them_again(game_name: str) -> None:
+    # the codec takes each action from the engine's list (or has the engine check a solver-made one),
+    # so the turn carries it out by the engine's trusted path; the game is the same as the
+    # engine's own verified apply makes it
+    options: dict[str, Any] = {"max_rounds": 1} if game_name == "contract" else {"max_hands": 1}
+    ref = new_game(game_name, None, 4, 3, **options)
+    turn = Turn(new_game(game_name, None, 4, 3, **options))
+
+    def refuse(action: Any) -> None:
+        raise AssertionError(f"{action} verified again by apply")
+
+    turn.game.apply = refuse  # type: ignore[method-assign]
+    player = RandomPlayer(3)
+    while not ref.is_terminal():
+        action = player.choose(ref)
+        for index in turn.codec.encode(turn.game, action):
+            turn.apply(index)
+        ref.apply(action)
+    assert [str(a) for a in turn.game.history] == [str(a) for a in ref.history]
+    assert turn.game.scores() == ref.scores() and turn.game.is_terminal()
+
+
 def test_a_zsy_single_is_one_step() -> None:
     turn = Turn(new_game("zsy", None, 4, 4, max_hands=1))
     rng = random.Random(4)
@@ -198,3 +221,25 @@ def test_contract_positions_without_a_selection_equal_the_engine_list(seed: int)
         for index in codec.encode(turn.game, player.choose(turn.game)):
             turn.apply(index)
     assert words > 20
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("german", 1), ("norwegian", 2), ("rummikub", 3)])
+def test_manipulation_listed_plays_are_keyed_by_the_cards_they_play(preset: str, seed: int) -> None:
+    # a position's listed plays grouped by the hand cards each puts on the table (the new
+    # table's cards less the table's), as the engine lists them, along a seeded game
+    from solver.envs.actions import _ManipulationPosition
+    from solver.manipulation.game import MPlay
+
+    game: Any = new_game("manipulation", {"preset": preset}, 4, seed, max_hands=1)
+    player = RandomPlayer(seed)
+    plays = 0
+    while not game.is_terminal():
+        on_table = Cards(c for m in game.table for c in m.cards)
+        slow: dict[Cards, list[Any]] = {}
+        for a in game.legal_actions():
+            if isinstance(a, MPlay):
+                slow.setdefault(Cards(c for m in a.table for c in m.cards) - on_table, []).append(a)
+                plays += 1
+        assert _ManipulationPosition(game).listed == slow
+        game.apply(player.choose(game))
+    assert plays > 10

@@ -107,3 +107,65 @@ def test_views_equal_the_reference(game_name: str, options: dict[str, Any], seed
                     assert features(turn, p) == want
                 turn.apply(index)
                 steps += 1
+
+
+@pytest.mark.parametrize("game_name", ["zsy", "contract", "manipulation"])
+def test_a_pick_rewrites_only_the_selection(game_name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a view of the same game at the same history length (a card picked since) brings only the
+    # selection up to date: the game's parts are not compared again, and the view stays exact
+    import solver.envs.features as module
+
+    options: dict[str, Any] = {"max_rounds": 1} if game_name == "contract" else {"max_hands": 1}
+    for seed in range(20):  # the first position of seeded games where a card may be picked
+        turn = Turn(new_game(game_name, None, 4, seed, **options))
+        player = RandomPlayer(seed)
+        game = turn.game
+        while not game.is_terminal() and not any(turn.codec.name(i).startswith("select") for i in turn.legal()):
+            game.apply(player.choose(game))
+        if not game.is_terminal():
+            break
+    p = game.current_player()
+    views = Observations(game_name, 4)
+    views.view(turn, p)
+    public, private, regions, selection = module._GAMES[game_name]
+    calls: list[str] = []
+
+    def counted(name: str, writer: Any) -> Any:
+        def run(*args: Any) -> Any:
+            calls.append(name)
+            return writer(*args)
+
+        return run
+
+    monkeypatch.setitem(
+        module._GAMES, game_name, (counted("public", public), counted("private", private), regions, selection)
+    )
+    monkeypatch.setattr(module, "_common", counted("common", module._common))
+    pick = next(i for i in turn.legal() if turn.codec.name(i).startswith("select"))
+    turn.apply(pick)
+    assert turn.picks and len(game.history) == len(turn.game.history)
+    got = list(views.view(turn, p))
+    assert calls == []
+    assert got == features(turn, p)
+
+
+@pytest.mark.parametrize("game_name", ["zsy", "contract", "manipulation"])
+def test_views_of_another_game_at_the_same_length_are_written_in_full(game_name: str) -> None:
+    # a resampled copy (OpenSpiel's observer sees such states) has the history length of the
+    # original and other hidden hands: the views follow the game, not only its length
+    options: dict[str, Any] = {"max_rounds": 1} if game_name == "contract" else {"max_hands": 1}
+    game = new_game(game_name, None, 4, 5, **options)
+    player = RandomPlayer(5)
+    for _ in range(6):
+        game.apply(player.choose(game))
+    views = Observations(game_name, 4)
+    turn = Turn(game)
+    for q in range(4):
+        assert views.view(turn, q) == features(turn, q)
+    import random
+
+    other = Turn(game.resample(0, random.Random(9)))
+    assert len(other.game.history) == len(game.history)
+    assert any(other.game.hands[q] != game.hands[q] for q in range(1, 4))
+    for q in range(4):
+        assert views.view(other, q) == features(other, q)
