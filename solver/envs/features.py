@@ -401,18 +401,7 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
     if keys.get(at + MAX_SEATS) != game.calls:
         buf.seats(at + MAX_SEATS, game.calls, p)
     at += 2 * MAX_SEATS
-    stage = turn.stage
-    state = (game.round, game.phase, stage)
-    old = keys.get(-4)
-    if old != state:  # the round, the phase and a swap in progress, compared at once, then one by one
-        keys[-4] = state
-        if old is None or old[0] != state[0]:
-            buf.one_hot(at, game.round - 1, 8)
-        if old is None or old[1] != state[1]:
-            buf.one_hot(at + 8, _PHASES[game.phase], 5)
-        if old is None or old[2] != stage:
-            buf.one_hot(at + 13, stage[0] if stage else -1, MAX_MELDS)
-            buf.one_hot(at + 13 + MAX_MELDS, stage[1].index if stage else -1, N)
+    _contract_state(turn, buf)
     out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
 
 
