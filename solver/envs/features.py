@@ -259,22 +259,28 @@ def _common(turn: Turn, p: int, buf: _Buffer) -> None:
     hands = game.hands
     buf.counts(0, hands[p])
     buf.picks(N, turn.picks if to_move == p else ())
+    _hand_sizes(hands, p, buf)
+    buf.one_hot(2 * N + MAX_SEATS, (to_move - p) % game.num_players if to_move >= 0 else -1, MAX_SEATS)
+    buf.seats(2 * N + 2 * MAX_SEATS, game.scores(), p, 100)
+
+
+def _hand_sizes(hands: list[Cards], p: int, buf: _Buffer) -> None:
+    """Each hand's size / 30 by seat relative to ``p``: only the hands that changed since this
+    buffer's last view (a new hand's size is counted once for all the buffers)."""
     keys = buf.keys
-    held = keys.get(-1)
-    if held is None or len(held) != len(hands):
-        held = keys[-1] = [None] * len(hands)
-    out = buf.out
     n = len(hands)
+    held = keys.get(-1)
+    if held is None or len(held) != n:
+        held = keys[-1] = [None] * n
+    out = buf.out
     sizes = buf.sizes
-    for q, hand in enumerate(hands):  # a size only when its hand changed
+    for q, hand in enumerate(hands):
         if held[q] is not hand:
             held[q] = hand
             size = sizes[q]
-            if size[0] is not hand:  # (a new hand: counted once for all the buffers)
+            if size[0] is not hand:
                 size[0], size[1] = hand, len(hand) / 30
             out[2 * N + (q - p) % n] = size[1]
-    buf.one_hot(2 * N + MAX_SEATS, (to_move - p) % game.num_players if to_move >= 0 else -1, MAX_SEATS)
-    buf.seats(2 * N + 2 * MAX_SEATS, game.scores(), p, 100)
 
 
 # --- Zheng Shang You: public trick, played and pending cards, tribute phase (one slice) -------------
@@ -371,17 +377,7 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
     picks = turn.picks if to_move == p else ()
     if picks or keys.get(N):
         buf.picks(N, picks)
-    held = keys.get(-1)
-    if held is None or len(held) != n:
-        held = keys[-1] = [None] * n
-    sizes = buf.sizes
-    for q, hand in enumerate(hands):  # a size only when its hand changed
-        if held[q] is not hand:
-            held[q] = hand
-            size = sizes[q]
-            if size[0] is not hand:  # (a new hand: counted once for all the buffers)
-                size[0], size[1] = hand, len(hand) / 30
-            out[2 * N + (q - p) % n] = size[1]
+    _hand_sizes(hands, p, buf)
     mover = (to_move - p) % n if to_move >= 0 else -1
     if keys.get(2 * N + MAX_SEATS) != mover:
         buf.one_hot(2 * N + MAX_SEATS, mover, MAX_SEATS)
