@@ -255,7 +255,7 @@ class _Program:
         n = len(stages)
         skipped = 0
         while k < n:
-            s, _, copies, _, column, _, _ = stages[k]
+            s, _, copies, sub, column, later, _ = stages[k]
             if copies or column or (st >> (_SUIT_BITS * s)) & _RUNS or (s == 3 and st & _SETS):
                 break
             k += 1
@@ -265,11 +265,30 @@ class _Program:
             return [_SKIP] * skipped if closed else None
         if st << 6 | k in self.failed:  # (k < 64: at most 14 positions of four suits)
             return None
-        moves = self._moves(k, st)
+        moves: list[tuple[_Option, int]]
+        if column:
+            moves = [(opt, ns) for opt, ns, _ in self._moves(k, st)]
+        else:  # _moves, written out (the same options in the same order: the completion's hot path)
+            shift = _SUIT_BITS * s
+            runs = (st >> shift) & _RUNS
+            memo = self.memos[k]
+            entries = memo.get(runs)
+            if entries is None:
+                entries = memo[runs] = _entries(runs, shift, copies, sub, True, sub)
+            gsum, gmax = (st >> _GS) & 31, (st >> _GM) & 7
+            base = st & ~_SETS
+            close = s == 3
+            moves = []
+            for _, g, delta, opt in entries:
+                gs = gsum + g
+                gm = g if g > gmax else gmax
+                if gs + later < 3 * gm:
+                    continue
+                moves.append((opt, base + delta if close else base + delta + (gs << _GS) + (gm << _GM)))
         self.work += len(moves) + 1
         if self.work > self.budget:
             raise _OutOfBudget
-        for opt, ns, _ in moves:
+        for opt, ns in moves:
             rest = self.complete(k + 1, ns)
             if rest is not None:
                 rest.append(opt)
