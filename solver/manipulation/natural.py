@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
-from solver.cards import Card, Cards
+from solver.cards import ALL_CARDS, Cards
 from solver.manipulation.bound import playable_bound
 from solver.melds import Meld
-from solver.ranks import N_NATURAL, ace_high, natural_card, position_range
+from solver.ranks import N_NATURAL, ace_high, position_range
 from solver.rules import ManipulationRules
 
 __all__ = ["NaturalPlay", "natural_play", "DP_BUDGET", "DP_CARDS"]
@@ -433,70 +433,88 @@ def natural_play(
         return None
     if found is None:
         return NaturalPlay(Cards(), old)
-    melds = _natural_melds(stages, found[1], rules.ace)
-    played = Cards(c for m in melds for c in m.cards) - on_table
+    melds, used = _natural_melds(stages, found[1], rules.ace)
+    played = Cards._make((*(u - t for u, t in zip(used, tc)), *(0 for _ in tc[N_NATURAL:])))
     return NaturalPlay(played, _old_first(old, melds))
 
 
-def _natural_melds(stages: Sequence[_Stage], path: Sequence[_Option], ace: str) -> list[Meld]:
-    """Replay a path with the cards themselves: runs in rank order, sets in suit order."""
-    melds: list[Meld] = []
-    open_runs: list[list[list[Card]]] = [[], [], [], []]
-    to_sets: list[Card] = []
+def _natural_melds(stages: Sequence[_Stage], path: Sequence[_Option], ace: str) -> tuple[list[list[int]], list[int]]:
+    """Replay a path with the cards (by index): runs in rank order, sets in suit order; and the
+    copies of each natural card the melds hold."""
+    melds: list[list[int]] = []
+    used = [0] * N_NATURAL
+    open_runs: list[list[list[int]]] = [[], [], [], []]
+    to_sets: list[int] = []
     copies = 0
-    for stage, (_, g, _, c3, new) in zip(stages, path):
-        s = stage[0]
-        if not g and not new and not open_runs[s] and (s != 3 or not to_sets):
+    for stage, option in zip(stages, path):
+        g, new, s = option[1], option[4], stage[0]
+        runs = open_runs[s]
+        if not g and not new and not runs and (s != 3 or not to_sets):
             continue  # no card here and no run of the suit open: nothing changes
-        card = natural_card(stage.card)
-        short = [r for r in open_runs[s] if len(r) < 3]
-        long = [r for r in open_runs[s] if len(r) >= 3]
-        melds.extend(_run_meld(r, ace) for r in long[c3:])
-        going = short + long[:c3] + [[] for _ in range(new)]
+        card = stage[1]
+        if runs:
+            c3 = option[3]
+            short = [r for r in runs if len(r) < 3]
+            long = [r for r in runs if len(r) >= 3]
+            melds.extend(_run_order(r, ace) for r in long[c3:])
+            going = short + long[:c3]
+            going.extend([] for _ in range(new))
+        else:
+            going = [[] for _ in range(new)]
         for r in going:
             r.append(card)
+        used[card] += len(going) + g
         open_runs[s] = going
-        to_sets.extend([card] * g)
-        copies = max(copies, g)
-        if s == 3:
+        if g:
+            to_sets.extend([card] * g)
+            if g > copies:
+                copies = g
+        if s == 3 and to_sets:
             # round robin over the copies in suit order: no set holds a suit twice, sizes 3-4
-            groups: list[list[Card]] = [[] for _ in range(copies)]
-            for k, c in enumerate(sorted(to_sets, key=lambda c: c.index)):
+            groups: list[list[int]] = [[] for _ in range(copies)]
+            for k, c in enumerate(sorted(to_sets)):
                 groups[k % copies].append(c)
-            melds.extend(Meld.of(gr) for gr in groups)
+            melds.extend(groups)
             to_sets, copies = [], 0
     for runs in open_runs:
-        melds.extend(_run_meld(r, ace) for r in runs)
-    return melds
+        melds.extend(_run_order(r, ace) for r in runs)
+    return melds, used
 
 
-def _run_meld(cards: list[Card], ace: str) -> Meld:
-    """A run in rank order, whichever way the program read it (the ace at the end
+def _run_order(cards: list[int], ace: str) -> list[int]:
+    """A run's card indexes in rank order, whichever way the program read it (the ace at the end
     :func:`solver.ranks.ace_high` gives it)."""
-    high = ace_high(ace, [int(c.rank or 0) for c in cards])
-    return Meld.of(sorted(cards, key=lambda c: 14 if c.rank == 1 and high else int(c.rank or 0)))
+    if ace == "low" or (cards[0] % 13 and cards[-1] % 13):  # no ace, or the ace read low: rank order
+        return cards if cards[0] < cards[-1] else cards[::-1]
+    high = ace_high(ace, [c % 13 + 1 for c in cards])
+    return sorted(cards, key=lambda c: 14 if c % 13 == 0 and high else c % 13 + 1)
 
 
-def _old_first(old: Sequence[Meld], melds: Sequence[Meld]) -> tuple[Meld, ...]:
+def _old_first(old: Sequence[Meld], melds: Sequence[list[int]]) -> tuple[Meld, ...]:
     """The new table in a stable order: the old melds rebuilt unchanged first (as they were
     printed, in old order), then the others by the first old meld their cards come from (those
-    with more of its cards first)."""
+    with more of its cards first). ``melds`` are card indexes."""
     waiting: dict[tuple[int, ...], list[int]] = {}
     for j, m in enumerate(melds):
-        waiting.setdefault(tuple(sorted(c.index for c in m.cards)), []).append(j)
+        waiting.setdefault(tuple(sorted(m)), []).append(j)
     first: list[Meld] = []
     taken: set[int] = set()
     home: dict[int, int] = {}  # card index -> the first old meld holding it
-    for k, m in enumerate(old):
-        for c in m.cards:
-            home.setdefault(c.index, k)
-        js = waiting.get(tuple(sorted(c.index for c in m.cards)))
+    for k, meld in enumerate(old):
+        indexes = [c.index for c in meld.cards]
+        for i in indexes:
+            if i not in home:
+                home[i] = k
+        js = waiting.get(tuple(sorted(indexes)))
         if js:
             taken.add(js.pop(0))
-            first.append(m)
+            first.append(meld)
+    n = len(old)
 
-    def order(m: Meld) -> tuple[int, int, list[int]]:
-        homes = [home.get(c.index, len(old)) for c in m.cards]
-        return min(homes), -homes.count(min(homes)), [c.index for c in m.cards]
+    def order(m: list[int]) -> tuple[int, int, list[int]]:
+        homes = [home.get(i, n) for i in m]
+        low = min(homes)
+        return low, -homes.count(low), m
 
-    return (*first, *sorted((m for j, m in enumerate(melds) if j not in taken), key=order))
+    rest = sorted((m for j, m in enumerate(melds) if j not in taken), key=order)
+    return (*first, *(Meld(tuple([ALL_CARDS[i] for i in m])) for m in rest))
