@@ -23,6 +23,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from solver.cards import ALL_CARDS, Cards
@@ -149,26 +150,47 @@ def _stages(tc: Sequence[int], bc: Sequence[int], ace: str) -> list[_Stage]:
     column) and 2 for the second (the rest; the table's copies must be used
     by then).
     """
+    cards, forward, backward = _layout(ace)
+    bcs = itemgetter(*cards)(bc)
+    positions = forward
+    for first, count in enumerate(bcs):
+        if count:
+            last = len(bcs) - 1 - next(k for k, count in enumerate(reversed(bcs)) if count)
+            tcs = itemgetter(*cards)(tc)
+            if sum(tcs[:first]) > sum(tcs[last + 1 :]):
+                positions = backward
+            break
+    out: list[_Stage] = []
+    for i0, i1, i2, i3, column in positions:
+        a0, a1, a2, a3 = tc[i0] + bc[i0], tc[i1] + bc[i1], tc[i2] + bc[i2], tc[i3] + bc[i3]
+        counted = column != 1
+        out.append(_stage(_Stage, (0, i0, a0, tc[i0], column, a1 + a2 + a3, bc[i0] if counted else 0)))
+        out.append(_stage(_Stage, (1, i1, a1, tc[i1], column, a2 + a3, bc[i1] if counted else 0)))
+        out.append(_stage(_Stage, (2, i2, a2, tc[i2], column, a3, bc[i2] if counted else 0)))
+        out.append(_stage(_Stage, (3, i3, a3, tc[i3], column, 0, bc[i3] if counted else 0)))
+    return out
+
+
+_RankPosition = tuple[int, int, int, int, int]  # the four suits' card indexes at a rank position, and its column
+
+
+@cache
+def _layout(ace: str) -> tuple[tuple[int, ...], tuple[_RankPosition, ...], tuple[_RankPosition, ...]]:
+    """The stages' cards in rank-position order, and the positions read forward and backward (each
+    with its ace column, see :func:`_stages`)."""
     lo, hi = position_range(ace)
     order = list(range(lo, hi + 1))
-    cards = [13 * s + (0 if q == 14 else q - 1) for q in order for s in range(4)]  # the stages' cards
-    hand = [k for k, i in enumerate(cards) if bc[i]]
-    if hand and sum(tc[i] for i in cards[: hand[0]]) > sum(tc[i] for i in cards[hand[-1] + 1 :]):
-        order.reverse()
-    first_ace = order[0]  # the ace column met first, when the ace has two
-    out: list[_Stage] = []
-    for q in order:
-        base = 0 if q == 14 else q - 1
-        avails = [tc[base] + bc[base], tc[13 + base] + bc[13 + base], tc[26 + base] + bc[26 + base]]
-        avails.append(tc[39 + base] + bc[39 + base])
-        column = 0 if ace != "both" or q not in (1, 14) else (1 if q == first_ace else 2)
-        rest = avails[1] + avails[2] + avails[3]
-        for s in range(4):
-            i = 13 * s + base
-            out.append(_stage(_Stage, (s, i, avails[s], tc[i], column, rest, 0 if column == 1 else bc[i])))
-            if s < 3:
-                rest -= avails[s + 1]
-    return out
+    cards = tuple(13 * s + (0 if q == 14 else q - 1) for q in order for s in range(4))
+
+    def read(order: list[int]) -> tuple[_RankPosition, ...]:
+        out = []
+        for q in order:
+            base = 0 if q == 14 else q - 1
+            column = 0 if ace != "both" or q not in (1, 14) else (1 if q == order[0] else 2)
+            out.append((base, 13 + base, 26 + base, 39 + base, column))
+        return tuple(out)
+
+    return cards, read(order), read(order[::-1])
 
 
 _SKIP = _Option(0, 0, (), 0, 0)  # no copy here and no open run of the suit: nothing changes
