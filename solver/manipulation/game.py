@@ -68,15 +68,16 @@ MAction = MPlay | MDraw | MPass
 
 
 class _Position:
-    """A player's position (table, hand, opened) as a cache key whose hash is computed once."""
+    """A player's position (table, hand, opened) as a cache key whose hash is computed once (from
+    the table's hash, ``table_hash``, worked out once per table)."""
 
     __slots__ = ("_hash", "hand", "opened", "table")
 
-    def __init__(self, table: tuple[Meld, ...], hand: Cards, opened: bool) -> None:
+    def __init__(self, table: tuple[Meld, ...], hand: Cards, opened: bool, table_hash: int) -> None:
         self.table = table
         self.hand = hand
         self.opened = opened
-        self._hash = hash((table, hand, opened))
+        self._hash = hash((table_hash, hand, opened))
 
     def __hash__(self) -> int:
         return self._hash
@@ -152,6 +153,7 @@ class ManipulationGame(PenaltyGame):
         self._keys: dict[int, _Position] = {}
         self._drawn: dict[int, tuple[tuple[Meld, ...], Cards, Card, list[bool]]] = {}  # see _drew_in_vain
         self._on_table: tuple[tuple[Meld, ...], Cards] = ((), Cards())
+        self._table_hash: tuple[tuple[Meld, ...], int] = ((), hash(()))
         self._deal()
 
     def clear_caches(self) -> None:
@@ -197,7 +199,9 @@ class ManipulationGame(PenaltyGame):
         last = self._keys.get(p)
         if last is not None and last.table is table and last.hand is hand and last.opened == opened:
             return last
-        key = self._keys[p] = _Position(table, hand, opened)
+        if self._table_hash[0] is not table:
+            self._table_hash = (table, hash(table))
+        key = self._keys[p] = _Position(table, hand, opened, self._table_hash[1])
         return key
 
     def _greedy(self, p: int) -> tuple[Meld, ...]:
@@ -296,7 +300,8 @@ class ManipulationGame(PenaltyGame):
             return []
         p = self.to_move
         actions: list[Any] = []
-        if self.can_play():
+        able = self.can_play()
+        if able:
             need = self.required()
             opened = self.opened[p]
             plays = [t for t in self._simple(p, need) if opened or self.opening_ok(t)]
@@ -304,7 +309,7 @@ class ManipulationGame(PenaltyGame):
                 best = self._playable(p).most().table if opened else self._opening(p).table
                 plays = [best] if self._play_error(MPlay(p, best)) is None else []
             actions.extend(MPlay(p, t) for t in plays)
-        if self._may_skip():
+        if self.rules.must_play == "never" or not able:  # the player may draw or pass (_may_skip)
             draw_allowed = bool(self.stock) and not (self.phase == "drawn" and self.rules.draw_rule == "one")
             actions.append(MDraw(p) if draw_allowed else MPass(p))
         return actions

@@ -23,12 +23,13 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from operator import itemgetter
 from typing import NamedTuple
 
-from solver.cards import Card, Cards
+from solver.cards import ALL_CARDS, Cards
 from solver.manipulation.bound import playable_bound
 from solver.melds import Meld
-from solver.ranks import N_NATURAL, ace_high, natural_card, position_range
+from solver.ranks import N_NATURAL, ace_high, position_range
 from solver.rules import ManipulationRules
 
 __all__ = ["NaturalPlay", "natural_play", "DP_BUDGET", "DP_CARDS"]
@@ -149,26 +150,47 @@ def _stages(tc: Sequence[int], bc: Sequence[int], ace: str) -> list[_Stage]:
     column) and 2 for the second (the rest; the table's copies must be used
     by then).
     """
+    cards, forward, backward = _layout(ace)
+    bcs = itemgetter(*cards)(bc)
+    positions = forward
+    for first, count in enumerate(bcs):
+        if count:
+            last = len(bcs) - 1 - next(k for k, count in enumerate(reversed(bcs)) if count)
+            tcs = itemgetter(*cards)(tc)
+            if sum(tcs[:first]) > sum(tcs[last + 1 :]):
+                positions = backward
+            break
+    out: list[_Stage] = []
+    for i0, i1, i2, i3, column in positions:
+        a0, a1, a2, a3 = tc[i0] + bc[i0], tc[i1] + bc[i1], tc[i2] + bc[i2], tc[i3] + bc[i3]
+        counted = column != 1
+        out.append(_stage(_Stage, (0, i0, a0, tc[i0], column, a1 + a2 + a3, bc[i0] if counted else 0)))
+        out.append(_stage(_Stage, (1, i1, a1, tc[i1], column, a2 + a3, bc[i1] if counted else 0)))
+        out.append(_stage(_Stage, (2, i2, a2, tc[i2], column, a3, bc[i2] if counted else 0)))
+        out.append(_stage(_Stage, (3, i3, a3, tc[i3], column, 0, bc[i3] if counted else 0)))
+    return out
+
+
+_RankPosition = tuple[int, int, int, int, int]  # the four suits' card indexes at a rank position, and its column
+
+
+@cache
+def _layout(ace: str) -> tuple[tuple[int, ...], tuple[_RankPosition, ...], tuple[_RankPosition, ...]]:
+    """The stages' cards in rank-position order, and the positions read forward and backward (each
+    with its ace column, see :func:`_stages`)."""
     lo, hi = position_range(ace)
     order = list(range(lo, hi + 1))
-    cards = [13 * s + (0 if q == 14 else q - 1) for q in order for s in range(4)]  # the stages' cards
-    hand = [k for k, i in enumerate(cards) if bc[i]]
-    if hand and sum(tc[i] for i in cards[: hand[0]]) > sum(tc[i] for i in cards[hand[-1] + 1 :]):
-        order.reverse()
-    first_ace = order[0]  # the ace column met first, when the ace has two
-    out: list[_Stage] = []
-    for q in order:
-        base = 0 if q == 14 else q - 1
-        avails = [tc[base] + bc[base], tc[13 + base] + bc[13 + base], tc[26 + base] + bc[26 + base]]
-        avails.append(tc[39 + base] + bc[39 + base])
-        column = 0 if ace != "both" or q not in (1, 14) else (1 if q == first_ace else 2)
-        rest = avails[1] + avails[2] + avails[3]
-        for s in range(4):
-            i = 13 * s + base
-            out.append(_stage(_Stage, (s, i, avails[s], tc[i], column, rest, 0 if column == 1 else bc[i])))
-            if s < 3:
-                rest -= avails[s + 1]
-    return out
+    cards = tuple(13 * s + (0 if q == 14 else q - 1) for q in order for s in range(4))
+
+    def read(order: list[int]) -> tuple[_RankPosition, ...]:
+        out = []
+        for q in order:
+            base = 0 if q == 14 else q - 1
+            column = 0 if ace != "both" or q not in (1, 14) else (1 if q == order[0] else 2)
+            out.append((base, 13 + base, 26 + base, 39 + base, column))
+        return tuple(out)
+
+    return cards, read(order), read(order[::-1])
 
 
 _SKIP = _Option(0, 0, (), 0, 0)  # no copy here and no open run of the suit: nothing changes
@@ -255,7 +277,7 @@ class _Program:
         n = len(stages)
         skipped = 0
         while k < n:
-            s, _, copies, _, column, _, _ = stages[k]
+            s, _, copies, sub, column, later, _ = stages[k]
             if copies or column or (st >> (_SUIT_BITS * s)) & _RUNS or (s == 3 and st & _SETS):
                 break
             k += 1
@@ -265,11 +287,30 @@ class _Program:
             return [_SKIP] * skipped if closed else None
         if st << 6 | k in self.failed:  # (k < 64: at most 14 positions of four suits)
             return None
-        moves = self._moves(k, st)
+        moves: list[tuple[_Option, int]]
+        if column:
+            moves = [(opt, ns) for opt, ns, _ in self._moves(k, st)]
+        else:  # _moves, written out (the same options in the same order: the completion's hot path)
+            shift = _SUIT_BITS * s
+            runs = (st >> shift) & _RUNS
+            memo = self.memos[k]
+            entries = memo.get(runs)
+            if entries is None:
+                entries = memo[runs] = _entries(runs, shift, copies, sub, True, sub)
+            gsum, gmax = (st >> _GS) & 31, (st >> _GM) & 7
+            base = st & ~_SETS
+            close = s == 3
+            moves = []
+            for _, g, delta, opt in entries:
+                gs = gsum + g
+                gm = g if g > gmax else gmax
+                if gs + later < 3 * gm:
+                    continue
+                moves.append((opt, base + delta if close else base + delta + (gs << _GS) + (gm << _GM)))
         self.work += len(moves) + 1
         if self.work > self.budget:
             raise _OutOfBudget
-        for opt, ns, _ in moves:
+        for opt, ns in moves:
             rest = self.complete(k + 1, ns)
             if rest is not None:
                 rest.append(opt)
@@ -414,70 +455,88 @@ def natural_play(
         return None
     if found is None:
         return NaturalPlay(Cards(), old)
-    melds = _natural_melds(stages, found[1], rules.ace)
-    played = Cards(c for m in melds for c in m.cards) - on_table
+    melds, used = _natural_melds(stages, found[1], rules.ace)
+    played = Cards._make((*(u - t for u, t in zip(used, tc)), *(0 for _ in tc[N_NATURAL:])))
     return NaturalPlay(played, _old_first(old, melds))
 
 
-def _natural_melds(stages: Sequence[_Stage], path: Sequence[_Option], ace: str) -> list[Meld]:
-    """Replay a path with the cards themselves: runs in rank order, sets in suit order."""
-    melds: list[Meld] = []
-    open_runs: list[list[list[Card]]] = [[], [], [], []]
-    to_sets: list[Card] = []
+def _natural_melds(stages: Sequence[_Stage], path: Sequence[_Option], ace: str) -> tuple[list[list[int]], list[int]]:
+    """Replay a path with the cards (by index): runs in rank order, sets in suit order; and the
+    copies of each natural card the melds hold."""
+    melds: list[list[int]] = []
+    used = [0] * N_NATURAL
+    open_runs: list[list[list[int]]] = [[], [], [], []]
+    to_sets: list[int] = []
     copies = 0
-    for stage, (_, g, _, c3, new) in zip(stages, path):
-        s = stage[0]
-        if not g and not new and not open_runs[s] and (s != 3 or not to_sets):
+    for stage, option in zip(stages, path):
+        g, new, s = option[1], option[4], stage[0]
+        runs = open_runs[s]
+        if not g and not new and not runs and (s != 3 or not to_sets):
             continue  # no card here and no run of the suit open: nothing changes
-        card = natural_card(stage.card)
-        short = [r for r in open_runs[s] if len(r) < 3]
-        long = [r for r in open_runs[s] if len(r) >= 3]
-        melds.extend(_run_meld(r, ace) for r in long[c3:])
-        going = short + long[:c3] + [[] for _ in range(new)]
+        card = stage[1]
+        if runs:
+            c3 = option[3]
+            short = [r for r in runs if len(r) < 3]
+            long = [r for r in runs if len(r) >= 3]
+            melds.extend(_run_order(r, ace) for r in long[c3:])
+            going = short + long[:c3]
+            going.extend([] for _ in range(new))
+        else:
+            going = [[] for _ in range(new)]
         for r in going:
             r.append(card)
+        used[card] += len(going) + g
         open_runs[s] = going
-        to_sets.extend([card] * g)
-        copies = max(copies, g)
-        if s == 3:
+        if g:
+            to_sets.extend([card] * g)
+            if g > copies:
+                copies = g
+        if s == 3 and to_sets:
             # round robin over the copies in suit order: no set holds a suit twice, sizes 3-4
-            groups: list[list[Card]] = [[] for _ in range(copies)]
-            for k, c in enumerate(sorted(to_sets, key=lambda c: c.index)):
+            groups: list[list[int]] = [[] for _ in range(copies)]
+            for k, c in enumerate(sorted(to_sets)):
                 groups[k % copies].append(c)
-            melds.extend(Meld.of(gr) for gr in groups)
+            melds.extend(groups)
             to_sets, copies = [], 0
     for runs in open_runs:
-        melds.extend(_run_meld(r, ace) for r in runs)
-    return melds
+        melds.extend(_run_order(r, ace) for r in runs)
+    return melds, used
 
 
-def _run_meld(cards: list[Card], ace: str) -> Meld:
-    """A run in rank order, whichever way the program read it (the ace at the end
+def _run_order(cards: list[int], ace: str) -> list[int]:
+    """A run's card indexes in rank order, whichever way the program read it (the ace at the end
     :func:`solver.ranks.ace_high` gives it)."""
-    high = ace_high(ace, [int(c.rank or 0) for c in cards])
-    return Meld.of(sorted(cards, key=lambda c: 14 if c.rank == 1 and high else int(c.rank or 0)))
+    if ace == "low" or (cards[0] % 13 and cards[-1] % 13):  # no ace, or the ace read low: rank order
+        return cards if cards[0] < cards[-1] else cards[::-1]
+    high = ace_high(ace, [c % 13 + 1 for c in cards])
+    return sorted(cards, key=lambda c: 14 if c % 13 == 0 and high else c % 13 + 1)
 
 
-def _old_first(old: Sequence[Meld], melds: Sequence[Meld]) -> tuple[Meld, ...]:
+def _old_first(old: Sequence[Meld], melds: Sequence[list[int]]) -> tuple[Meld, ...]:
     """The new table in a stable order: the old melds rebuilt unchanged first (as they were
     printed, in old order), then the others by the first old meld their cards come from (those
-    with more of its cards first)."""
+    with more of its cards first). ``melds`` are card indexes."""
     waiting: dict[tuple[int, ...], list[int]] = {}
     for j, m in enumerate(melds):
-        waiting.setdefault(tuple(sorted(c.index for c in m.cards)), []).append(j)
+        waiting.setdefault(tuple(sorted(m)), []).append(j)
     first: list[Meld] = []
     taken: set[int] = set()
     home: dict[int, int] = {}  # card index -> the first old meld holding it
-    for k, m in enumerate(old):
-        for c in m.cards:
-            home.setdefault(c.index, k)
-        js = waiting.get(tuple(sorted(c.index for c in m.cards)))
+    for k, meld in enumerate(old):
+        indexes = [c.index for c in meld.cards]
+        for i in indexes:
+            if i not in home:
+                home[i] = k
+        js = waiting.get(tuple(sorted(indexes)))
         if js:
             taken.add(js.pop(0))
-            first.append(m)
+            first.append(meld)
+    n = len(old)
 
-    def order(m: Meld) -> tuple[int, int, list[int]]:
-        homes = [home.get(c.index, len(old)) for c in m.cards]
-        return min(homes), -homes.count(min(homes)), [c.index for c in m.cards]
+    def order(m: list[int]) -> tuple[int, int, list[int]]:
+        homes = [home.get(i, n) for i in m]
+        low = min(homes)
+        return low, -homes.count(low), m
 
-    return (*first, *sorted((m for j, m in enumerate(melds) if j not in taken), key=order))
+    rest = sorted((m for j, m in enumerate(melds) if j not in taken), key=order)
+    return (*first, *(Meld(tuple([ALL_CARDS[i] for i in m])) for m in rest))

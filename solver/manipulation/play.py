@@ -22,7 +22,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from solver.cards import Cards
@@ -445,7 +444,7 @@ class Playable:
         pos, bound = self.pos, self.bound
         if self.lower_cards >= len(bound):  # the lower play reaches the bound
             return Most(self.lower_cards, self.lower, Status.OPTIMAL)
-        natural = _natural_beyond(pos.old, bound, pos.rules, self.lower_cards)
+        natural = _natural_beyond(pos.old, pos.on_table, bound, pos.rules, self.lower_cards)
         if natural is not None:
             if natural.played:
                 return Most(natural.cards, natural.table, Status.OPTIMAL)
@@ -460,12 +459,26 @@ class Playable:
         return Most(self.lower_cards, self.lower, best.status)
 
 
-@lru_cache(maxsize=256)
-def _natural_beyond(old: tuple[Meld, ...], bound: Cards, rules: ManipulationRules, lower: int) -> NaturalPlay | None:
+_BEYOND: dict[tuple[int, int, Cards, int], tuple[tuple[Meld, ...], ManipulationRules, NaturalPlay | None]] = {}
+_BEYOND_SIZE = 256
+
+
+def _natural_beyond(
+    old: tuple[Meld, ...], on_table: Cards, bound: Cards, rules: ManipulationRules, lower: int
+) -> NaturalPlay | None:
     """Stage 3 for :class:`Playable`, shared by hands with the same bound (a drawn card that fits
-    nowhere asks nothing new): the best play adding more than ``lower`` cards, or nothing played."""
-    on_table = Cards(c for m in old for c in m.cards)
-    return natural_play(old, bound, rules, table_cards=on_table, bound=bound, at_least=lower + 1, budget=20_000)
+    nowhere asks nothing new): the best play adding more than ``lower`` cards, or nothing played.
+    ``on_table`` is the table's cards. Remembered by the table and rules objects themselves (a
+    table stands for several turns; hashing its melds costs more than the memo saves)."""
+    key = (id(old), id(rules), bound, lower)
+    found = _BEYOND.get(key)
+    if found is not None and found[0] is old and found[1] is rules:
+        return found[2]
+    answer = natural_play(old, bound, rules, table_cards=on_table, bound=bound, at_least=lower + 1, budget=20_000)
+    if len(_BEYOND) >= _BEYOND_SIZE:
+        _BEYOND.clear()
+    _BEYOND[key] = (old, rules, answer)
+    return answer
 
 
 def max_cards_playable(

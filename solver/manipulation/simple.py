@@ -147,11 +147,34 @@ def hand_melds(hand: Cards, rules: ManipulationRules) -> tuple[Meld, ...]:
     key = (hand, rules.ace, rules.jokers > 0)
     found = _HAND_MELDS.get(key)
     if found is None:
-        found = tuple(_hand_melds(hand, rules))
+        found = tuple(_hand_melds(hand, rules)) if _may_meld(hand.counts, rules.ace) else ()
         if len(_HAND_MELDS) >= _MEMO_SIZE:
             _HAND_MELDS.clear()
         _HAND_MELDS[key] = found
     return found
+
+
+def _may_meld(counts: tuple[int, ...], ace: str) -> bool:
+    """Whether natural cards with these counts make any meld: three suits of one rank, or three
+    consecutive rank positions of one suit (the ace low, high or both, as ``ace`` says). Exactly
+    when :func:`_hand_melds` finds one (most hands make none: then it need not run)."""
+    for r in range(13):
+        if (counts[r] > 0) + (counts[13 + r] > 0) + (counts[26 + r] > 0) + (counts[39 + r] > 0) >= 3:
+            return True
+    for s in range(0, 52, 13):
+        ranks = counts[s : s + 13]
+        if ace == "low":
+            line = ranks
+        elif ace == "high":
+            line = (*ranks[1:], ranks[0])
+        else:
+            line = (*ranks, ranks[0])
+        run = 0
+        for n in line:
+            run = run + 1 if n else 0
+            if run == 3:
+                return True
+    return False
 
 
 def _hand_melds(hand: Cards, rules: ManipulationRules) -> Iterator[Meld]:

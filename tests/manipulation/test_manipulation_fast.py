@@ -15,14 +15,18 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.cards import Card, Cards
 from solver.manipulation.bound import card_playable, playable_bound
 from solver.manipulation.game import ManipulationGame, MDraw, MPlay, _changed
 from solver.manipulation.natural import natural_play
 from solver.manipulation.play import Playable
+from solver.manipulation.simple import _hand_melds, _may_meld, hand_melds
 from solver.melds import parse_table, validate_rearrangement
 from solver.rules import ManipulationRules
+from tests.strategies import multisets
 
 RULE_SETS: dict[str, dict[str, Any]] = {
     "german": {},
@@ -158,3 +162,36 @@ def test_the_program_finds_the_same_tables_as_before() -> None:
             game.apply(rng.choice(game.legal_actions()))
     assert min(answers.values()) >= 5, answers  # every kind of answer is covered
     assert digest.hexdigest()[:16] == PROGRAM_HASH
+
+
+# --- a hand that makes no meld ----------------------------------------------------------------------
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data(), st.sampled_from(["low", "high", "both"]), st.integers(0, 2))
+def test_a_hand_makes_a_meld_exactly_when_the_melds_are_listed(data: st.DataObject, ace: str, jokers: int) -> None:
+    """The count check that skips listing a hand's melds says "none" exactly when the listing finds
+    none (three suits of a rank; three rank positions in a row, the ace where ``ace`` puts it)."""
+    rules = ManipulationRules(ace=ace, jokers=jokers)  # type: ignore[arg-type]
+    hand = data.draw(multisets(deck=rules.deck, max_size=16))
+    listed = tuple(_hand_melds(hand, rules))
+    assert _may_meld(hand.counts, ace) == bool(listed)
+    assert hand_melds(hand, rules) == listed
+
+
+@pytest.mark.parametrize(
+    ("ace", "text", "melds"),
+    [
+        ("low", "QS KS AS", False),
+        ("high", "QS KS AS", True),
+        ("both", "QS KS AS", True),
+        ("both", "AS 2S 3S", True),
+        ("high", "AS 2S 3S", False),
+        ("low", "5H 5D 5C", True),
+        ("low", "5H 5H 5C", False),
+        ("low", "4H 5H 7H 8H", False),
+    ],
+)
+def test_a_hand_makes_a_meld_at_the_edges(ace: str, text: str, melds: bool) -> None:
+    """The ace's ends and two copies of one suit (not a set), checked by hand."""
+    assert _may_meld(Cards.parse(text).counts, ace) == melds
