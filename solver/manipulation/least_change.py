@@ -109,16 +109,17 @@ class _Home:
 
 
 class _Terms:
-    """Terms the homes add to the template's per-card constraints."""
+    """Terms the homes add to the template's per-card constraints: the copies (coefficient 1),
+    and with jokers in play the naturals among them and the joker slots."""
 
     def __init__(self) -> None:
-        self.copies: list[list[tuple[int, int]]] = [[] for _ in range(N_NATURAL)]
+        self.copies: list[list[int]] = [[] for _ in range(N_NATURAL)]
         self.naturals: list[list[tuple[int, int]]] = [[] for _ in range(N_NATURAL)]
         self.jokers: list[list[int]] = [[] for _ in range(N_NATURAL)]
 
     def copy(self, idx: int, var: int, joker: int = -1) -> None:
         """A copy of card ``idx`` in a home (a joker when ``joker`` is set)."""
-        self.copies[idx].append((var, 1))
+        self.copies[idx].append(var)
         self.naturals[idx].append((var, 1))
         if joker >= 0:
             self.joker(idx, joker)
@@ -209,22 +210,26 @@ class _Homes:
         for q in range(1, hi):
             before[q] = before[q - 1] + (q - 1 in info.naturals)
         cards = [card_index(info.suit, q) if q else 0 for q in range(hi)]
-        over: dict[int, list[int]] = {}  # fill position -> windows covering it
-        objective, copies, naturals = self.objective, terms.copies, terms.naturals
-        top = 0
-        for v, a, z in opts:  # terms.copy, inlined: thousands of terms on big tables
-            c = before[z + 1] - before[a] + (big if a <= nlo and z >= nhi else 0)
-            objective.append((v, c))
-            top += c
-            term = (v, 1)
+        costs = [before[z + 1] - before[a] + (big if a <= nlo and z >= nhi else 0) for _, a, z in opts]
+        self.objective.extend(zip(range(first, first + len(opts)), costs))
+        self.top += sum(costs)
+        holding: list[list[int]] = [[] for _ in range(hi)]  # per position, the windows holding it
+        for v, a, z in opts:
             for q in range(a, z + 1):
-                copies[cards[q]].append(term)
-                naturals[cards[q]].append(term)
-                if q not in info.naturals:
-                    over.setdefault(q, []).append(v)
-        self.top += top
+                holding[q].append(v)
+        copies = terms.copies
+        for q in range(hi):  # terms.copy, inlined: thousands of terms on big tables (per card, window order)
+            if holding[q]:
+                copies[cards[q]].extend(holding[q])
         fills: list[tuple[int, int]] = []
-        if self.wild:  # the copy at a fill position may be a joker standing for the card
+        if self.wild:  # the naturals' rows; the copy at a fill position may be a joker standing for the card
+            naturals = terms.naturals
+            over: dict[int, list[int]] = {}  # fill position -> windows holding it
+            for q in range(hi):
+                if holding[q]:
+                    naturals[cards[q]].extend((v, 1) for v in holding[q])
+                    if q not in info.naturals:
+                        over[q] = holding[q]
             for q in sorted(over):
                 j = b.var(0, 1)
                 b.linear([j, *over[q]], [1] + [-1] * len(over[q]), -INF, 0)
@@ -241,15 +246,16 @@ class _Homes:
         available = self.instance.available
         cards = [card_index(s, info.rank) for s in range(4)]
         old = set(info.suits)
-        opts = [(b.var(0, 1), t) for t in _SUBSETS if all(available[cards[s]] for s in t)]
+        subsets = [t for t in _SUBSETS if all(available[cards[s]] for s in t)]
+        first = b.bools(len(subsets))
+        opts = [(first + k, t) for k, t in enumerate(subsets)]
         b.linear([o for o, _ in opts], [1] * len(opts), 0, 1)
         for o, t in opts:
             c = len(old & set(t)) + (self.big if old <= set(t) else 0)
             self.objective.append((o, c))
             self.top += c
             for s in t:
-                terms.copies[cards[s]].append((o, 1))
-                terms.naturals[cards[s]].append((o, 1))
+                terms.copies[cards[s]].append(o)
         return _Home(i, "set", rank=info.rank, subsets=tuple(opts), wild=(-1,) * 4)
 
     def _set_copies(self, i: int, info: _OldSet, kept: int, held: list[int]) -> _Home:
@@ -295,7 +301,7 @@ class _Homes:
         refinement = self.instance.refinement
         for idx in range(N_NATURAL):
             if terms.copies[idx]:
-                b.append_terms(t.usage_cons[idx], terms.copies[idx])
+                b.append_ones(t.usage_cons[idx], terms.copies[idx])
             if refinement is not None and terms.naturals[idx]:
                 b.append_terms(refinement.natural_cons[idx], terms.naturals[idx])
             elif self.wild and terms.naturals[idx]:  # homes hold no more naturals of a card than are played
