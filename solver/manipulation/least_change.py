@@ -368,6 +368,7 @@ def _score_first(
     proto: cp.CpModelProto,
     usage: Sequence[int],
     weights: Sequence[int],
+    bounds: tuple[int, int],
     top: int,
     most: int,
 ) -> None:
@@ -386,11 +387,12 @@ def _score_first(
     on the usage variables: their objective coefficients guide CP-SAT's
     first dive (with all of it on ``s`` that dive found a worse score first
     on some positions, and the median solve was 0.1-0.5 ms slower).
+    ``bounds``: the score's least and greatest values (from the usage
+    variables' bounds).
     """
     obj = proto.objective
     above = top + 1  # ``top``: the least-change terms at their upper bounds (a joker count may exceed 1)
-    lo = sum(w * proto.variables[v].domain[0] for v, w in zip(usage, weights))
-    hi = sum(w * proto.variables[v].domain[1] for v, w in zip(usage, weights))
+    lo, hi = bounds
     if hi - lo >= _DOMAIN_SCORES:
         obj.vars.extend(usage)
         obj.coeffs.extend([-w * above for w in weights])
@@ -417,6 +419,8 @@ def solve_least_change(
     rules: ManipulationRules,
     table: Cards,
     time_limit: float,
+    *,
+    own: bool = False,
 ) -> Solved | None:
     """Keep the most old melds and move the fewest cards, among the plays of the best score.
 
@@ -427,13 +431,19 @@ def solve_least_change(
     (``W * score + least change``, ``W`` above any least-change objective):
     ``status`` and ``least_change_status`` are this solve's. Returns None
     when no solution was found in time. No warm start: phase 1's values as a
-    hint made it twice as slow (docs/decisions-manipulation.md).
+    hint made it twice as slow (docs/decisions-manipulation.md). ``own``: the
+    homes are added to ``instance``'s own model (no copy; the instance is
+    not solved again).
     """
-    proto = cp.CpModelProto()
-    proto.copy_from(instance.proto)
+    if own:
+        proto = instance.proto
+    else:
+        proto = cp.CpModelProto()
+        proto.copy_from(instance.proto)
     b = Builder(proto)
-    usage = [v for v in t.usage if v >= 0]
-    weights = [w for v, w in zip(t.usage, t.weights) if v >= 0]
+    used = [k for k, v in enumerate(t.usage) if v >= 0]
+    usage = [t.usage[k] for k in used]
+    weights = [t.weights[k] for k in used]
     if score is not None:
         b.linear(usage, weights, score, INF)
     homes, objective, most, top = _add_homes(b, t, old, rules, instance)
@@ -442,7 +452,9 @@ def solve_least_change(
     obj.vars.extend([v for v, _ in objective])  # in bulk: thousands of terms on big tables
     obj.coeffs.extend([-c for _, c in objective])
     if score is None:  # the score first: each unit worth more than the whole least-change objective
-        _score_first(b, proto, usage, weights, top, most)
+        lo = sum(t.weights[k] * instance.low[k] for k in used)
+        hi = sum(t.weights[k] * instance.high[k] for k in used)
+        _score_first(b, proto, usage, weights, (lo, hi), top, most)
     r = run_model(proto, time_limit, zero_half_cuts=True)
     if r.status not in (Status.OPTIMAL, Status.FEASIBLE):
         return None

@@ -264,13 +264,17 @@ class _Refinement:
 class Instance:
     """One position's model (a copy of the template) and, if added, the exact joker refinement.
 
-    ``available``: copies of each natural card on the table and in the hand.
+    ``available``: copies of each natural card on the table and in the hand;
+    ``low`` and ``high``: each usage variable's bounds (per entry of
+    ``Template.usage``; the table's copies, and the hand's on top).
     """
 
     proto: cp.CpModelProto
     refinement: _Refinement | None = None
     jokers_in_play: int = 0
     available: tuple[int, ...] = ()
+    low: tuple[int, ...] = ()
+    high: tuple[int, ...] = ()
 
 
 def _refine(b: Builder, t: Template) -> _Refinement:
@@ -317,7 +321,8 @@ def _instance(t: Template, table: Cards, hand: Cards, exact: bool = False) -> In
     jokers = tc[N_NATURAL] + hc[N_NATURAL]
     available = tuple(a + b for a, b in zip(tc[:N_NATURAL], hc[:N_NATURAL]))
     refinement = _refine(Builder(proto), t) if exact and jokers >= 3 else None
-    return Instance(proto, refinement, jokers, available)
+    high = tuple(lo + extra for lo, extra in zip(tc, hc))
+    return Instance(proto, refinement, jokers, available, tuple(tc), high)
 
 
 @dataclass(frozen=True, slots=True)
@@ -498,9 +503,11 @@ def _check_cards(t: Template, table: Cards, hand: Cards) -> None:
     (table + hand).check_against(rules.deck, "table and hand together")
 
 
-def plain_instance(t: Template, table: Cards, hand: Cards) -> Instance:
-    """The position's model (jokers as role copies), without solving it."""
-    _check_cards(t, table, hand)
+def plain_instance(t: Template, table: Cards, hand: Cards, *, checked: bool = False) -> Instance:
+    """The position's model (jokers as role copies), without solving it (``checked``: the cards
+    are known to be within the deck)."""
+    if not checked:
+        _check_cards(t, table, hand)
     return _instance(t, table, hand)
 
 
