@@ -345,11 +345,15 @@ def run_model(proto: cp.CpModelProto, time_limit: float, *, zero_half_cuts: bool
     lazily), which measured 1.5x faster on plain models and 2.5x on
     least-change models. ``zero_half_cuts`` turns that one cut generator
     back on: it halves the least-change solve on tables of 100+ cards and
-    costs the plain model a little.
+    costs the plain model a little. SAT in-processing (clause database
+    simplification between restarts) is off: it only ever ran in the long
+    searches of the least-change tails, which it made 10-15% slower on
+    average (plain models: no change).
     """
     params = parameters(time_limit, workers=1 if len(proto.variables) < 4000 else 2, lean=True)
     params.add_lp_constraints_lazily = False  # every constraint in the LP from the start: 1.5-2.5x faster here
     params.add_zero_half_cuts = zero_half_cuts
+    params.use_sat_inprocessing = False  # the least-change tails: means 5-15% lower (docs/decisions-manipulation.md)
     r = solve_proto(proto, params)
     status = status_of(r.status)
     values = tuple(r.solution) if status in (Status.OPTIMAL, Status.FEASIBLE) else ()
