@@ -553,7 +553,7 @@ class ExtensionSearch:
         self.search = _Search(cards, weights, rules, budget)
         self._options: list[list[tuple[Take, Meld]]] | None = None
         self._listed = 0  # the listing's work, counted in every search so that a target's answer is one
-        self._extended: set[int] | None = None  # the hand naturals some old meld's extension takes
+        self._holders: dict[int, int] | None = None  # per hand natural, the old melds whose extensions take it
 
     def _reachable(self, slack: int) -> tuple[Take, int]:
         """The hand without the cards no extension play can hold, and the slack left after them.
@@ -565,34 +565,49 @@ class ExtensionSearch:
         reach three, or a run of three positions around it whose positions
         missing from the hand the jokers can fill. Jokers are never dropped.
         Exact: the search never places a dropped card, so it only skips
-        them, spending their weight of slack.
+        them, spending their weight of slack. Copies count too: a meld holds
+        one copy of a card at most, so the copies of a card no meld of hand
+        cards can hold beyond the old melds that can take it cannot all be
+        placed; when they outweigh the slack left, the slack returned is
+        negative (a proof), else they stay in the hand (the search is the
+        same search).
         """
         search, free = self.search, self.free0
         jokers = free[search.joker] if search.joker >= 0 else 0
-        held = [k == search.joker for k in range(len(free))]
         avail = [search._available(s, free) for s in range(4)]
-        if self._extended is None:
-            self._extended = set()
+        if self._holders is None:
+            self._holders = {}
             for m in self.old:
-                self._extended |= _old_holds(search, m, self.rules, free, avail)
-        extended = self._extended
-        for k, card in enumerate(search.cards):
-            held[k] = held[k] or card.index in extended
+                for idx in _old_holds(search, m, self.rules, free, avail):
+                    self._holders[idx] = self._holders.get(idx, 0) + 1
+        holders = self._holders
         lo, hi = search.lo, search.hi
-        for k, card in enumerate(search.cards):
-            if held[k] or card.rank is None or card.suit is None:
-                continue
+
+        def meldable(card: Card) -> bool:  # a meld of hand cards alone could hold it
+            assert card.rank is not None and card.suit is not None
             suit, rank = SUITS.index(card.suit), int(card.rank)
             slots = [search.slot.get(s * 13 + rank - 1, -1) for s in range(4)]
             suits = sum(1 for j in slots if j >= 0 and free[j] > 0)
             a = avail[suit]
-            in_run = any(
+            return suits + jokers >= 3 or any(
                 sum(not a[q] for q in range(start, start + 3)) <= jokers
                 for p in positions_of(rank, self.rules.ace)
                 for start in range(max(lo, p - 2), min(p, hi - 2) + 1)
             )
-            held[k] = suits + jokers >= 3 or in_run
-        lost = sum(w * n for w, n, h in zip(search.weights, free, held) if not h)
+
+        held = [True] * len(free)
+        lost = excess = 0
+        for k, card in enumerate(search.cards):
+            if k == search.joker or card.rank is None:
+                continue
+            takers = holders.get(card.index, 0)
+            if not takers:
+                held[k] = meldable(card)
+                lost += 0 if held[k] else search.weights[k] * free[k]
+            elif free[k] > takers and not meldable(card):
+                excess += search.weights[k] * (free[k] - takers)
+        if lost + excess > slack:
+            return free, slack - lost - excess
         if not lost:
             return free, slack
         return tuple(n if h else 0 for n, h in zip(free, held)), slack - lost
