@@ -182,11 +182,8 @@ class Card:
 
     @property
     def code(self) -> str:
-        """The canonical ASCII form, as ``str()``."""
-        if self.joker is not None:
-            return self.joker.value
-        assert self.rank is not None and self.suit is not None
-        return self.rank.symbol + self.suit.value
+        """The canonical ASCII form, as ``str()`` (looked up by index: every answer prints hundreds)."""
+        return _CODE[self._index]
 
     @property
     def pretty(self) -> str:
@@ -214,6 +211,17 @@ def _parse_card(text: str) -> Card:
 
 NATURAL_CARDS: Final[tuple[Card, ...]] = tuple(Card(r, s) for s in Suit for r in Rank)
 ALL_CARDS: Final[tuple[Card, ...]] = NATURAL_CARDS + tuple(Card(None, None, j) for j in Joker)
+
+
+def _code_of(card: Card) -> str:
+    if card.joker is not None:
+        return card.joker.value
+    assert card.rank is not None and card.suit is not None
+    return card.rank.symbol + card.suit.value
+
+
+_CODE: Final[tuple[str, ...]] = tuple(_code_of(c) for c in ALL_CARDS)
+"""Each card's code, by index (``Card.code``)."""
 N_CARDS: Final = len(ALL_CARDS)
 
 _SPLIT = re.compile(r"[\s,]+")

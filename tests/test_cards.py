@@ -46,6 +46,14 @@ def test_card_fields() -> None:
         Card(Rank.KING, None)
 
 
+def test_every_code_names_its_card() -> None:
+    """``code`` is looked up by index: each card's code parses back to it, every code is distinct."""
+    assert all(Card.parse(c.code) == c for c in ALL_CARDS)
+    assert all(Card(c.rank, c.suit, c.joker).code == c.code for c in ALL_CARDS)
+    assert len({c.code for c in ALL_CARDS}) == 55
+    assert [Card(r, Suit.CLUBS).code for r in (Rank.ACE, Rank.TEN, Rank.KING)] == ["AC", "10C", "KC"]
+
+
 @given(cards)
 def test_card_round_trip(card: Card) -> None:
     assert Card.parse(str(card)) == card

@@ -191,6 +191,61 @@ class _Search:
                         take = self._take([card_index(suit, q) for q in used], holes + u - fixed_jokers)
                         yield take, _run_meld(suit, start, end, fixed, set(used))
 
+    def run_holds(
+        self, suit: int, fixed: dict[int, Card], fixed_jokers: int, free: Take, avail: Sequence[bool]
+    ) -> set[int]:
+        """The hand naturals (card indexes) that some run of :meth:`runs` (``min_add=1``) takes,
+        without listing the runs (``avail``: :meth:`_available` of the suit): a window's available
+        slots are all taken by one of its runs unless its jokers must fill every slot."""
+        hand_jokers = free[self.joker] if self.joker >= 0 else 0
+        jokers_max = fixed_jokers + hand_jokers
+        lo, hi = self.lo, self.hi
+        f_lo, f_hi = min(fixed), max(fixed)
+        if not jokers_max:  # no joker anywhere: the free cards in a row at either end, 13 cards at most
+            ends: set[int] = set()
+            q = f_lo - 1
+            while q >= lo and avail[q] and f_hi - q < MAX_RUN:
+                ends.add(card_index(suit, q))
+                q -= 1
+            q = f_hi + 1
+            while q <= hi and avail[q] and q - f_lo < MAX_RUN:
+                ends.add(card_index(suit, q))
+                q += 1
+            return ends
+        inner_holes = sum(1 for q in range(f_lo, f_hi + 1) if q not in fixed and not avail[q])
+        held: set[int] = set()
+        if inner_holes > jokers_max:
+            return held
+        lefts = [(f_lo, 0)]
+        holes = 0
+        for q in range(f_lo - 1, lo - 1, -1):
+            holes += not avail[q]
+            if inner_holes + holes > jokers_max:
+                break
+            lefts.append((q, holes))
+        rights = [(f_hi, 0)]
+        holes = 0
+        for q in range(f_hi + 1, hi + 1):
+            holes += not avail[q]
+            if inner_holes + holes > jokers_max:
+                break
+            rights.append((q, holes))
+        n_fixed = len(fixed)
+        for start, h_left in lefts:
+            for end, h_right in rights:
+                length = end - start + 1
+                if length > MAX_RUN or length < 3 or length - n_fixed - fixed_jokers < 1:
+                    continue
+                if start == 1 and end == 14:  # pragma: no cover - needs 14 cards
+                    continue
+                holes = inner_holes + h_left + h_right
+                if holes > jokers_max:
+                    continue
+                slots = [q for q in range(start, end + 1) if q not in fixed and avail[q]]
+                if max(0, fixed_jokers - holes) < len(slots):  # some run leaves any one slot to its natural
+                    held.update(card_index(suit, q) for q in slots)
+        return held
+
     def sets(
         self, rank: int, suits: Sequence[int], fixed_jokers: int, free: Take, min_add: int
     ) -> Iterator[tuple[Take, Meld]]:
@@ -287,6 +342,37 @@ def _old_options(
             for take, new in search.runs(suit, dict(zip(placed, naturals)), jokers, free, min_add):
                 found.setdefault(take, new)
     return list(found.items())
+
+
+def _old_holds(
+    search: _Search, meld: Meld, rules: ManipulationRules, free: Take, avail: Sequence[Sequence[bool]]
+) -> set[int]:
+    """The hand naturals (card indexes) some option of :func:`_old_options` (``min_add=1``) takes,
+    without listing the options (no meld is built): a set takes any free suit it lacks, a run
+    what :meth:`_Search.run_holds` finds (``avail``: per suit, :meth:`_Search._available`)."""
+    naturals = [c for c in meld.cards if c.joker is None]
+    jokers = len(meld.cards) - len(naturals)
+    if jokers:
+        kinds = _kinds(meld, rules)
+    else:  # a valid meld of naturals: a set when its ranks agree, else a run
+        rank0 = naturals[0].rank
+        kinds = ("set",) if all(c.rank == rank0 for c in naturals) else ("run",)
+    held: set[int] = set()
+    if "set" in kinds and len(meld.cards) + 1 <= 4:  # one more card keeps it at 3-4
+        suits = {SUITS.index(c.suit) for c in naturals if c.suit is not None}
+        rank = int(naturals[0].rank or 0)
+        for s in range(4):
+            k = search.slot.get(s * 13 + rank - 1, -1)
+            if s not in suits and k >= 0 and free[k] > 0:
+                held.add(s * 13 + rank - 1)
+    if "run" in kinds and len(meld.cards) + 1 <= MAX_RUN:
+        suit = SUITS.index(naturals[0].suit) if naturals[0].suit is not None else 0
+        choices = [positions_of(int(c.rank or 0), rules.ace) for c in naturals]
+        for placed in itertools.product(*choices):
+            if len(set(placed)) != len(placed) or max(placed) - min(placed) >= len(meld.cards):
+                continue
+            held |= search.run_holds(suit, dict(zip(placed, naturals)), jokers, free, avail[suit])
+    return held
 
 
 def _printed(search: _Search, meld: Meld, rules: ManipulationRules) -> Meld:
@@ -467,40 +553,61 @@ class ExtensionSearch:
         self.search = _Search(cards, weights, rules, budget)
         self._options: list[list[tuple[Take, Meld]]] | None = None
         self._listed = 0  # the listing's work, counted in every search so that a target's answer is one
+        self._holders: dict[int, int] | None = None  # per hand natural, the old melds whose extensions take it
 
-    def _reachable(self, options: Sequence[Sequence[tuple[Take, Meld]]], slack: int) -> tuple[Take, int]:
+    def _reachable(self, slack: int) -> tuple[Take, int]:
         """The hand without the cards no extension play can hold, and the slack left after them.
 
-        A card is held only by an old meld's extension (one of ``options``) or
-        by a meld of hand cards alone: a set of its rank whose suits in the
-        hand plus the hand's jokers reach three, or a run of three positions
-        around it whose positions missing from the hand the jokers can fill.
-        Jokers are never dropped. Exact: the search never places a dropped
-        card, so it only skips them, spending their weight of slack.
+        A card is held only by an old meld's extension (:func:`_old_holds`:
+        the cards of :func:`_old_options`' takes, found without listing them,
+        so a failing test costs no listing) or by a meld of hand cards alone:
+        a set of its rank whose suits in the hand plus the hand's jokers
+        reach three, or a run of three positions around it whose positions
+        missing from the hand the jokers can fill. Jokers are never dropped.
+        Exact: the search never places a dropped card, so it only skips
+        them, spending their weight of slack. Copies count too: a meld holds
+        one copy of a card at most, so the copies of a card no meld of hand
+        cards can hold beyond the old melds that can take it cannot all be
+        placed; when they outweigh the slack left, the slack returned is
+        negative (a proof), else they stay in the hand (the search is the
+        same search).
         """
         search, free = self.search, self.free0
         jokers = free[search.joker] if search.joker >= 0 else 0
-        held = [k == search.joker for k in range(len(free))]
-        for opts in options:
-            for take, _ in opts:
-                for k, n in enumerate(take):
-                    held[k] = held[k] or n > 0
-        avail = {s: search._available(s, free) for s in range(4)}
+        avail = [search._available(s, free) for s in range(4)]
+        if self._holders is None:
+            self._holders = {}
+            for m in self.old:
+                for idx in _old_holds(search, m, self.rules, free, avail):
+                    self._holders[idx] = self._holders.get(idx, 0) + 1
+        holders = self._holders
         lo, hi = search.lo, search.hi
-        for k, card in enumerate(search.cards):
-            if held[k] or card.rank is None or card.suit is None:
-                continue
+
+        def meldable(card: Card) -> bool:  # a meld of hand cards alone could hold it
+            assert card.rank is not None and card.suit is not None
             suit, rank = SUITS.index(card.suit), int(card.rank)
             slots = [search.slot.get(s * 13 + rank - 1, -1) for s in range(4)]
             suits = sum(1 for j in slots if j >= 0 and free[j] > 0)
             a = avail[suit]
-            in_run = any(
+            return suits + jokers >= 3 or any(
                 sum(not a[q] for q in range(start, start + 3)) <= jokers
                 for p in positions_of(rank, self.rules.ace)
                 for start in range(max(lo, p - 2), min(p, hi - 2) + 1)
             )
-            held[k] = suits + jokers >= 3 or in_run
-        lost = sum(w * n for w, n, h in zip(search.weights, free, held) if not h)
+
+        held = [True] * len(free)
+        lost = excess = 0
+        for k, card in enumerate(search.cards):
+            if k == search.joker or card.rank is None:
+                continue
+            takers = holders.get(card.index, 0)
+            if not takers:
+                held[k] = meldable(card)
+                lost += 0 if held[k] else search.weights[k] * free[k]
+            elif free[k] > takers and not meldable(card):
+                excess += search.weights[k] * (free[k] - takers)
+        if lost + excess > slack:
+            return free, slack - lost - excess
         if not lost:
             return free, slack
         return tuple(n if h else 0 for n, h in zip(free, held)), slack - lost
@@ -514,6 +621,9 @@ class ExtensionSearch:
         if target <= 0:
             return Extension(Cards(), old, bound, True, True, 0)
         slack = self.total - target
+        free0, slack = self._reachable(slack)
+        if slack < 0:  # the cards no extension play can hold are worth more than the slack
+            return Extension(Cards(), old, bound, False, True, 0)
         search.states = self._listed
         try:
             if self._options is None:
@@ -523,9 +633,6 @@ class ExtensionSearch:
                     search.tick(1 + len(listing[-1]))
                 self._options, self._listed = listing, search.states  # kept only once complete
             options = self._options
-            free0, slack = self._reachable(options, slack)
-            if slack < 0:  # the cards no extension play can hold are worth more than the slack
-                return Extension(Cards(), old, bound, False, True, 0)
             active = [i for i, opts in enumerate(options) if opts]
             by_card = search.joker < 0 or not free0[search.joker]
             result = (_by_card if by_card else _by_meld)(search, options, active, free0, slack)

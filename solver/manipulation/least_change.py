@@ -91,8 +91,66 @@ def _analyse(meld: Meld, rules: ManipulationRules) -> _OldRun | _OldSet:
     return _OldRun(suit, naturals, jokers)
 
 
+@dataclass(frozen=True, slots=True)
+class _RunShape:
+    """A run home's options, whatever the variables: its windows, and what each holds."""
+
+    spans: tuple[tuple[int, int], ...]  # (first, last) position of each window
+    costs: tuple[int, ...]  # the old naturals each window holds (staying home)
+    whole: tuple[bool, ...]  # whether each window holds all of them (kept)
+    holding: tuple[tuple[int, ...], ...]  # per position from 0, the windows (by number) holding it
+
+
+@lru_cache(maxsize=4096)
+def _run_shape(
+    nps: tuple[int, ...], jokers: int, open_: tuple[bool, ...], in_play: int, lo_pos: int, hi_pos: int
+) -> _RunShape:
+    """The windows a run's home may take: around its naturals (positions ``nps``, with ``jokers``
+    of its own), at most two positions plus its jokers beyond them, with no more cards nobody has
+    (``open_``: per position from ``lo_pos``, on the table or in the hand, or the run's own) than
+    the jokers in play. Cached: on big tables every card is there, and the same runs come back
+    (nine in ten homes of three- and four-deck tables)."""
+    nlo, nhi = nps[0], nps[-1]
+    ext = 2 + jokers
+    holes = [0] * (hi_pos + 2)  # holes[q]: cards no one has at positions lo_pos..q-1
+    for q in range(lo_pos, hi_pos + 1):
+        holes[q + 1] = holes[q] + (not open_[q - lo_pos])
+    spans: list[tuple[int, int]] = []
+    for a in range(max(lo_pos, nlo - ext), nhi + 1):
+        first_in = next(q for q in nps if q >= a)  # a natural at or after a (a <= nhi)
+        for z in range(max(a + 2, nlo, first_in), min(hi_pos, nhi + ext, a + MAX_RUN - 1) + 1):
+            if holes[z + 1] - holes[a] <= in_play:  # no more cards no one has than jokers in play
+                spans.append((a, z))
+    hi = max(z for _, z in spans) + 2
+    before = [0] * hi  # before[q]: the run's naturals at positions below q
+    inside = set(nps)
+    for q in range(1, hi):
+        before[q] = before[q - 1] + (q - 1 in inside)
+    holding: list[list[int]] = [[] for _ in range(hi)]
+    for k, (a, z) in enumerate(spans):
+        for q in range(a, z + 1):
+            holding[q].append(k)
+    return _RunShape(
+        tuple(spans),
+        tuple(before[z + 1] - before[a] for a, z in spans),
+        tuple(a <= nlo and z >= nhi for a, z in spans),
+        tuple(tuple(ks) for ks in holding),
+    )
+
+
 _SUBSETS: tuple[tuple[int, ...], ...] = ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3), (0, 1, 2, 3))
 """The suits a set may hold: any three, or all four."""
+
+
+@lru_cache(maxsize=256)
+def _set_shape(
+    open_: tuple[bool, ...], suits: tuple[int, ...]
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[bool, ...]]:
+    """A set home's options (the suit subsets whose cards are all on the table or in the hand:
+    ``open_`` per suit), the old suits (``suits``) each holds, and whether it holds them all."""
+    old = set(suits)
+    subsets = tuple(t for t in _SUBSETS if all(open_[s] for s in t))
+    return subsets, tuple(len(old & set(t)) for t in subsets), tuple(old <= set(t) for t in subsets)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,16 +167,17 @@ class _Home:
 
 
 class _Terms:
-    """Terms the homes add to the template's per-card constraints."""
+    """Terms the homes add to the template's per-card constraints: the copies (coefficient 1),
+    and with jokers in play the naturals among them and the joker slots."""
 
     def __init__(self) -> None:
-        self.copies: list[list[tuple[int, int]]] = [[] for _ in range(N_NATURAL)]
+        self.copies: list[list[int]] = [[] for _ in range(N_NATURAL)]
         self.naturals: list[list[tuple[int, int]]] = [[] for _ in range(N_NATURAL)]
         self.jokers: list[list[int]] = [[] for _ in range(N_NATURAL)]
 
     def copy(self, idx: int, var: int, joker: int = -1) -> None:
         """A copy of card ``idx`` in a home (a joker when ``joker`` is set)."""
-        self.copies[idx].append((var, 1))
+        self.copies[idx].append(var)
         self.naturals[idx].append((var, 1))
         if joker >= 0:
             self.joker(idx, joker)
@@ -140,6 +199,10 @@ class _Homes:
         self.top = 0  # the objective's terms at their variables' upper bounds, summed
         self.terms = _Terms()
         self.wild = t.jokers > 0
+        lo_pos, hi_pos = t.pos_range
+        available = instance.available
+        # per suit, per position from lo_pos: a copy is on the table or in the hand
+        self.open = [tuple(available[card_index(s, q)] > 0 for q in range(lo_pos, hi_pos + 1)) for s in range(4)]
 
     def add(self, i: int, info: _OldRun | _OldSet) -> _Home:
         """The home of old meld ``i``: kept (worth more than every card) and its cards left home.
@@ -171,85 +234,63 @@ class _Homes:
             self.top += info.jokers
         return home
 
-    def _windows(self, info: _OldRun) -> list[tuple[int, int]]:
-        """The windows (first, last) a run's home may take: around its naturals, no more cards
-        nobody has than jokers in play."""
-        lo_pos, hi_pos = self.t.pos_range
-        available, jokers = self.instance.available, self.instance.jokers_in_play
-        nps = sorted(info.naturals)
-        nlo, nhi = nps[0], nps[-1]
-        ext = 2 + info.jokers
-        holes = [0] * (hi_pos + 2)  # holes[q]: cards no one has at positions lo_pos..q-1 (none of the run's)
-        for q in range(lo_pos, hi_pos + 1):
-            hole = not available[card_index(info.suit, q)] and q not in info.naturals
-            holes[q + 1] = holes[q] + hole
-        spans: list[tuple[int, int]] = []
-        for a in range(max(lo_pos, nlo - ext), nhi + 1):
-            first_in = next(q for q in nps if q >= a)  # a natural at or after a (a <= nhi)
-            for z in range(max(a + 2, nlo, first_in), min(hi_pos, nhi + ext, a + MAX_RUN - 1) + 1):
-                if holes[z + 1] - holes[a] <= jokers:  # no more cards no one has than jokers in play
-                    spans.append((a, z))
-        return spans
-
     def _run(self, i: int, info: _OldRun, kept: int, held: list[int]) -> _Home:
         """A run's home; ``kept`` -1: the covering windows carry the kept weight."""
         b, terms = self.b, self.terms
-        spans = self._windows(info)
-        first = b.bools(len(spans))
-        opts = [(first + k, a, z) for k, (a, z) in enumerate(spans)]
-        b.linear(range(first, first + len(opts)), [1] * len(opts), 0, 1)
-        nps = sorted(info.naturals)
-        nlo, nhi = nps[0], nps[-1]
+        lo_pos, hi_pos = self.t.pos_range
+        suit = info.suit
+        nps = tuple(sorted(info.naturals))  # on the table: open
+        shape = _run_shape(nps, info.jokers, self.open[suit], self.instance.jokers_in_play, lo_pos, hi_pos)
+        n = len(shape.spans)
+        first = b.bools(n)
+        opts = [(first + k, a, z) for k, (a, z) in enumerate(shape.spans)]
+        b.linear(range(first, first + n), [1] * n, 0, 1)
         if kept >= 0:
-            covering = [v for v, a, z in opts if a <= nlo and z >= nhi]
+            covering = [first + k for k in range(n) if shape.whole[k]]
             b.linear([kept, *covering], [1] + [-1] * len(covering), -INF, 0)
         big = self.big if kept < 0 else 0
-        hi = max(z for _, _, z in opts) + 2
-        before = [0] * hi  # before[q]: the run's naturals at positions below q
-        for q in range(1, hi):
-            before[q] = before[q - 1] + (q - 1 in info.naturals)
-        cards = [card_index(info.suit, q) if q else 0 for q in range(hi)]
-        over: dict[int, list[int]] = {}  # fill position -> windows covering it
-        objective, copies, naturals = self.objective, terms.copies, terms.naturals
-        top = 0
-        for v, a, z in opts:  # terms.copy, inlined: thousands of terms on big tables
-            c = before[z + 1] - before[a] + (big if a <= nlo and z >= nhi else 0)
-            objective.append((v, c))
-            top += c
-            term = (v, 1)
-            for q in range(a, z + 1):
-                copies[cards[q]].append(term)
-                naturals[cards[q]].append(term)
-                if q not in info.naturals:
-                    over.setdefault(q, []).append(v)
-        self.top += top
+        costs = [c + big if whole else c for c, whole in zip(shape.costs, shape.whole)] if big else list(shape.costs)
+        self.objective.extend(zip(range(first, first + n), costs))
+        self.top += sum(costs)
+        cards = [card_index(suit, q) if q else 0 for q in range(len(shape.holding))]
+        holding = [[first + k for k in ks] for ks in shape.holding]  # per position, the windows holding it
+        copies = terms.copies
+        for q, vs in enumerate(holding):  # per card, in window order (the order the model always had)
+            if vs:
+                copies[cards[q]].extend(vs)
         fills: list[tuple[int, int]] = []
-        if self.wild:  # the copy at a fill position may be a joker standing for the card
-            for q in sorted(over):
-                j = b.var(0, 1)
-                b.linear([j, *over[q]], [1] + [-1] * len(over[q]), -INF, 0)
-                held.append(j)
-                terms.joker(cards[q], j)
-                fills.append((q, j))
-        return _Home(i, "run", tuple(opts), tuple(fills), info.suit, tuple(sorted(info.naturals.items())))
+        if self.wild:  # the naturals' rows; the copy at a fill position may be a joker standing for the card
+            naturals = terms.naturals
+            for q, vs in enumerate(holding):
+                if vs:
+                    naturals[cards[q]].extend((v, 1) for v in vs)
+            for q, vs in enumerate(holding):
+                if vs and q not in info.naturals:
+                    j = b.var(0, 1)
+                    b.linear([j, *vs], [1] + [-1] * len(vs), -INF, 0)
+                    held.append(j)
+                    terms.joker(cards[q], j)
+                    fills.append((q, j))
+        return _Home(i, "run", tuple(opts), tuple(fills), suit, tuple(sorted(info.naturals.items())))
 
     def _set(self, i: int, info: _OldSet) -> _Home:
         """A set's home without jokers in play: one variable per suit subset it may take (any 3,
         or all 4), one term per suit it holds in the per-card constraints; the subsets holding
         every old suit carry the kept weight."""
-        b, terms = self.b, self.terms
+        b, copies = self.b, self.terms.copies
         available = self.instance.available
         cards = [card_index(s, info.rank) for s in range(4)]
-        old = set(info.suits)
-        opts = [(b.var(0, 1), t) for t in _SUBSETS if all(available[cards[s]] for s in t)]
-        b.linear([o for o, _ in opts], [1] * len(opts), 0, 1)
+        subsets, shared, whole = _set_shape(tuple(available[c] > 0 for c in cards), info.suits)
+        n = len(subsets)
+        first = b.bools(n)
+        opts = [(first + k, t) for k, t in enumerate(subsets)]
+        b.linear(range(first, first + n), [1] * n, 0, 1)
+        costs = [c + self.big if w else c for c, w in zip(shared, whole)]
+        self.objective.extend(zip(range(first, first + n), costs))
+        self.top += sum(costs)
         for o, t in opts:
-            c = len(old & set(t)) + (self.big if old <= set(t) else 0)
-            self.objective.append((o, c))
-            self.top += c
             for s in t:
-                terms.copies[cards[s]].append((o, 1))
-                terms.naturals[cards[s]].append((o, 1))
+                copies[cards[s]].append(o)
         return _Home(i, "set", rank=info.rank, subsets=tuple(opts), wild=(-1,) * 4)
 
     def _set_copies(self, i: int, info: _OldSet, kept: int, held: list[int]) -> _Home:
@@ -295,7 +336,7 @@ class _Homes:
         refinement = self.instance.refinement
         for idx in range(N_NATURAL):
             if terms.copies[idx]:
-                b.append_terms(t.usage_cons[idx], terms.copies[idx])
+                b.append_ones(t.usage_cons[idx], terms.copies[idx])
             if refinement is not None and terms.naturals[idx]:
                 b.append_terms(refinement.natural_cons[idx], terms.naturals[idx])
             elif self.wild and terms.naturals[idx]:  # homes hold no more naturals of a card than are played
@@ -362,6 +403,7 @@ def _score_first(
     proto: cp.CpModelProto,
     usage: Sequence[int],
     weights: Sequence[int],
+    bounds: tuple[int, int],
     top: int,
     most: int,
 ) -> None:
@@ -380,11 +422,12 @@ def _score_first(
     on the usage variables: their objective coefficients guide CP-SAT's
     first dive (with all of it on ``s`` that dive found a worse score first
     on some positions, and the median solve was 0.1-0.5 ms slower).
+    ``bounds``: the score's least and greatest values (from the usage
+    variables' bounds).
     """
     obj = proto.objective
     above = top + 1  # ``top``: the least-change terms at their upper bounds (a joker count may exceed 1)
-    lo = sum(w * proto.variables[v].domain[0] for v, w in zip(usage, weights))
-    hi = sum(w * proto.variables[v].domain[1] for v, w in zip(usage, weights))
+    lo, hi = bounds
     if hi - lo >= _DOMAIN_SCORES:
         obj.vars.extend(usage)
         obj.coeffs.extend([-w * above for w in weights])
@@ -411,6 +454,8 @@ def solve_least_change(
     rules: ManipulationRules,
     table: Cards,
     time_limit: float,
+    *,
+    own: bool = False,
 ) -> Solved | None:
     """Keep the most old melds and move the fewest cards, among the plays of the best score.
 
@@ -421,13 +466,19 @@ def solve_least_change(
     (``W * score + least change``, ``W`` above any least-change objective):
     ``status`` and ``least_change_status`` are this solve's. Returns None
     when no solution was found in time. No warm start: phase 1's values as a
-    hint made it twice as slow (docs/decisions-manipulation.md).
+    hint made it twice as slow (docs/decisions-manipulation.md). ``own``: the
+    homes are added to ``instance``'s own model (no copy; the instance is
+    not solved again).
     """
-    proto = cp.CpModelProto()
-    proto.copy_from(instance.proto)
+    if own:
+        proto = instance.proto
+    else:
+        proto = cp.CpModelProto()
+        proto.copy_from(instance.proto)
     b = Builder(proto)
-    usage = [v for v in t.usage if v >= 0]
-    weights = [w for v, w in zip(t.usage, t.weights) if v >= 0]
+    used = [k for k, v in enumerate(t.usage) if v >= 0]
+    usage = [t.usage[k] for k in used]
+    weights = [t.weights[k] for k in used]
     if score is not None:
         b.linear(usage, weights, score, INF)
     homes, objective, most, top = _add_homes(b, t, old, rules, instance)
@@ -436,7 +487,9 @@ def solve_least_change(
     obj.vars.extend([v for v, _ in objective])  # in bulk: thousands of terms on big tables
     obj.coeffs.extend([-c for _, c in objective])
     if score is None:  # the score first: each unit worth more than the whole least-change objective
-        _score_first(b, proto, usage, weights, top, most)
+        lo = sum(t.weights[k] * instance.low[k] for k in used)
+        hi = sum(t.weights[k] * instance.high[k] for k in used)
+        _score_first(b, proto, usage, weights, (lo, hi), top, most)
     r = run_model(proto, time_limit, zero_half_cuts=True)
     if r.status not in (Status.OPTIMAL, Status.FEASIBLE):
         return None

@@ -77,25 +77,27 @@ def overlap(a: Cards, b: Cards) -> int:
 
 def _share_edges(old: Sequence[Meld], new: Sequence[Meld], big: int) -> dict[tuple[int, int], int]:
     """Edges old -> new weighing the cards they share, plus ``big`` when the old meld is whole."""
-    holders: dict[Card, list[tuple[int, int]]] = {}  # which new melds hold each card, how many times
+    holders: dict[int, list[tuple[int, int]]] = {}  # which new melds hold each card (index), how many times
     for j, meld in enumerate(new):
-        for card, n in _card_counts(meld).items():
+        for card, n in _index_counts(meld).items():
             holders.setdefault(card, []).append((j, n))
     edges: dict[tuple[int, int], int] = {}
     for i, meld in enumerate(old):
         shares: dict[int, int] = {}
-        for card, n in _card_counts(meld).items():
+        for card, n in _index_counts(meld).items():
             for j, m in holders.get(card, ()):
-                shares[j] = shares.get(j, 0) + min(n, m)
+                shares[j] = shares.get(j, 0) + (n if n < m else m)
         for j, share in shares.items():
             edges[i, j] = share + (big if share == len(meld) else 0)
     return edges
 
 
-def _card_counts(meld: Meld) -> dict[Card, int]:
-    counts: dict[Card, int] = {}
+def _index_counts(meld: Meld) -> dict[int, int]:
+    """A meld's cards counted by card index (ints hash far faster than cards)."""
+    counts: dict[int, int] = {}
     for card in meld.cards:
-        counts[card] = counts.get(card, 0) + 1
+        i = card.index
+        counts[i] = counts.get(i, 0) + 1
     return counts
 
 

@@ -258,9 +258,9 @@ def _homes(pos: _Position, score: int | None, clock: _Clock) -> tuple[Solved, Se
     """The least-change solve (``score`` held, or None: the score first) and its table; the exact
     joker model when the plain one leaves a meld of jokers only. None when time ran out."""
     t = pos.template()
-    instance = plain_instance(t, pos.on_table, pos.hand)
+    instance = plain_instance(t, pos.on_table, pos.hand, checked=True)  # checked by _Position.checked
     for _ in range(2):
-        solved = solve_least_change(t, instance, score, pos.old, pos.rules, pos.on_table, clock.left())
+        solved = solve_least_change(t, instance, score, pos.old, pos.rules, pos.on_table, clock.left(), own=True)
         if solved is None:
             return None
         melds = assemble(solved.pieces, pos.rules)

@@ -23,7 +23,9 @@ from solver.manipulation.bound import playable_bound, score_of
 from solver.manipulation.extension import ExtensionSearch
 from solver.manipulation.moves import best_assignment
 from solver.manipulation.natural import natural_play
-from solver.melds import Meld, validate_rearrangement
+from solver.melds import Meld, parse_table, validate_rearrangement
+from solver.rules import ManipulationRules
+from solver.rules.base import Ace
 from tests.manipulation.test_manipulation import check_play
 
 Position = tuple[tuple[Meld, ...], Cards]
@@ -123,7 +125,7 @@ def test_compiled_assignment_weighs_as_much_as_the_blossom(seed: int, n_old: int
 
 def _without_reach(search: ExtensionSearch, target: int | None) -> object:
     """The extension search with every card left in (the reach test switched off)."""
-    with patch.object(ExtensionSearch, "_reachable", lambda self, options, slack: (self.free0, slack)):
+    with patch.object(ExtensionSearch, "_reachable", lambda self, slack: (self.free0, slack)):
         return search.find(target)
 
 
@@ -209,3 +211,40 @@ def test_a_target_has_one_answer_whatever_was_searched_before(kind: Kind) -> Non
             for target in targets:
                 first, again = search(budget=budget).find(target), shared.find(target)
                 assert (first.found, first.complete) == (again.found, again.complete), (kind.name, target)
+
+
+def _hands_with_jokers() -> Iterator[tuple[Position, ManipulationRules]]:
+    """Small two-deck positions with jokers on the table and in the hand, each ace rule."""
+    from benchmarks.positions import JOKER, random_position
+
+    aces: tuple[Ace, ...] = ("low", "high", "both")
+    for k, ace in enumerate(aces):
+        rules = ManipulationRules(jokers=2, ace=ace)
+        for seed in range(12):
+            table, hand = random_position(rules, 24, 7, 700 + 20 * k + seed, table_jokers=1)
+            yield (
+                (table, hand + Cards([JOKER] * (2 - (hand + Cards(c for m in table for c in m.cards)).count(JOKER)))),
+                rules,
+            )
+
+
+def test_the_cards_old_melds_can_take_are_the_listings() -> None:
+    """The reach test's cards an old meld's extensions take (found without listing them) are the
+    cards of the listed extensions' takes, for every old meld of positions of every kind and of
+    positions with jokers in the hand (each ace rule)."""
+    from solver.manipulation.extension import _old_holds, _old_options
+
+    positions = [(p, k.rules) for k in KINDS for p in k.positions(6, 41)]
+    longest = ((parse_table("JH QH KH AH")[0],), Cards.parse("2H 3H 4H 5H 6H 7H 8H 9H 10H AH"))
+    positions.append((longest, ManipulationRules(ace="both")))  # 13 cards at most: the AH below stays out
+    checked = 0
+    for (table, hand), rules in [*positions, *_hands_with_jokers()]:
+        search = ExtensionSearch(table, hand, rules).search
+        free = tuple(ExtensionSearch(table, hand, rules).free0)
+        avail = [search._available(s, free) for s in range(4)]
+        for meld in table:
+            listed = _old_options(search, meld, rules, free)
+            taken = {search.cards[k].index for take, _ in listed for k, n in enumerate(take) if n and k != search.joker}
+            assert _old_holds(search, meld, rules, free, avail) == taken, (str(meld), str(hand))
+            checked += bool(taken)
+    assert checked > 100  # the test sees melds that take cards
