@@ -32,7 +32,11 @@ from solver.engine import new_game
 from solver.engine.ismcts import IsmctsPlayer
 from solver.engine.players import SolverPlayer
 
-OPTIONS: dict[str, dict[str, Any]] = {"zsy": {"max_hands": 1}, "contract": {"max_rounds": 1}, "manipulation": {"max_hands": 1}}
+OPTIONS: dict[str, dict[str, Any]] = {
+    "zsy": {"max_hands": 1},
+    "contract": {"max_rounds": 1},
+    "manipulation": {"max_hands": 1},
+}
 
 
 def decision_times(game_name: str, games: int, seed: int, budget: float) -> tuple[int, list[float]]:
@@ -62,6 +66,7 @@ def main() -> None:
     """Time the decisions of every game and print the table."""
     import networkx  # noqa: F401  (start-up: imported once by a process's first solver question)
     import ortools.sat.python.cp_model  # noqa: F401
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10, help="games per game kind")
     parser.add_argument("--seed", type=int, default=9200)
