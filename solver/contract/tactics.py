@@ -18,10 +18,13 @@ the hand only by a discard, so each such card held costs turns.
   once down):
 
 1. a card that fits a table meld now is kept longest;
-2. then a card one card away from fitting (a run's suit, its rank one past
+2. before the lay-down, then the discard that leaves the most **outs**
+   (:func:`outs_after`: the unseen copies of the cards that would bring the
+   contract one card closer) is made first (session 6);
+3. then a card one card away from fitting (a run's suit, its rank one past
    the card that would extend the run), by the copies of that card still
    unseen;
-3. before the lay-down, a card that pairs with or runs next to a card in
+4. before the lay-down, a card that pairs with or runs next to a card in
    hand (it may join the contract's melds) is kept before an unconnected one.
 
 The search player (:mod:`solver.engine.ismcts`) takes it as its default
@@ -33,14 +36,14 @@ from __future__ import annotations
 
 from solver.cards import ALL_CARDS, Card, Cards
 from solver.contract.actions import CCall, CDiscard, CNoCall, ContractAction
-from solver.contract.api import best_discards
+from solver.contract.api import best_discards, distance_to_contract
 from solver.contract.game import ContractGame
 from solver.contract.players import solver_decision, useful_card
 from solver.contract.tablemelds import single
 from solver.errors import SolverTimeout
 from solver.melds import Meld
 
-__all__ = ["fits_table", "keep_score", "shed_order", "tactical_action"]
+__all__ = ["fits_table", "keep_score", "outs_after", "shed_order", "tactical_action"]
 
 
 def _neighbours(card: Card) -> list[Card]:
@@ -77,10 +80,25 @@ def keep_score(game: ContractGame, card: Card) -> tuple[int, int, int]:
     return (int(fits), near, int(connected))
 
 
-def shed_order(game: ContractGame, ranked: list[CDiscard]) -> list[CDiscard]:
+def outs_after(game: ContractGame, card: Card) -> int:
+    """The outs left when the player to move discards ``card`` before the lay-down: the copies still
+    unseen of the cards that would bring the contract one card closer (raises :class:`SolverTimeout`)."""
+    p = game.to_move
+    after = game.hands[p] - Cards([card])
+    found = distance_to_contract(after, game.rules, game.round, seen=game.seen_cards(p), time_limit=game.time_limit)
+    return len(found.options)
+
+
+def shed_order(game: ContractGame, ranked: list[CDiscard], outs: dict[Card, int] | None = None) -> list[CDiscard]:
     """The discards of ``ranked`` (in the solver's order) by :func:`keep_score`, least worth keeping
-    first (the solver's order breaks ties)."""
-    return sorted(ranked, key=lambda a: keep_score(game, a.card))
+    first (the solver's order breaks ties); ``outs`` (a card's :func:`outs_after`, before the lay-down)
+    ranks right after fitting the table: the discard leaving the most outs first."""
+
+    def key(action: CDiscard) -> tuple[int, int, int, int]:
+        fits, near, connected = keep_score(game, action.card)
+        return (fits, -outs[action.card] if outs else 0, near, connected)
+
+    return sorted(ranked, key=key)
 
 
 def tactical_action(game: ContractGame) -> ContractAction:
@@ -89,8 +107,9 @@ def tactical_action(game: ContractGame) -> ContractAction:
     The discards compared are those the solver's measure ranks as good as
     its choice: before the lay-down the discards that keep the distance to
     the contract (the last round's whole-hand discard is kept as it is),
-    after it every card (the solver sheds the most points, which does not
-    make going out sooner). A solver question out of time keeps the solver's discard.
+    ranked by the outs they leave too, after it every card (the solver
+    sheds the most points, which does not make going out sooner). A solver
+    question out of time keeps the solver's discard.
     """
     action: ContractAction = solver_decision(game).action
     p = game.to_move
@@ -99,6 +118,7 @@ def tactical_action(game: ContractGame) -> ContractAction:
     if not isinstance(action, CDiscard) or (game.all_at_once() and not game.laid_down[p]):
         return action
     allowed = [a for a in game.legal_actions() if isinstance(a, CDiscard)]
+    outs: dict[Card, int] | None = None
     if game.laid_down[p]:
         tied = allowed
     else:
@@ -108,9 +128,10 @@ def tactical_action(game: ContractGame) -> ContractAction:
                     game.hands[p], game.rules, game.round, seen=game.seen_cards(p), time_limit=game.time_limit
                 )
             )
+            tied = [a for a in allowed if after.get(a.card) == after.get(action.card)]
+            outs = {c: outs_after(game, c) for c in {a.card for a in tied}} if len(tied) > 1 else None
         except SolverTimeout:
             return action
-        tied = [a for a in allowed if after.get(a.card) == after.get(action.card)]
     points = game.rules.points
     tied.sort(key=lambda a: (-points(a.card), a.card.index))
-    return shed_order(game, tied)[0]
+    return shed_order(game, tied, outs)[0]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from solver.cards import Card
+from solver.cards import Card, Cards
 from solver.contract.actions import CCall, CDiscard, CNoCall
 from solver.contract.game import ContractGame
 from solver.contract.players import solver_decision
-from solver.contract.tactics import fits_table, keep_score, tactical_action
+from solver.contract.tactics import fits_table, keep_score, outs_after, tactical_action
 from solver.engine import new_game
 from solver.engine.ismcts import IsmctsPlayer
 from solver.engine.players import SolverPlayer
@@ -75,6 +75,18 @@ def test_a_discard_that_brings_the_contract_closer_is_not_traded_for_a_table_fit
     game.phase = "play"
     assert fits_table(game, Card.parse("6H"))
     assert tactical_action(game) == CDiscard(0, Card.parse("4C"))
+
+
+def test_before_the_lay_down_the_discard_leaving_the_most_outs_is_made() -> None:
+    # set made; two runs started: 10C JC waits for 8C 9C QC KC, 6H 7H only for 4H 5H (both 8H and 9H
+    # are in the pile): discarding any of the four keeps the contract two cards away. The solver sheds
+    # a ten-point club; the tactics a heart, keeping the clubs' outs (8 and the 4 black twos) over the
+    # hearts' (4H 4H 5H, the 4 wilds, and 5S 5D 5C 5C: a run 4H-7H with the hand's 5H, a new set of fives)
+    game = scripted(["5S 5H 5D 10C JC 6H 7H", "KD QD", "4S 4D"], pile="8H 8H 9H 9H")
+    game.phase = "play"
+    assert outs_after(game, Card.parse("7H")) == 12 and outs_after(game, Card.parse("10C")) == 11
+    assert solver_decision(game).action.card in Cards.parse("10C JC")
+    assert tactical_action(game) == CDiscard(0, Card.parse("7H"))
 
 
 def _first_call(seed: int) -> ContractGame:
