@@ -149,11 +149,27 @@ class _Search:
         plus at least ``min_add`` cards from ``free``; every other slot a hand natural or a joker."""
         hand_jokers = free[self.joker] if self.joker >= 0 else 0
         jokers_max = fixed_jokers + hand_jokers
-        lo, hi = self.lo, self.hi
         avail = self._available(suit, free)
+        for start, end, holes in self._windows(fixed, fixed_jokers, jokers_max, avail, min_add):
+            slots = [q for q in range(start, end + 1) if q not in fixed and avail[q]]
+            # slots left to jokers: u of the available ones, so that holes + u jokers in all
+            for u in range(max(0, fixed_jokers - holes), jokers_max - holes + 1):
+                if u > len(slots):
+                    break
+                for spare in itertools.combinations(slots, u) if u else ((),):
+                    used = [q for q in slots if q not in spare]
+                    take = self._take([card_index(suit, q) for q in used], holes + u - fixed_jokers)
+                    yield take, _run_meld(suit, start, end, fixed, set(used))
+
+    def _windows(
+        self, fixed: dict[int, Card], fixed_jokers: int, jokers_max: int, avail: Sequence[bool], min_add: int
+    ) -> Iterator[tuple[int, int, int]]:
+        """The windows ``(start, end, holes)`` a run holding the ``fixed`` positions may span: 3 to
+        MAX_RUN long, at least ``min_add`` slots beyond the fixed cards and jokers, and its slots
+        with no free card (``avail`` False: ``holes``) at most ``jokers_max``."""
+        lo, hi = self.lo, self.hi
         f_lo, f_hi = min(fixed), max(fixed)
-        inner = [q for q in range(f_lo, f_hi + 1) if q not in fixed]
-        inner_holes = sum(1 for q in inner if not avail[q])
+        inner_holes = sum(1 for q in range(f_lo, f_hi + 1) if q not in fixed and not avail[q])
         if inner_holes > jokers_max:
             return
         lefts = [(f_lo, 0)]  # (start, holes left of the fixed span)
@@ -179,17 +195,8 @@ class _Search:
                 if start == 1 and end == 14:  # pragma: no cover - needs 14 cards
                     continue
                 holes = inner_holes + h_left + h_right
-                if holes > jokers_max:
-                    continue
-                slots = [q for q in range(start, end + 1) if q not in fixed and avail[q]]
-                # slots left to jokers: u of the available ones, so that holes + u jokers in all
-                for u in range(max(0, fixed_jokers - holes), jokers_max - holes + 1):
-                    if u > len(slots):
-                        break
-                    for spare in itertools.combinations(slots, u) if u else ((),):
-                        used = [q for q in slots if q not in spare]
-                        take = self._take([card_index(suit, q) for q in used], holes + u - fixed_jokers)
-                        yield take, _run_meld(suit, start, end, fixed, set(used))
+                if holes <= jokers_max:
+                    yield start, end, holes
 
     def run_holds(
         self, suit: int, fixed: dict[int, Card], fixed_jokers: int, free: Take, avail: Sequence[bool]
@@ -212,38 +219,11 @@ class _Search:
                 ends.add(card_index(suit, q))
                 q += 1
             return ends
-        inner_holes = sum(1 for q in range(f_lo, f_hi + 1) if q not in fixed and not avail[q])
         held: set[int] = set()
-        if inner_holes > jokers_max:
-            return held
-        lefts = [(f_lo, 0)]
-        holes = 0
-        for q in range(f_lo - 1, lo - 1, -1):
-            holes += not avail[q]
-            if inner_holes + holes > jokers_max:
-                break
-            lefts.append((q, holes))
-        rights = [(f_hi, 0)]
-        holes = 0
-        for q in range(f_hi + 1, hi + 1):
-            holes += not avail[q]
-            if inner_holes + holes > jokers_max:
-                break
-            rights.append((q, holes))
-        n_fixed = len(fixed)
-        for start, h_left in lefts:
-            for end, h_right in rights:
-                length = end - start + 1
-                if length > MAX_RUN or length < 3 or length - n_fixed - fixed_jokers < 1:
-                    continue
-                if start == 1 and end == 14:  # pragma: no cover - needs 14 cards
-                    continue
-                holes = inner_holes + h_left + h_right
-                if holes > jokers_max:
-                    continue
-                slots = [q for q in range(start, end + 1) if q not in fixed and avail[q]]
-                if max(0, fixed_jokers - holes) < len(slots):  # some run leaves any one slot to its natural
-                    held.update(card_index(suit, q) for q in slots)
+        for start, end, holes in self._windows(fixed, fixed_jokers, jokers_max, avail, 1):
+            slots = [q for q in range(start, end + 1) if q not in fixed and avail[q]]
+            if max(0, fixed_jokers - holes) < len(slots):  # some run leaves any one slot to its natural
+                held.update(card_index(suit, q) for q in slots)
         return held
 
     def sets(
