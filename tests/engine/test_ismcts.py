@@ -39,7 +39,7 @@ def test_choices_are_legal_and_seeded() -> None:
 def test_search_leaves_the_game_alone() -> None:
     game = new_game("contract", None, 4, 2, max_rounds=1)
     before = (list(game.hands), game._hidden(), len(game.history))
-    IsmctsPlayer(seed=1, budget=5, rollout="random").choose(game)
+    IsmctsPlayer(seed=1, budget=5, rollout="random", width=4).choose(game)
     assert (list(game.hands), game._hidden(), len(game.history)) == before
 
 
@@ -118,7 +118,7 @@ def test_the_play_outs_solver_questions_get_the_time_left() -> None:
     question cannot carry the decision past its budget), and the game searched keeps its own limit."""
     game: Any = new_game("contract", None, 4, 9201, max_rounds=1)
     solver = RandomPlayer(1)
-    player = _Timed(0.002, seed=2, budget=0.05)
+    player = _Timed(0.002, seed=2, budget=0.05, width=4)
     while not player.limits:
         if game.current_player() == 0:
             player.decide(game)
