@@ -107,7 +107,7 @@ def test_no_shanghai_call() -> None:
     assert isinstance(solver_decision(game).action, CCall)
     assert isinstance(tactical_action(game), CNoCall)
     # the search player leaves the offer to its default, unsearched
-    decision = IsmctsPlayer(seed=1, budget=20).decide(game)
+    decision = IsmctsPlayer(seed=1, budget=20, width=4).decide(game)
     assert isinstance(decision.action, CNoCall) and decision.facts["simulations"] == 0
 
 
@@ -119,7 +119,7 @@ def test_the_search_default_is_the_tactical_choice() -> None:
     for _ in range(80):
         if game.is_terminal():
             break
-        decision = IsmctsPlayer(seed=2, budget=10).decide(game)
+        decision = IsmctsPlayer(seed=2, budget=10, width=4).decide(game)  # searching: its candidate 0
         if decision.facts["simulations"] and decision.facts["default"]:
             assert decision.action == tactical_action(game)
             checked += 1
