@@ -112,6 +112,8 @@ def test_no_shanghai_call() -> None:
 
 
 def test_the_search_default_is_the_tactical_choice() -> None:
+    """The search's candidate 0 is the tactical choice: kept unsearched at Contract's own width
+    (``WIDTH``: its deviations measured worse), and kept by a search at ``width=4``."""
     game = new_game("contract", None, 4, 3, max_rounds=1)
     assert isinstance(game, ContractGame)
     solver = SolverPlayer()
@@ -119,7 +121,9 @@ def test_the_search_default_is_the_tactical_choice() -> None:
     for _ in range(80):
         if game.is_terminal():
             break
-        decision = IsmctsPlayer(seed=2, budget=10, width=4).decide(game)  # searching: its candidate 0
+        kept = IsmctsPlayer(seed=2, budget=10).decide(game)
+        assert kept.action == tactical_action(game) and kept.facts["simulations"] == 0
+        decision = IsmctsPlayer(seed=2, budget=10, width=4).decide(game)  # searching
         if decision.facts["simulations"] and decision.facts["default"]:
             assert decision.action == tactical_action(game)
             checked += 1

@@ -179,22 +179,3 @@ def test_a_contract_offer_is_left_to_the_default() -> None:
             assert decision.facts["simulations"] == 0
         game.apply(solver.choose(game))
     assert offers > 0
-
-
-def test_contract_keeps_the_default_unless_a_width_is_given() -> None:
-    """In Contract Shanghai the search keeps its default (``WIDTH``: its deviations measured worse);
-    with ``width=4`` it searches the same positions."""
-    game = new_game("contract", None, 4, 5, max_rounds=1)
-    assert isinstance(game, ContractGame)
-    solver = SolverPlayer()
-    searched = 0
-    for _ in range(40):
-        if game.is_terminal():
-            break
-        if len(game.legal_actions()) > 1:
-            kept = IsmctsPlayer(seed=3, budget=6).decide(game)
-            assert kept.action == tactical_action(game)
-            assert kept.facts["simulations"] == 0
-            searched += IsmctsPlayer(seed=3, budget=6, width=4).decide(game).facts["simulations"] > 0
-        game.apply(solver.choose(game))
-    assert searched > 0
