@@ -32,7 +32,7 @@ from solver.melds import Meld
 from solver.ranks import N_NATURAL, ace_high, position_range
 from solver.rules import ManipulationRules
 
-__all__ = ["NaturalPlay", "natural_play", "DP_BUDGET", "DP_CARDS"]
+__all__ = ["NaturalPlay", "natural_play", "DP_BUDGET", "DP_CARDS", "DP_CARDS_LEAST"]
 
 
 DP_BUDGET = 2_000
@@ -43,6 +43,13 @@ DP_CARDS = 50
 """The most cards (table plus playable hand) for which :func:`~solver.manipulation.best_play` tries
 the program: past it, at :data:`DP_BUDGET` steps, it decided none of the benchmark's positions with
 two or more decks (docs/decisions-manipulation.md) and cost 1-2 ms each time."""
+
+DP_CARDS_LEAST = 35
+"""The same limit when least change is asked for (the default answer): the program proves the best
+count, but a CP-SAT solve with the count fixed is still needed unless every old meld can be kept,
+and with the least-change solve's tails cut (two rounds of root cuts) the program lost on average
+from 36 cards up (random positions of one and two decks, docs/decisions-manipulation.md, eighth
+round)."""
 
 RunCodes = tuple[int, ...]  # one suit's open runs, sorted: 1, 2 = that many cards so far, 3 = three or more
 

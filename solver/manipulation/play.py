@@ -32,7 +32,7 @@ from solver.manipulation.extension import ExtensionSearch, budget_for, extension
 from solver.manipulation.least_change import solve_least_change
 from solver.manipulation.model import Solved, Template, exact_instance, plain_instance, solve_play, template
 from solver.manipulation.moves import Move, TableDiff, diff_tables, match_melds
-from solver.manipulation.natural import DP_CARDS, NaturalPlay, natural_play
+from solver.manipulation.natural import DP_CARDS, DP_CARDS_LEAST, NaturalPlay, natural_play
 from solver.melds import Meld, format_table, validate_rearrangement, validate_table
 from solver.ranks import JOKER
 from solver.rules import ManipulationRules
@@ -165,8 +165,8 @@ def best_play(
        search states): the best play keeping every old meld whole; when it
        plays the whole bound it is optimal and least change, no solver call.
     3. **dynamic program** (:mod:`~solver.manipulation.natural`, at most
-       2,000 steps, positions of at most 50 table and playable hand cards):
-       with no joker in play and the ``cards`` objective, the best card
+       2,000 steps, positions of at most 50 table and playable hand cards,
+       35 with least change): with no joker in play and the ``cards`` objective, the best card
        count, exact.
     4. **CP-SAT** (:mod:`~solver.manipulation.model`): otherwise the best score.
     5. **least change** (:mod:`~solver.manipulation.least_change`): the
@@ -205,7 +205,8 @@ def _best_score(pos: _Position, search: ExtensionSearch, clock: _Clock, *, least
     ext = search.find()  # 2. the whole bound with every old meld kept
     if ext.found:
         return _Best(Status.OPTIMAL, ext.played, ext.table, "extension")
-    if pos.objective == "cards" and len(pos.on_table) + len(search.bound) <= DP_CARDS:  # 3. the program
+    most = DP_CARDS_LEAST if least_change else DP_CARDS
+    if pos.objective == "cards" and len(pos.on_table) + len(search.bound) <= most:  # 3. the program
         natural = natural_play(pos.old, pos.hand, pos.rules, table_cards=pos.on_table, bound=search.bound)
         if natural is not None:
             status = Status.OPTIMAL if natural.played else Status.INFEASIBLE

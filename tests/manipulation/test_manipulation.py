@@ -247,6 +247,26 @@ def _none(*args: object, **kwargs: object) -> None:
     return None
 
 
+def test_the_program_is_tried_up_to_its_size_for_each_answer() -> None:
+    """36 table and playable hand cards: past the least-change limit (35), within the plain one
+    (50); the same count both ways, the program asked only for the plain answer."""
+    table = parse_table("AS 2S 3S | 4S 5S 6S | 7C 8C 9C 10C | JS JH JC | JD QD KD | 9H 9S 9D | AC 2C 3C 4C 5C")
+    hand = Cards.parse("7S 10S 3H 4H 5H 6H 2D 3D 5D 8D 10D 6C")
+    rules = ManipulationRules(decks=1)
+    calls: list[bool] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(True)
+        return natural_play(*args, **kwargs)  # type: ignore[arg-type]
+
+    with patch.object(manipulation_module, "natural_play", counted):
+        least = best_play(table, hand, rules)
+        assert not calls
+        plain = best_play(table, hand, rules, least_change=False)
+        assert calls
+    assert least.cards == plain.cards and least.status == plain.status == "optimal"
+
+
 def test_diff_tables_doctest_case() -> None:
     old = parse_table("3H 4H 5H 6H | 3C 4C 5C 6C")
     new = parse_table("3H 4H 5H | 3C 4C 5C | 6H 6C 6S")
