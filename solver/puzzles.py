@@ -34,6 +34,7 @@ import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -43,6 +44,7 @@ from solver.cards import Card, Cards
 from solver.errors import PuzzleError, ShanghaiError
 from solver.melds import Meld, TableMeld, validate_table
 from solver.rules import ContractRules, ManipulationRules, ZsyRules, rules_for
+from solver.rules.base import MeldSpec
 
 __all__ = [
     "Puzzle",
@@ -175,6 +177,15 @@ def _cards(ctx: _Ctx, data: Mapping[str, Any], key: str, where: str) -> Cards:
         return Cards.parse(value)
 
 
+@lru_cache(maxsize=4096)
+def _table_meld(text: str, spec: MeldSpec) -> Meld:
+    """A table meld parsed and checked (cached: a folder of puzzles repeats the same melds; a bad
+    meld raises, and is not cached)."""
+    meld = Meld.parse(text)
+    validate_table((meld,), spec)
+    return meld
+
+
 def _parse_manipulation(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ManipulationPosition:
     _check_keys(ctx, pos, {"table", "hand"}, "position")
     if "hand" not in pos:
@@ -189,8 +200,7 @@ def _parse_manipulation(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> Manipu
         if not isinstance(m, str):
             raise ctx.fail(f"position.table[{i}]", "expected a string of card codes")
         with ctx.at(f"position.table[{i}]"):
-            melds.append(Meld.parse(m))
-            validate_table(melds[-1:], spec)
+            melds.append(_table_meld(m, spec))
     table = tuple(melds)
     with ctx.at("position"):
         (hand + Cards(c for m in table for c in m.cards)).check_against(rules.deck, "table and hand together")
