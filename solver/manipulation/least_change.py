@@ -28,6 +28,7 @@ from solver.cards import Card, Cards
 from solver.errors import Status
 from solver.manipulation.model import (
     INF,
+    SET_SUITS,
     Builder,
     Instance,
     Piece,
@@ -138,10 +139,6 @@ def _run_shape(
     )
 
 
-_SUBSETS: tuple[tuple[int, ...], ...] = ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3), (0, 1, 2, 3))
-"""The suits a set may hold: any three, or all four."""
-
-
 @lru_cache(maxsize=256)
 def _set_shape(
     open_: tuple[bool, ...], suits: tuple[int, ...]
@@ -149,7 +146,7 @@ def _set_shape(
     """A set home's options (the suit subsets whose cards are all on the table or in the hand:
     ``open_`` per suit), the old suits (``suits``) each holds, and whether it holds them all."""
     old = set(suits)
-    subsets = tuple(t for t in _SUBSETS if all(open_[s] for s in t))
+    subsets = tuple(t for t in SET_SUITS if all(open_[s] for s in t))
     return subsets, tuple(len(old & set(t)) for t in subsets), tuple(old <= set(t) for t in subsets)
 
 

@@ -5,7 +5,9 @@ Each case plays a seeded game with a seeded random choice among
 loop) and hashes every action's text and the final scores. The constants
 were computed on the engine before the throughput work of issue 14; a speed
 change that alters any game's legal actions, their order, or its scoring
-changes a hash and fails here.
+changes a hash and fails here. One constant was changed on purpose since: the rummikub case's
+last play, after the Manipulation model's sets became suit-subset counts (the same best play, the
+7D in a set instead of a run: the solver returns another of the tables that tie).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ CASES: list[tuple[str, dict[str, Any] | None, dict[str, Any], int, str]] = [
     ("manipulation", {"preset": "german"}, {"max_hands": 1}, 2, "16b7b6a26b7b4f08"),
     ("contract", None, {}, 3, "b42ccf05283a7a70"),
     ("manipulation", None, {"max_hands": 3}, 4, "6523a4fd0ace4bab"),
-    ("manipulation", {"preset": "rummikub"}, {"max_hands": 1}, 3, "0982f3e36f2603d4"),
+    ("manipulation", {"preset": "rummikub"}, {"max_hands": 1}, 3, "7aca975df9b7703a"),
 ]
 
 
