@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.cards import Card, Cards
+from solver.cards import ALL_CARDS, Cards
 from solver.melds import Meld
 
 __all__ = ["Move", "TableDiff", "match_melds", "best_assignment", "diff_tables", "overlap"]
@@ -188,12 +188,12 @@ def match_melds(old: Sequence[Meld], new: Sequence[Meld]) -> tuple[int | None, .
 
 
 def _place_surplus(
-    surplus: Sequence[dict[Card, int]], need: Sequence[dict[Card, int]]
-) -> dict[tuple[int | None, int], dict[Card, int]]:
-    """Each old meld's cards that leave it, placed in the first new melds still needing them
-    (``need`` is consumed): (old, new) -> cards moved."""
-    groups: dict[tuple[int | None, int], dict[Card, int]] = {}
-    wanted: dict[Card, list[int]] = {}  # card -> the new melds still needing it, in table order
+    surplus: Sequence[dict[int, int]], need: Sequence[dict[int, int]]
+) -> dict[tuple[int | None, int], dict[int, int]]:
+    """Each old meld's cards (by card index) that leave it, placed in the first new melds still
+    needing them (``need`` is consumed): (old, new) -> cards moved."""
+    groups: dict[tuple[int | None, int], dict[int, int]] = {}
+    wanted: dict[int, list[int]] = {}  # card -> the new melds still needing it, in table order
     for j, want in enumerate(need):
         for card, n in want.items():
             if n > 0:
@@ -210,8 +210,13 @@ def _place_surplus(
                     g = groups.setdefault((i, j), {})
                     g[card] = g.get(card, 0) + take
             if n:
-                raise ValueError(f"card {card} of old meld {i} has no place in the new table")
+                raise ValueError(f"card {ALL_CARDS[card]} of old meld {i} has no place in the new table")
     return groups
+
+
+def _cards(counts: dict[int, int]) -> Cards:
+    """A multiset from counts by card index."""
+    return Cards.from_counts({ALL_CARDS[i]: n for i, n in counts.items()})
 
 
 def diff_tables(
@@ -224,23 +229,24 @@ def diff_tables(
     """
     if matching is None:
         matching = match_melds(old, new)
-    olds = [m.multiset for m in old]
-    news = [m.multiset for m in new]
     kept = []
     moved = 0
-    # what each new meld still needs after its partner's cards, what each old meld gives away
-    need = [dict(ms.items()) for ms in news]
-    surplus: list[dict[Card, int]] = []
-    for i, ms in enumerate(olds):
+    # what each new meld still needs after its partner's cards, what each old meld gives away (by card index)
+    need = [_index_counts(m) for m in new]
+    surplus: list[dict[int, int]] = []
+    for i, meld in enumerate(old):
+        give = _index_counts(meld)
         j = matching[i]
-        give = dict(ms.items())
         if j is not None:
-            for card, n in list(give.items()):
-                stay = min(n, need[j].get(card, 0))
-                give[card] = n - stay
-                need[j][card] = need[j].get(card, 0) - stay
-        surplus.append({c: n for c, n in give.items() if n})
-        n_moved = sum(give.values())
+            partner = need[j]
+            for card, n in give.items():
+                stay = min(n, partner.get(card, 0))
+                if stay:
+                    give[card] = n - stay
+                    partner[card] -= stay
+        left = {c: n for c, n in give.items() if n}
+        surplus.append(left)
+        n_moved = sum(left.values())
         moved += n_moved
         kept.append(j is not None and n_moved == 0)
     groups = _place_surplus(surplus, need)
@@ -249,12 +255,16 @@ def diff_tables(
             if n:
                 g = groups.setdefault((None, j), {})
                 g[card] = g.get(card, 0) + n
-    hand_total = Cards(c for (src, _), g in groups.items() if src is None for c, n in g.items() for _ in range(n))
+    hand: dict[int, int] = {}
+    for (src, _), g in groups.items():
+        if src is None:
+            for card, n in g.items():
+                hand[card] = hand.get(card, 0) + n
+    hand_total = _cards(hand)
     if hand_total != played:
         raise ValueError(f"the new table adds {hand_total}, not the played cards {played}")
     order = sorted(groups, key=lambda k: (k[0] is None, k[0] if k[0] is not None else 0, k[1]))
     moves = tuple(
-        Move(Cards.from_counts(groups[k]), k[0], k[1], old[k[0]] if k[0] is not None else None, new[k[1]])
-        for k in order
+        Move(_cards(groups[k]), k[0], k[1], old[k[0]] if k[0] is not None else None, new[k[1]]) for k in order
     )
     return TableDiff(tuple(matching), tuple(kept), moved, moves)
