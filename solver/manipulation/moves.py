@@ -29,6 +29,11 @@ from solver.melds import Meld
 __all__ = ["Move", "TableDiff", "match_melds", "best_assignment", "diff_tables", "overlap"]
 
 
+def _plain(meld: Meld) -> str:
+    """A meld's cards as text, without the roles its wilds take (as ``str(Meld(meld.cards))``)."""
+    return " ".join([c.code for c in meld.cards])
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """Cards going to one new meld, from one old meld or (``source`` None) from the hand.
@@ -46,10 +51,10 @@ class Move:
     @property
     def text(self) -> str:
         """``move 6H from [3H 4H 5H 6H] to [6H 6C 6S]`` or ``play 6S to [...]``."""
-        plain = Meld(self.target_meld.cards)
+        plain = _plain(self.target_meld)
         if self.source_meld is None:
             return f"play {self.cards} to [{plain}]"
-        return f"move {self.cards} from [{Meld(self.source_meld.cards)}] to [{plain}]"
+        return f"move {self.cards} from [{_plain(self.source_meld)}] to [{plain}]"
 
     def __str__(self) -> str:
         return self.text
