@@ -100,6 +100,9 @@ class _RunShape:
     costs: tuple[int, ...]  # the old naturals each window holds (staying home)
     whole: tuple[bool, ...]  # whether each window holds all of them (kept)
     holding: tuple[tuple[int, ...], ...]  # per position from 0, the windows (by number) holding it
+    wholes: tuple[int, ...]  # the windows holding all of them
+    partial: tuple[int, ...]  # the others
+    grouped: tuple[tuple[int, ...], ...]  # as ``holding``, less the whole windows where the run has a natural
 
 
 @lru_cache(maxsize=4096)
@@ -131,11 +134,15 @@ def _run_shape(
     for k, (a, z) in enumerate(spans):
         for q in range(a, z + 1):
             holding[q].append(k)
+    whole = tuple(a <= nlo and z >= nhi for a, z in spans)
     return _RunShape(
         tuple(spans),
         tuple(before[z + 1] - before[a] for a, z in spans),
-        tuple(a <= nlo and z >= nhi for a, z in spans),
+        whole,
         tuple(tuple(ks) for ks in holding),
+        tuple(k for k, w in enumerate(whole) if w),
+        tuple(k for k, w in enumerate(whole) if not w),
+        tuple(tuple(k for k in ks if not (q in inside and whole[k])) for q, ks in enumerate(holding)),
     )
 
 
@@ -241,6 +248,10 @@ class _Homes:
         n = len(shape.spans)
         first = b.bools(n)
         opts = [(first + k, a, z) for k, (a, z) in enumerate(shape.spans)]
+        own = tuple(sorted(info.naturals.items()))
+        if kept < 0 and not self.wild:
+            self._kept_as_one(info, shape, first)
+            return _Home(i, "run", tuple(opts), (), suit, own)
         b.linear(range(first, first + n), [1] * n, 0, 1)
         if kept >= 0:
             covering = [first + k for k in range(n) if shape.whole[k]]
@@ -268,7 +279,29 @@ class _Homes:
                     held.append(j)
                     terms.joker(cards[q], j)
                     fills.append((q, j))
-        return _Home(i, "run", tuple(opts), tuple(fills), suit, tuple(sorted(info.naturals.items())))
+        return _Home(i, "run", tuple(opts), tuple(fills), suit, own)
+
+    def _kept_as_one(self, info: _OldRun, shape: _RunShape, first: int) -> None:
+        """The terms of a run's home with no joker in play: its whole windows (every old natural
+        held) summed into one ``kept`` variable, which stands for all of them in the objective and
+        in the per-card rows of the run's own positions (every whole window holds those). The same
+        model with fewer terms: three- and four-deck tables solved 14-25% faster, the same optima
+        (docs/decisions-manipulation.md, eighth round)."""
+        b = self.b
+        kept = b.var(0, 1)
+        b.linear([kept, *(first + k for k in shape.wholes)], [1] + [-1] * len(shape.wholes), 0, 0)
+        b.linear([kept, *(first + k for k in shape.partial)], [1] * (len(shape.partial) + 1), 0, 1)
+        keep = self.big + len(info.naturals)
+        costs = [(first + k, shape.costs[k]) for k in shape.partial]
+        self.objective.append((kept, keep))
+        self.objective.extend(costs)
+        self.top += keep + sum(c for _, c in costs)
+        suit, copies, own = info.suit, self.terms.copies, info.naturals
+        for q, ks in enumerate(shape.grouped):
+            if q in own:
+                copies[card_index(suit, q)].extend([kept, *(first + k for k in ks)])
+            elif ks:
+                copies[card_index(suit, q)].extend([first + k for k in ks])
 
     def _set(self, i: int, info: _OldSet) -> _Home:
         """A set's home without jokers in play: one variable per suit subset it may take (any 3,
