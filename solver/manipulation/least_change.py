@@ -102,7 +102,8 @@ class _RunShape:
     holding: tuple[tuple[int, ...], ...]  # per position from 0, the windows (by number) holding it
     wholes: tuple[int, ...]  # the windows holding all of them
     partial: tuple[int, ...]  # the others
-    grouped: tuple[tuple[int, ...], ...]  # as ``holding``, less the whole windows where the run has a natural
+    grouped: tuple[tuple[int, bool, tuple[int, ...]], ...]  # (position, the run's own, windows) as ``holding``,
+    # less the whole windows where the run has a natural; positions with neither left out
 
 
 @lru_cache(maxsize=4096)
@@ -142,8 +143,18 @@ def _run_shape(
         tuple(tuple(ks) for ks in holding),
         tuple(k for k, w in enumerate(whole) if w),
         tuple(k for k, w in enumerate(whole) if not w),
-        tuple(tuple(k for k in ks if not (q in inside and whole[k])) for q, ks in enumerate(holding)),
+        tuple(
+            (q, q in inside, tuple(k for k in ks if not (q in inside and whole[k])))
+            for q, ks in enumerate(holding)
+            if ks or q in inside
+        ),
     )
+
+
+@lru_cache(maxsize=8)
+def _suit_row(suit: int) -> tuple[int, ...]:
+    """The card index of each run position (0 unused) of a suit."""
+    return tuple(card_index(suit, q) if q else 0 for q in range(16))
 
 
 @lru_cache(maxsize=256)
@@ -289,19 +300,20 @@ class _Homes:
         (docs/decisions-manipulation.md, eighth round)."""
         b = self.b
         kept = b.var(0, 1)
-        b.linear([kept, *(first + k for k in shape.wholes)], [1] + [-1] * len(shape.wholes), 0, 0)
-        b.linear([kept, *(first + k for k in shape.partial)], [1] * (len(shape.partial) + 1), 0, 1)
+        at = first.__add__
+        b.linear([kept, *map(at, shape.wholes)], [1] + [-1] * len(shape.wholes), 0, 0)
+        b.linear([kept, *map(at, shape.partial)], [1] * (len(shape.partial) + 1), 0, 1)
         keep = self.big + len(info.naturals)
         costs = [(first + k, shape.costs[k]) for k in shape.partial]
         self.objective.append((kept, keep))
         self.objective.extend(costs)
         self.top += keep + sum(c for _, c in costs)
-        suit, copies, own = info.suit, self.terms.copies, info.naturals
-        for q, ks in enumerate(shape.grouped):
-            if q in own:
-                copies[card_index(suit, q)].extend([kept, *(first + k for k in ks)])
-            elif ks:
-                copies[card_index(suit, q)].extend([first + k for k in ks])
+        copies, row = self.terms.copies, _suit_row(info.suit)
+        for q, own, ks in shape.grouped:
+            if own:
+                copies[row[q]].extend([kept, *map(at, ks)])
+            else:
+                copies[row[q]].extend(map(at, ks))
 
     def _set(self, i: int, info: _OldSet) -> _Home:
         """A set's home without jokers in play: one variable per suit subset it may take (any 3,
