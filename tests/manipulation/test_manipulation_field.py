@@ -184,13 +184,13 @@ def test_card_driven_search_agrees_with_the_meld_driven_one(kind: Kind) -> None:
     """The search by hand cards (the fewest holders first, pruned by the cards no meld can hold
     any more) answers as the search by old melds, on random positions of every kind, every target
     from the whole bound down; its plays are valid and keep every old meld."""
-    from solver.manipulation import extension
+    from solver.manipulation import extension, search_order
 
     rules = kind.rules
     for (table, hand), search, targets in _searches(kind, 31):
         for target in targets:
             by_card = search(budget=20_000).find(target)
-            with patch.object(extension, "_by_card", extension._by_meld):
+            with patch.object(extension, "_by_card", search_order.by_meld):
                 by_meld = search(budget=20_000).find(target)
             if by_card.complete and by_meld.complete:
                 assert by_card.found == by_meld.found, (kind.name, target)
