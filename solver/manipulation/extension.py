@@ -10,7 +10,7 @@ no solver call is needed. When a later stage proves the same score, the
 extension play is again the least-change optimum.
 
 Cost: at most ``budget`` units of work, a search state or a meld listed
-at one (300 by default, 10-30 us each: about what a CP-SAT solve costs);
+at one (300 by default, :func:`budget_for` in the best play; 10-30 us each);
 past it the search gives up and the later stages decide.
 
 >>> from solver.melds import parse_table
@@ -43,12 +43,15 @@ BUDGET = 300
 
 def budget_for(table_cards: int) -> int:
     """The budget for a table of this many cards: the CP-SAT solve the search tries to avoid grows
-    with the table, so may the search (300 units at 20 cards, 1,150 at 190).
+    with the table, so may the search (180 units at 20 cards, 690 at 190). Three fifths of the
+    first rule (300 + 5 a card past 20) since the solves got 20-40% cheaper (session 7): on 480
+    positions of the kinds where the search succeeds or runs long, every kind's mean went down or
+    stayed (docs/decisions-manipulation.md, eighth round).
 
     >>> budget_for(40), budget_for(190)
-    (400, 1150)
+    (240, 690)
     """
-    return BUDGET + 5 * max(0, table_cards - 20)
+    return (BUDGET + 5 * max(0, table_cards - 20)) * 3 // 5
 
 
 _J = JOKER_INDEX

@@ -161,8 +161,9 @@ def best_play(
 
     1. **bound** (:mod:`~solver.manipulation.bound`, microseconds): the hand
        cards any play could hold; none: ``infeasible``, no solver call.
-    2. **extension** (:mod:`~solver.manipulation.extension`, at most 1,000
-       search states): the best play keeping every old meld whole; when it
+    2. **extension** (:mod:`~solver.manipulation.extension`, at most
+       :func:`~solver.manipulation.extension.budget_for` units of work, 690
+       on 190 table cards): the best play keeping every old meld whole; when it
        plays the whole bound it is optimal and least change, no solver call.
     3. **dynamic program** (:mod:`~solver.manipulation.natural`, at most
        2,000 steps, positions of at most 50 table and playable hand cards,
