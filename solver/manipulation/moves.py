@@ -92,8 +92,9 @@ def _share_edges(old: Sequence[Meld], new: Sequence[Meld], big: int) -> dict[tup
         for card, n in _index_counts(meld).items():
             for j, m in holders.get(card, ()):
                 shares[j] = shares.get(j, 0) + (n if n < m else m)
+        size = len(meld.cards)
         for j, share in shares.items():
-            edges[i, j] = share + (big if share == len(meld) else 0)
+            edges[i, j] = share + big if share == size else share
     return edges
 
 
