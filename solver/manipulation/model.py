@@ -10,12 +10,9 @@ The formulation (``docs/decisions-manipulation.md`` has the proofs):
   template that is cached; a position only sets the domains of the 53 card
   usage variables of a copy.
 * Identical copies are **counts**: ``x_w`` runs on window ``w``, ``z_rT``
-  sets of rank ``r`` holding the suits ``T`` (any three, or all four: the
-  copies of card ``(r, s)`` in sets are the sum of ``z_rT`` over ``T``
-  holding ``s``); never one variable per physical card. The suit subsets
-  need no constraint of their own (the earlier form, a set count ``y_r``
-  with ``n_rs <= y_r`` and ``3 y_r <= sum_s n_rs <= 4 y_r``, has the same
-  LP relaxation with six rows a rank more, and solved 10-25% slower).
+  sets of rank ``r`` holding the suits ``T`` (any three, or all four; card
+  ``(r, s)`` has the sum over ``T`` holding ``s`` in sets, no row needed);
+  never one variable per physical card.
 * **Jokers are role copies**: a joker in a meld is one more copy of the card
   it stands for. Every card ``c`` appears on the new table ``u_c + k_c``
   times, ``u_c`` natural copies and ``k_c`` jokers standing for it, with
@@ -173,10 +170,7 @@ SET_SUITS: tuple[tuple[int, ...], ...] = ((0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2
 class _SetGroup:
     rank: int
     counts: tuple[int, ...]  # per entry of SET_SUITS: how many sets of this rank hold those suits
-
-    def suit_terms(self, suit: int) -> list[int]:
-        """The count variables of the sets holding ``suit`` (their sum: its copies in these sets)."""
-        return [v for v, suits in zip(self.counts, SET_SUITS) if suit in suits]
+    by_suit: tuple[tuple[int, ...], ...]  # per suit: the counts of the sets holding it (summed: its copies)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,9 +216,10 @@ def template(decks: int, ace: Ace, jokers: int, objective: Objective) -> Templat
                 terms[idx].append((x, 1))
     sets: list[_SetGroup] = []
     for rank in range(1, 14):
-        group = _SetGroup(rank, tuple(b.var(0, decks + jokers) for _ in SET_SUITS))
-        for s in range(4):
-            terms[card_index(s, rank)].extend((v, 1) for v in group.suit_terms(s))
+        counts = tuple(b.var(0, decks + jokers) for _ in SET_SUITS)
+        group = _SetGroup(rank, counts, tuple(tuple(v for v, t in zip(counts, SET_SUITS) if s in t) for s in range(4)))
+        for s, held in enumerate(group.by_suit):
+            terms[card_index(s, rank)].extend((v, 1) for v in held)
         sets.append(group)
     usage_cons = []
     for idx in range(N_NATURAL):
@@ -307,9 +302,8 @@ def _refine(b: Builder, t: Template) -> _Refinement:
     groups = []
     for g in t.sets:
         nats = []
-        for s in range(4):
+        for s, copies in enumerate(g.by_suit):
             n = b.var(0, t.decks)
-            copies = g.suit_terms(s)
             b.linear((*copies, n), (1,) * len(copies) + (-1,), 0, INF)
             naturals[card_index(s, g.rank)].append((n, 1))
             nats.append(n)
@@ -362,9 +356,7 @@ def run_model(proto: cp.CpModelProto, time_limit: float, *, zero_half_cuts: bool
     simplification between restarts) is off: it only ever ran in the long
     searches of the least-change tails, which it made 10-15% slower on
     average (plain models: no change). With the zero-half cuts, two rounds of
-    cuts at the root instead of one: the least-change tails (proofs of a few
-    hundred branches) 5-16% lower on average, the medians unchanged
-    (docs/decisions-manipulation.md, eighth round).
+    root cuts: the least-change tails lower again (eighth round).
     """
     params = parameters(time_limit, workers=1 if len(proto.variables) < 4000 else 2, lean=True)
     params.add_lp_constraints_lazily = False  # every constraint in the LP from the start: 1.5-2.5x faster here
@@ -465,8 +457,8 @@ def _set_rows(t: Template, values: Sequence[int], refinement: _Refinement | None
         members: list[list[int | None]] = [[] for _ in range(y)]
         jokers = 0
         i = 0
-        for s in range(4):
-            copies = sum(values[v] for v in g.suit_terms(s))
+        for s, held in enumerate(g.by_suit):
+            copies = sum(values[v] for v in held)
             naturals = copies if refinement is None else values[refinement.sets[k][s]]
             jokers += copies - naturals
             for _ in range(naturals):
