@@ -271,7 +271,7 @@ class _Homes:
         costs = [c + big if whole else c for c, whole in zip(shape.costs, shape.whole)] if big else list(shape.costs)
         self.objective.extend(zip(range(first, first + n), costs))
         self.top += sum(costs)
-        cards = [card_index(suit, q) if q else 0 for q in range(len(shape.holding))]
+        cards = _suit_row(suit)
         holding = [[first + k for k in ks] for ks in shape.holding]  # per position, the windows holding it
         copies = terms.copies
         for q, vs in enumerate(holding):  # per card, in window order (the order the model always had)

@@ -167,8 +167,8 @@ def best_play(
        plays the whole bound it is optimal and least change, no solver call.
     3. **dynamic program** (:mod:`~solver.manipulation.natural`, at most
        2,000 steps, positions of at most 50 table and playable hand cards,
-       35 with least change): with no joker in play and the ``cards`` objective, the best card
-       count, exact.
+       35 with least change): with no joker in play and the ``cards``
+       objective, the best card count, exact.
     4. **CP-SAT** (:mod:`~solver.manipulation.model`): otherwise the best score.
     5. **least change** (:mod:`~solver.manipulation.least_change`): the
        extension search asked for the best score (a play keeping every meld
