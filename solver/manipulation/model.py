@@ -325,11 +325,10 @@ def _instance(t: Template, table: Cards, hand: Cards, exact: bool = False) -> In
     for v, lo, extra in zip(t.usage, tc, hc):
         if v >= 0:
             variables[v].copy_from(_domain(lo, lo + extra))  # one call, not three
-    jokers = tc[N_NATURAL] + hc[N_NATURAL]
-    available = tuple(a + b for a, b in zip(tc[:N_NATURAL], hc[:N_NATURAL]))
+    high = tuple(lo + extra for lo, extra in zip(tc, hc))  # the naturals' copies, then the jokers
+    jokers = high[N_NATURAL]
     refinement = _refine(Builder(proto), t) if exact and jokers >= 3 else None
-    high = tuple(lo + extra for lo, extra in zip(tc, hc))
-    return Instance(proto, refinement, jokers, available, tuple(tc), high)
+    return Instance(proto, refinement, jokers, high[:N_NATURAL], tuple(tc), high)
 
 
 @dataclass(frozen=True, slots=True)
