@@ -319,14 +319,22 @@ def _old_options(
         for take, new in search.sets(rank, suits, jokers, free, min_add):
             found.setdefault(take, new)
     if "run" in kinds and len(meld.cards) + min_add <= MAX_RUN:
-        suit = SUITS.index(naturals[0].suit) if naturals[0].suit is not None else 0
-        choices = [positions_of(int(c.rank or 0), rules.ace) for c in naturals]
-        for placed in itertools.product(*choices):
-            if len(set(placed)) != len(placed) or max(placed) - min(placed) >= len(meld.cards):
-                continue
-            for take, new in search.runs(suit, dict(zip(placed, naturals)), jokers, free, min_add):
+        for suit, fixed in _placements(meld, naturals, rules):
+            for take, new in search.runs(suit, fixed, jokers, free, min_add):
                 found.setdefault(take, new)
     return list(found.items())
+
+
+def _placements(
+    meld: Meld, naturals: Sequence[Card], rules: ManipulationRules
+) -> Iterator[tuple[int, dict[int, Card]]]:
+    """An old run's suit and its naturals by rank position, for each way the ace option places
+    them (distinct positions within the run's length)."""
+    suit = SUITS.index(naturals[0].suit) if naturals[0].suit is not None else 0
+    choices = [positions_of(int(c.rank or 0), rules.ace) for c in naturals]
+    for placed in itertools.product(*choices):
+        if len(set(placed)) == len(placed) and max(placed) - min(placed) < len(meld.cards):
+            yield suit, dict(zip(placed, naturals))
 
 
 def _old_holds(
@@ -351,12 +359,8 @@ def _old_holds(
             if s not in suits and k >= 0 and free[k] > 0:
                 held.add(s * 13 + rank - 1)
     if "run" in kinds and len(meld.cards) + 1 <= MAX_RUN:
-        suit = SUITS.index(naturals[0].suit) if naturals[0].suit is not None else 0
-        choices = [positions_of(int(c.rank or 0), rules.ace) for c in naturals]
-        for placed in itertools.product(*choices):
-            if len(set(placed)) != len(placed) or max(placed) - min(placed) >= len(meld.cards):
-                continue
-            held |= search.run_holds(suit, dict(zip(placed, naturals)), jokers, free, avail[suit])
+        for suit, fixed in _placements(meld, naturals, rules):
+            held |= search.run_holds(suit, fixed, jokers, free, avail[suit])
     return held
 
 
