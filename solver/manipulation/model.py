@@ -47,7 +47,7 @@ from ortools.sat.python import cp_model_helper as cp
 from solver.cards import Card, Cards
 from solver.cpsat import parameters, solve_proto, status_of
 from solver.errors import MeldError, Status
-from solver.ranks import JOKER, N_NATURAL, VALUE_SCALE, card_index, natural_card, position_range
+from solver.ranks import JOKER, MAX_RUN, N_NATURAL, VALUE_SCALE, card_index, natural_card, position_range
 from solver.rules import ManipulationRules
 from solver.rules.base import Ace
 
@@ -262,11 +262,25 @@ def _counts53(cards: Cards) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class _Refinement:
-    """The exact joker model: natural copies per window position and per set suit."""
+    """The exact joker model: natural copies per window position and per set suit, and the longer
+    windows that runs with many jokers need."""
 
     windows: tuple[tuple[int, ...], ...]  # per template window: natural count per position
     sets: tuple[tuple[int, ...], ...]  # per set group: natural count per suit
     natural_cons: tuple[int, ...]  # per card: natural copies in pieces and homes - usage = 0
+    long: tuple[tuple[_Window, tuple[int, ...]], ...] = ()  # windows of 6+ positions, natural count per position
+
+
+def long_run_length(jokers: int) -> int:
+    """The longest piece the exact joker model needs with ``jokers`` in play: every run of at most
+    that many jokers splits into pieces of 3 up to this many positions that each keep a natural
+    (checked for every run of up to 13 positions in the tests); 5, the template's longest window,
+    up to two jokers.
+
+    >>> long_run_length(2), long_run_length(3), long_run_length(5), long_run_length(20)
+    (5, 6, 8, 13)
+    """
+    return min(MAX_RUN, max(5, jokers + 3))
 
 
 @dataclass(slots=True)
@@ -286,11 +300,19 @@ class Instance:
     high: tuple[int, ...] = ()
 
 
-def _refine(b: Builder, t: Template) -> _Refinement:
-    """Natural copies per piece slot: every piece keeps a natural card (no meld of jokers only)."""
+def _refine(b: Builder, t: Template, jokers: int) -> _Refinement:
+    """Natural copies per piece slot: every piece keeps a natural card (no meld of jokers only).
+
+    A run longer than five cards is a chain of pieces, and with three or more
+    jokers one of them may hold jokers only while the run keeps a natural
+    (``AD JK JK JK JK JK``): windows up to :func:`long_run_length` positions
+    are added, so every valid run is a chain of pieces that each keep one.
+    """
+    from solver.graph.runs import run_windows
+
     naturals: list[list[tuple[int, int]]] = [[] for _ in range(N_NATURAL)]
-    wins = []
-    for w in t.windows:
+
+    def window_naturals(w: _Window) -> tuple[int, ...]:
         nats = []
         for idx in w.cards:
             n = b.var(0, t.decks)
@@ -298,7 +320,17 @@ def _refine(b: Builder, t: Template) -> _Refinement:
             naturals[idx].append((n, 1))
             nats.append(n)
         b.linear((*nats, w.x), (1,) * len(nats) + (-1,), 0, INF)
-        wins.append(tuple(nats))
+        return tuple(nats)
+
+    wins = [window_naturals(w) for w in t.windows]
+    longest = long_run_length(jokers)
+    long = []
+    for s in range(4):
+        for positions in run_windows(t.ace, 6, longest) if longest > 5 else ():
+            w = _Window(s, positions, tuple(card_index(s, p) for p in positions), b.var(0, t.decks + jokers))
+            for idx in w.cards:
+                b.append_ones(t.usage_cons[idx], [w.x])
+            long.append((w, window_naturals(w)))
     groups = []
     for g in t.sets:
         nats = []
@@ -314,7 +346,7 @@ def _refine(b: Builder, t: Template) -> _Refinement:
         vs = [v for v, _ in naturals[idx]] + [t.usage[idx]]
         cs = [c for _, c in naturals[idx]] + [-1]
         cons.append(b.linear(vs, cs, 0, 0))
-    return _Refinement(tuple(wins), tuple(groups), tuple(cons))
+    return _Refinement(tuple(wins), tuple(groups), tuple(cons), tuple(long))
 
 
 def _instance(t: Template, table: Cards, hand: Cards, exact: bool = False) -> Instance:
@@ -327,7 +359,7 @@ def _instance(t: Template, table: Cards, hand: Cards, exact: bool = False) -> In
             variables[v].copy_from(_domain(lo, lo + extra))  # one call, not three
     high = tuple(lo + extra for lo, extra in zip(tc, hc))  # the naturals' copies, then the jokers
     jokers = high[N_NATURAL]
-    refinement = _refine(Builder(proto), t) if exact and jokers >= 3 else None
+    refinement = _refine(Builder(proto), t, jokers) if exact and jokers >= 3 else None
     return Instance(proto, refinement, jokers, high[:N_NATURAL], tuple(tc), high)
 
 
@@ -428,16 +460,21 @@ def _window_rows(t: Template, values: Sequence[int], refinement: _Refinement | N
     """The run pieces; with the refinement, natural counts per slot are the model's (round robin:
     each piece gets a natural, no slot twice)."""
     out: list[_Row] = []
-    for k, w in enumerate(t.windows):
+    windows: list[tuple[_Window, tuple[int, ...] | None]] = [
+        (w, None if refinement is None else refinement.windows[k]) for k, w in enumerate(t.windows)
+    ]
+    if refinement is not None:
+        windows += refinement.long
+    for w, nats in windows:
         x = values[w.x]
         if not x:
             continue
-        if refinement is None:
+        if nats is None:
             rows: list[list[int | None]] = [list(w.cards) for _ in range(x)]
         else:
             rows = [[None] * len(w.cards) for _ in range(x)]
             i = 0
-            for p, n in enumerate(refinement.windows[k]):
+            for p, n in enumerate(nats):
                 for _ in range(values[n]):
                     rows[i % x][p] = w.cards[p]
                     i += 1

@@ -3,6 +3,7 @@ and random positions of every size checked by the validator and by the exact mod
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -145,6 +146,47 @@ def test_unrepairable_jokers_fall_back_to_the_exact_model(monkeypatch: pytest.Mo
     check_play(table, hand, rules, play)
     assert counter.calls == 1 and play.status == "optimal"
     assert play.cards == best_by_brute_force(table, hand, rules)[0]
+
+
+def _splits(run: str, longest: int) -> bool:
+    """Whether a run (``N`` a natural, ``J`` a joker per position) is a chain of pieces of 3 up to
+    ``longest`` positions that each keep a natural."""
+    can = [True] + [False] * len(run)  # can[i]: the first i positions split
+    for end in range(3, len(run) + 1):
+        can[end] = any(can[start] and "N" in run[start:end] for start in range(max(0, end - longest), end - 2))
+    return can[-1]
+
+
+@pytest.mark.parametrize("jokers", range(7))
+def test_the_exact_model_has_windows_long_enough_for_every_run(jokers: int) -> None:
+    """Every run of 3-13 positions with a natural and at most ``jokers`` jokers is a chain of the
+    exact model's pieces (each keeps a natural), and one position less would not do (from 3 jokers,
+    where the exact model is used)."""
+    longest = model.long_run_length(jokers)
+    runs = [
+        "".join(p)
+        for n in range(3, 14)
+        for p in itertools.product("NJ", repeat=n)
+        if "N" in p and p.count("J") <= jokers
+    ]
+    assert all(_splits(run, longest) for run in runs)
+    if jokers >= 3:
+        assert not all(_splits(run, longest - 1) for run in runs)
+
+
+def test_a_run_of_one_natural_and_five_jokers() -> None:
+    """AD and five jokers make one run of six (JK JK JK from the hand): the exact model needs a
+    window of six positions, since a chain of shorter pieces has one of jokers only. Found by
+    hypothesis: the exact model's listing of best plays said JK JK."""
+    rules = ManipulationRules(decks=1, jokers=5)
+    table, hand = parse_table("JK JK AD"), Cards.parse("JK JK JK")
+    assert all_best_plays(table, hand, rules) == (hand,)
+    t = model.template(rules.decks, rules.ace, rules.jokers, "cards")
+    on_table = Cards(c for m in table for c in m.cards)
+    solved, _, _ = model.solve_play(t, on_table, hand, 10.0, exact=True)
+    assert solved.played == hand
+    melds = assemble(solved.pieces, rules)
+    assert melds is not None and [str(m) for m in melds] == ["AD JK=2D JK=3D JK=4D JK=5D JK=6D"]
 
 
 def test_random_positions_every_size() -> None:
