@@ -16,6 +16,7 @@ where they measured slower (docs/decisions-manipulation.md).
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Final
 
 from ortools.sat.python import cp_model_helper as cp
@@ -25,7 +26,7 @@ from solver.errors import SolverTimeout, Status
 if TYPE_CHECKING:  # cp_model imports pandas (about 0.7 s): only the models built with CpModel need it
     from ortools.sat.python import cp_model
 
-__all__ = ["MIN_TIME", "parameters", "status_of", "solve_proto", "solver_for", "require_answer"]
+__all__ = ["MIN_TIME", "parameters", "status_of", "solve_proto", "solution_values", "solver_for", "require_answer"]
 
 MIN_TIME: Final = 0.001
 """The shortest time limit passed to CP-SAT (it rejects zero)."""
@@ -88,6 +89,29 @@ def solve_proto(proto: cp.CpModelProto, params: cp.SatParameters) -> cp.CpSolver
     wrapper.set_parameters(params)
     response: cp.CpSolverResponse = wrapper.solve(proto)  # type: ignore[no-untyped-call]
     return response
+
+
+def solution_values(response: cp.CpSolverResponse) -> tuple[int, ...]:
+    """The solution's value of every variable, in order.
+
+    Read from the field's text, ``[v0, v1, ...]`` (one C++ call), by the C
+    JSON parser: iterating the compiled field from Python costs a call per
+    value (609 values: 86 us against 31 us). Any other text falls back to
+    the iteration.
+
+    >>> response = cp.CpSolverResponse()
+    >>> response.solution.extend([0, 3, -2])
+    >>> solution_values(response)
+    (0, 3, -2)
+    """
+    field = response.solution
+    try:
+        values = json.loads(str(field))
+    except ValueError:
+        values = None
+    if isinstance(values, list) and len(values) == len(field):  # an int64 field: integers
+        return tuple(values)
+    return tuple(field)  # pragma: no cover - the field printed otherwise
 
 
 def solver_for(params: cp.SatParameters) -> cp_model.CpSolver:

@@ -50,6 +50,12 @@ class _OldRun:
     suit: int
     naturals: dict[int, Card]  # position -> card
     jokers: int
+    positions: tuple[int, ...] = ()  # the naturals' positions, in order
+    own: tuple[tuple[int, Card], ...] = ()  # (position, card) in order
+
+
+def _old_run(suit: int, naturals: dict[int, Card], jokers: int) -> _OldRun:
+    return _OldRun(suit, naturals, jokers, tuple(sorted(naturals)), tuple(sorted(naturals.items())))
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +75,7 @@ def _analyse(meld: Meld, rules: ManipulationRules) -> _OldRun | _OldSet:
             return _OldSet(ranks[0], tuple(SUITS.index(c.suit) for c in cards if c.suit is not None), 0)
         high_ace = ace_high(rules.ace, ranks)
         suit = SUITS.index(cards[0].suit) if cards[0].suit is not None else 0
-        return _OldRun(suit, {(14 if r == 1 and high_ace else r): c for r, c in zip(ranks, cards)}, 0)
+        return _old_run(suit, {(14 if r == 1 and high_ace else r): c for r, c in zip(ranks, cards)}, 0)
     spec = rules.meld_spec
     kind, roles = resolve_roles(meld, spec)
     jokers = sum(1 for c in cards if spec.is_wild(c))
@@ -89,7 +95,7 @@ def _analyse(meld: Meld, rules: ManipulationRules) -> _OldRun | _OldSet:
         if p == 1 and high_ace:
             p = 14
         naturals[p] = c
-    return _OldRun(suit, naturals, jokers)
+    return _old_run(suit, naturals, jokers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +110,35 @@ class _RunShape:
     partial: tuple[int, ...]  # the others
     grouped: tuple[tuple[int, bool, tuple[int, ...]], ...]  # (position, the run's own, windows) as ``holding``,
     # less the whole windows where the run has a natural; positions with neither left out
+    as_one: _AsOne  # the terms of :meth:`_Homes._kept_as_one`, by variable number (``kept``: the last)
+
+
+@dataclass(frozen=True, slots=True)
+class _AsOne:
+    """A run home's terms with its whole windows summed into ``kept``, by variable number (the
+    windows in order, then ``kept``), ready to offset by the first variable's index."""
+
+    kept: int
+    rows: tuple[tuple[tuple[int, ...], tuple[int, ...], int, int], ...]  # (variables, coefficients, lo, hi)
+    costs: tuple[tuple[int, int], ...]  # (variable, old naturals held) of the partial windows
+    top: int  # their sum
+    copies: tuple[tuple[int, tuple[int, ...]], ...]  # (position, variables holding a copy there)
+
+
+def _as_one(
+    n: int,
+    wholes: tuple[int, ...],
+    partial: tuple[int, ...],
+    costs: tuple[int, ...],
+    grouped: tuple[tuple[int, bool, tuple[int, ...]], ...],
+) -> _AsOne:
+    return _AsOne(
+        n,
+        (((n, *wholes), (1,) + (-1,) * len(wholes), 0, 0), ((n, *partial), (1,) * (len(partial) + 1), 0, 1)),
+        tuple((k, costs[k]) for k in partial),
+        sum(costs[k] for k in partial),
+        tuple((q, (n, *ks) if own else ks) for q, own, ks in grouped),
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -136,18 +171,23 @@ def _run_shape(
         for q in range(a, z + 1):
             holding[q].append(k)
     whole = tuple(a <= nlo and z >= nhi for a, z in spans)
+    costs = tuple(before[z + 1] - before[a] for a, z in spans)
+    wholes = tuple(k for k, w in enumerate(whole) if w)
+    partial = tuple(k for k, w in enumerate(whole) if not w)
+    grouped = tuple(
+        (q, q in inside, tuple(k for k in ks if not (q in inside and whole[k])))
+        for q, ks in enumerate(holding)
+        if ks or q in inside
+    )
     return _RunShape(
         tuple(spans),
-        tuple(before[z + 1] - before[a] for a, z in spans),
+        costs,
         whole,
         tuple(tuple(ks) for ks in holding),
-        tuple(k for k, w in enumerate(whole) if w),
-        tuple(k for k, w in enumerate(whole) if not w),
-        tuple(
-            (q, q in inside, tuple(k for k in ks if not (q in inside and whole[k])))
-            for q, ks in enumerate(holding)
-            if ks or q in inside
-        ),
+        wholes,
+        partial,
+        grouped,
+        _as_one(len(spans), wholes, partial, costs, grouped),
     )
 
 
@@ -160,19 +200,35 @@ def _suit_row(suit: int) -> tuple[int, ...]:
 @lru_cache(maxsize=256)
 def _set_shape(
     open_: tuple[bool, ...], suits: tuple[int, ...]
-) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[bool, ...]]:
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[bool, ...], tuple[tuple[int, ...], ...]]:
     """A set home's options (the suit subsets whose cards are all on the table or in the hand:
-    ``open_`` per suit), the old suits (``suits``) each holds, and whether it holds them all."""
+    ``open_`` per suit), the old suits (``suits``) each holds, whether it holds them all, and
+    per suit the options (by number) holding it."""
     old = set(suits)
     subsets = tuple(t for t in SET_SUITS if all(open_[s] for s in t))
-    return subsets, tuple(len(old & set(t)) for t in subsets), tuple(old <= set(t) for t in subsets)
+    return (
+        subsets,
+        tuple(len(old & set(t)) for t in subsets),
+        tuple(old <= set(t) for t in subsets),
+        tuple(tuple(k for k, t in enumerate(subsets) if s in t) for s in range(4)),
+    )
+
+
+@lru_cache(maxsize=16)
+def _rank_cards(rank: int) -> tuple[int, ...]:
+    """The card index of each suit of a rank."""
+    return tuple(card_index(s, rank) for s in range(4))
+
+
+_NO_WILD = (-1, -1, -1, -1)
 
 
 @dataclass(frozen=True, slots=True)
 class _Home:
     index: int
     kind: Literal["run", "set"]
-    options: tuple[tuple[int, int, int], ...] = ()  # run: (window var, first, last)
+    first: int = 0  # run: the variable of its first window (the others follow)
+    spans: tuple[tuple[int, int], ...] = ()  # run: (first, last) position of each window
     fills: tuple[tuple[int, int], ...] = ()  # run: (position, joker var) where a joker may fill
     suit: int = 0
     naturals: tuple[tuple[int, Card], ...] = ()
@@ -214,7 +270,7 @@ class _Homes:
         self.top = 0  # the objective's terms at their variables' upper bounds, summed
         self.terms = _Terms()
         self.wild = t.jokers > 0
-        lo_pos, hi_pos = t.pos_range
+        self.pos_range = lo_pos, hi_pos = t.pos_range
         available = instance.available
         # per suit, per position from lo_pos: a copy is on the table or in the hand
         self.open = [tuple(available[card_index(s, q)] > 0 for q in range(lo_pos, hi_pos + 1)) for s in range(4)]
@@ -252,17 +308,16 @@ class _Homes:
     def _run(self, i: int, info: _OldRun, kept: int, held: list[int]) -> _Home:
         """A run's home; ``kept`` -1: the covering windows carry the kept weight."""
         b, terms = self.b, self.terms
-        lo_pos, hi_pos = self.t.pos_range
         suit = info.suit
-        nps = tuple(sorted(info.naturals))  # on the table: open
-        shape = _run_shape(nps, info.jokers, self.open[suit], self.instance.jokers_in_play, lo_pos, hi_pos)
+        shape = _run_shape(
+            info.positions, info.jokers, self.open[suit], self.instance.jokers_in_play, *self.pos_range
+        )  # its own positions are on the table: open
         n = len(shape.spans)
-        first = b.bools(n)
-        opts = [(first + k, a, z) for k, (a, z) in enumerate(shape.spans)]
-        own = tuple(sorted(info.naturals.items()))
         if kept < 0 and not self.wild:
-            self._kept_as_one(info, shape, first)
-            return _Home(i, "run", tuple(opts), (), suit, own)
+            first = b.bools(n + 1)
+            self._kept_as_one(info, shape.as_one, first)
+            return _Home(i, "run", first, shape.spans, (), suit, info.own)
+        first = b.bools(n)
         b.linear(range(first, first + n), [1] * n, 0, 1)
         if kept >= 0:
             covering = [first + k for k in range(n) if shape.whole[k]]
@@ -290,30 +345,27 @@ class _Homes:
                     held.append(j)
                     terms.joker(cards[q], j)
                     fills.append((q, j))
-        return _Home(i, "run", tuple(opts), tuple(fills), suit, own)
+        return _Home(i, "run", first, shape.spans, tuple(fills), suit, info.own)
 
-    def _kept_as_one(self, info: _OldRun, shape: _RunShape, first: int) -> None:
+    def _kept_as_one(self, info: _OldRun, one: _AsOne, first: int) -> None:
         """The terms of a run's home with no joker in play: its whole windows (every old natural
-        held) summed into one ``kept`` variable, which stands for all of them in the objective and
-        in the per-card rows of the run's own positions (every whole window holds those). The same
-        model with fewer terms: three- and four-deck tables solved 14-25% faster, the same optima
-        (docs/decisions-manipulation.md, eighth round)."""
+        held) summed into one ``kept`` variable (``first`` + the windows), which stands for all of
+        them in the objective and in the per-card rows of the run's own positions (every whole
+        window holds those). The same model with fewer terms: three- and four-deck tables solved
+        14-25% faster, the same optima (docs/decisions-manipulation.md, eighth round). The terms
+        are listed once per shape (:class:`_AsOne`) and offset here."""
         b = self.b
-        kept = b.var(0, 1)
         at = first.__add__
-        b.linear([kept, *map(at, shape.wholes)], [1] + [-1] * len(shape.wholes), 0, 0)
-        b.linear([kept, *map(at, shape.partial)], [1] * (len(shape.partial) + 1), 0, 1)
+        for vs, cs, lo, hi in one.rows:
+            b.linear(map(at, vs), cs, lo, hi)
         keep = self.big + len(info.naturals)
-        costs = [(first + k, shape.costs[k]) for k in shape.partial]
-        self.objective.append((kept, keep))
-        self.objective.extend(costs)
-        self.top += keep + sum(c for _, c in costs)
+        objective = self.objective
+        objective.append((first + one.kept, keep))
+        objective.extend([(first + k, c) for k, c in one.costs])
+        self.top += keep + one.top
         copies, row = self.terms.copies, _suit_row(info.suit)
-        for q, own, ks in shape.grouped:
-            if own:
-                copies[row[q]].extend([kept, *map(at, ks)])
-            else:
-                copies[row[q]].extend(map(at, ks))
+        for q, vs in one.copies:
+            copies[row[q]].extend(map(at, vs))
 
     def _set(self, i: int, info: _OldSet) -> _Home:
         """A set's home without jokers in play: one variable per suit subset it may take (any 3,
@@ -321,19 +373,20 @@ class _Homes:
         every old suit carry the kept weight."""
         b, copies = self.b, self.terms.copies
         available = self.instance.available
-        cards = [card_index(s, info.rank) for s in range(4)]
-        subsets, shared, whole = _set_shape(tuple(available[c] > 0 for c in cards), info.suits)
+        cards = _rank_cards(info.rank)
+        subsets, shared, whole, by_suit = _set_shape(tuple(available[c] > 0 for c in cards), info.suits)
         n = len(subsets)
         first = b.bools(n)
-        opts = [(first + k, t) for k, t in enumerate(subsets)]
         b.linear(range(first, first + n), [1] * n, 0, 1)
-        costs = [c + self.big if w else c for c, w in zip(shared, whole)]
+        big = self.big
+        costs = [c + big if w else c for c, w in zip(shared, whole)]
         self.objective.extend(zip(range(first, first + n), costs))
         self.top += sum(costs)
-        for o, t in opts:
-            for s in t:
-                copies[cards[s]].append(o)
-        return _Home(i, "set", rank=info.rank, subsets=tuple(opts), wild=(-1,) * 4)
+        at = first.__add__
+        for card, ks in zip(cards, by_suit):
+            if ks:
+                copies[card].extend(map(at, ks))
+        return _Home(i, "set", rank=info.rank, subsets=tuple(zip(range(first, first + n), subsets)), wild=_NO_WILD)
 
     def _set_copies(self, i: int, info: _OldSet, kept: int, held: list[int]) -> _Home:
         """A set's home with jokers in play: a copy variable per suit under a home variable ``h``
@@ -406,7 +459,8 @@ def _decode_homes(homes: Sequence[_Home], values: Sequence[int]) -> tuple[list[P
     jokers = [0] * N_NATURAL
     for h in homes:
         if h.kind == "run":
-            chosen = [(a, z) for v, a, z in h.options if values[v]]
+            first = h.first
+            chosen = [span for k, span in enumerate(h.spans) if values[first + k]]
             if not chosen:
                 continue
             a, z = chosen[0]

@@ -45,7 +45,7 @@ from typing import Literal, NamedTuple
 from ortools.sat.python import cp_model_helper as cp
 
 from solver.cards import Card, Cards
-from solver.cpsat import parameters, solve_proto, status_of
+from solver.cpsat import parameters, solution_values, solve_proto, status_of
 from solver.errors import MeldError, Status
 from solver.ranks import JOKER, MAX_RUN, N_NATURAL, VALUE_SCALE, card_index, natural_card, position_range
 from solver.rules import ManipulationRules
@@ -397,7 +397,7 @@ def run_model(proto: cp.CpModelProto, time_limit: float, *, zero_half_cuts: bool
     params.use_sat_inprocessing = False  # the least-change tails: means 5-15% lower (docs/decisions-manipulation.md)
     r = solve_proto(proto, params)
     status = status_of(r.status)
-    values = tuple(r.solution) if status in (Status.OPTIMAL, Status.FEASIBLE) else ()
+    values = solution_values(r) if status in (Status.OPTIMAL, Status.FEASIBLE) else ()
     return Response(status, values, -round(r.objective_value), -round(r.best_objective_bound))
 
 
