@@ -459,11 +459,10 @@ def _decode_homes(homes: Sequence[_Home], values: Sequence[int]) -> tuple[list[P
     jokers = [0] * N_NATURAL
     for h in homes:
         if h.kind == "run":
-            first = h.first
-            chosen = [span for k, span in enumerate(h.spans) if values[first + k]]
-            if not chosen:
+            try:  # at most one window is chosen
+                a, z = h.spans[values.index(1, h.first, h.first + len(h.spans)) - h.first]
+            except ValueError:
                 continue
-            a, z = chosen[0]
             nat = dict(h.naturals)
             joker_at = {q for q, j in h.fills if values[j]}
             slots: list[Card | None] = []

@@ -26,7 +26,10 @@ from dataclasses import dataclass
 from solver.cards import ALL_CARDS, Cards
 from solver.melds import Meld
 
-__all__ = ["Move", "TableDiff", "match_melds", "best_assignment", "diff_tables", "overlap"]
+__all__ = ["Move", "TableDiff", "match_melds", "best_assignment", "diff_tables", "overlap", "meld_counts"]
+
+Counts = dict[int, int]
+"""A meld's cards counted by card index."""
 
 
 def _plain(meld: Meld) -> str:
@@ -80,16 +83,18 @@ def overlap(a: Cards, b: Cards) -> int:
     return sum(min(x, y) for x, y in zip(a.counts, b.counts))
 
 
-def _share_edges(old: Sequence[Meld], new: Sequence[Meld], big: int) -> dict[tuple[int, int], int]:
+def _share_edges(
+    old: Sequence[Meld], old_counts: Sequence[Counts], new_counts: Sequence[Counts], big: int
+) -> dict[tuple[int, int], int]:
     """Edges old -> new weighing the cards they share, plus ``big`` when the old meld is whole."""
     holders: dict[int, list[tuple[int, int]]] = {}  # which new melds hold each card (index), how many times
-    for j, meld in enumerate(new):
-        for card, n in _index_counts(meld).items():
+    for j, counts in enumerate(new_counts):
+        for card, n in counts.items():
             holders.setdefault(card, []).append((j, n))
     edges: dict[tuple[int, int], int] = {}
     for i, meld in enumerate(old):
         shares: dict[int, int] = {}
-        for card, n in _index_counts(meld).items():
+        for card, n in old_counts[i].items():
             for j, m in holders.get(card, ()):
                 shares[j] = shares.get(j, 0) + (n if n < m else m)
         size = len(meld.cards)
@@ -98,13 +103,19 @@ def _share_edges(old: Sequence[Meld], new: Sequence[Meld], big: int) -> dict[tup
     return edges
 
 
-def _index_counts(meld: Meld) -> dict[int, int]:
+def _index_counts(meld: Meld) -> Counts:
     """A meld's cards counted by card index (ints hash far faster than cards)."""
-    counts: dict[int, int] = {}
+    counts: Counts = {}
     for card in meld.cards:
         i = card.index
         counts[i] = counts.get(i, 0) + 1
     return counts
+
+
+def meld_counts(melds: Sequence[Meld]) -> list[Counts]:
+    """Each meld's cards counted by card index: what :func:`match_melds` and :func:`diff_tables`
+    read, counted once when a caller asks both."""
+    return [_index_counts(m) for m in melds]
 
 
 def _forced(edges: dict[tuple[int, int], int], big: int) -> set[tuple[int, int]]:
@@ -160,15 +171,19 @@ def best_assignment(edges: dict[tuple[int, int], int]) -> list[tuple[int, int]]:
     return [(i, news[solver.right_mate(k)]) for k, i in enumerate(olds) if solver.right_mate(k) < n_new]
 
 
-def match_melds(old: Sequence[Meld], new: Sequence[Meld]) -> tuple[int | None, ...]:
+def match_melds(
+    old: Sequence[Meld], new: Sequence[Meld], counts: tuple[Sequence[Counts], Sequence[Counts]] | None = None
+) -> tuple[int | None, ...]:
     """The partner (index into ``new``) of every old meld, or None.
 
     Lexicographic: most old melds kept whole, then most shared cards.
     Components of the share graph with one old and one new meld are paired
     directly; the others go to a compiled assignment solver (:func:`best_assignment`).
+    ``counts``: the old and new melds' :func:`meld_counts`, if the caller has them.
     """
     big = sum(len(m) for m in old) + 1
-    edges = _share_edges(old, new, big)
+    old_counts, new_counts = counts if counts is not None else (meld_counts(old), meld_counts(new))
+    edges = _share_edges(old, old_counts, new_counts, big)
     partner: list[int | None] = [None] * len(old)
     forced = _forced(edges, big)
     done_old = {i for i, _ in forced}
@@ -226,22 +241,28 @@ def _cards(counts: dict[int, int]) -> Cards:
 
 
 def diff_tables(
-    old: Sequence[Meld], new: Sequence[Meld], played: Cards, matching: Sequence[int | None] | None = None
+    old: Sequence[Meld],
+    new: Sequence[Meld],
+    played: Cards,
+    matching: Sequence[int | None] | None = None,
+    counts: tuple[Sequence[Counts], Sequence[Counts]] | None = None,
 ) -> TableDiff:
     """Kept melds, moved table cards and the move list from ``old`` to ``new``.
 
     ``played`` are the hand cards the new table adds. Moves are grouped by
     (source, target): table cards first, in old-table order, then the hand.
+    ``counts``: the old and new melds' :func:`meld_counts`, if the caller has them (not changed).
     """
+    old_counts, new_counts = counts if counts is not None else (meld_counts(old), meld_counts(new))
     if matching is None:
-        matching = match_melds(old, new)
+        matching = match_melds(old, new, (old_counts, new_counts))
     kept = []
     moved = 0
     # what each new meld still needs after its partner's cards, what each old meld gives away (by card index)
-    need = [_index_counts(m) for m in new]
+    need = [dict(c) for c in new_counts]
     surplus: list[dict[int, int]] = []
-    for i, meld in enumerate(old):
-        give = _index_counts(meld)
+    for i in range(len(old)):
+        give = dict(old_counts[i])
         j = matching[i]
         if j is not None:
             partner = need[j]

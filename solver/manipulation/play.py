@@ -31,7 +31,7 @@ from solver.manipulation.bound import playable_bound, score_of
 from solver.manipulation.extension import ExtensionSearch, budget_for, extension_play
 from solver.manipulation.least_change import solve_least_change
 from solver.manipulation.model import Solved, Template, exact_instance, plain_instance, solve_play, template
-from solver.manipulation.moves import Move, TableDiff, diff_tables, match_melds
+from solver.manipulation.moves import Move, TableDiff, diff_tables, match_melds, meld_counts
 from solver.manipulation.natural import DP_CARDS, DP_CARDS_LEAST, NaturalPlay, natural_play
 from solver.melds import Meld, format_table, validate_rearrangement, validate_table
 from solver.ranks import JOKER
@@ -297,14 +297,17 @@ def _finish(
     played = validate_rearrangement(old, pos.hand, new, pos.rules.meld_spec)
     if played != played_best:  # pragma: no cover - a bug in a stage's decoder
         raise MeldError(f"decoded table adds {played}, the solver says {played_best}")
+    old_counts, new_counts = meld_counts(old), meld_counts(new)
     if matching is None:
-        matching = match_melds(old, new)
+        matching = match_melds(old, new, (old_counts, new_counts))
     first = [j for j in matching if j is not None]
     taken = set(first)
     rest = sorted((j for j in range(len(new)) if j not in taken), key=lambda j: _sort_key(new[j]))
-    where = {j: k for k, j in enumerate(first + rest)}
-    table = tuple(new[j] for j in first + rest)
-    diff: TableDiff = diff_tables(old, table, played, [None if j is None else where[j] for j in matching])
+    order = first + rest
+    where = {j: k for k, j in enumerate(order)}
+    table = tuple(new[j] for j in order)
+    renumbered = [None if j is None else where[j] for j in matching]
+    diff: TableDiff = diff_tables(old, table, played, renumbered, (old_counts, [new_counts[j] for j in order]))
     return Play(
         status,
         played,
