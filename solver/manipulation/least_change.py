@@ -106,10 +106,6 @@ class _RunShape:
     costs: tuple[int, ...]  # the old naturals each window holds (staying home)
     whole: tuple[bool, ...]  # whether each window holds all of them (kept)
     holding: tuple[tuple[int, ...], ...]  # per position from 0, the windows (by number) holding it
-    wholes: tuple[int, ...]  # the windows holding all of them
-    partial: tuple[int, ...]  # the others
-    grouped: tuple[tuple[int, bool, tuple[int, ...]], ...]  # (position, the run's own, windows) as ``holding``,
-    # less the whole windows where the run has a natural; positions with neither left out
     as_one: _AsOne  # the terms of :meth:`_Homes._kept_as_one`, by variable number (``kept``: the last)
 
 
@@ -126,18 +122,26 @@ class _AsOne:
 
 
 def _as_one(
-    n: int,
-    wholes: tuple[int, ...],
-    partial: tuple[int, ...],
-    costs: tuple[int, ...],
-    grouped: tuple[tuple[int, bool, tuple[int, ...]], ...],
+    costs: tuple[int, ...], whole: tuple[bool, ...], holding: Sequence[Sequence[int]], inside: set[int]
 ) -> _AsOne:
+    """``kept`` (variable ``n``, after the ``n`` windows) is the sum of the whole windows; it stands
+    for them at the run's own positions (``inside``), which every whole window holds; the other
+    positions list the windows holding them; positions with neither are left out."""
+    n = len(costs)
+    wholes = tuple(k for k, w in enumerate(whole) if w)
+    partial = tuple(k for k, w in enumerate(whole) if not w)
+    copies = []
+    for q, ks in enumerate(holding):
+        if q in inside:
+            copies.append((q, (n, *(k for k in ks if not whole[k]))))
+        elif ks:
+            copies.append((q, tuple(ks)))
     return _AsOne(
         n,
         (((n, *wholes), (1,) + (-1,) * len(wholes), 0, 0), ((n, *partial), (1,) * (len(partial) + 1), 0, 1)),
         tuple((k, costs[k]) for k in partial),
         sum(costs[k] for k in partial),
-        tuple((q, (n, *ks) if own else ks) for q, own, ks in grouped),
+        tuple(copies),
     )
 
 
@@ -172,22 +176,8 @@ def _run_shape(
             holding[q].append(k)
     whole = tuple(a <= nlo and z >= nhi for a, z in spans)
     costs = tuple(before[z + 1] - before[a] for a, z in spans)
-    wholes = tuple(k for k, w in enumerate(whole) if w)
-    partial = tuple(k for k, w in enumerate(whole) if not w)
-    grouped = tuple(
-        (q, q in inside, tuple(k for k in ks if not (q in inside and whole[k])))
-        for q, ks in enumerate(holding)
-        if ks or q in inside
-    )
     return _RunShape(
-        tuple(spans),
-        costs,
-        whole,
-        tuple(tuple(ks) for ks in holding),
-        wholes,
-        partial,
-        grouped,
-        _as_one(len(spans), wholes, partial, costs, grouped),
+        tuple(spans), costs, whole, tuple(tuple(ks) for ks in holding), _as_one(costs, whole, holding, inside)
     )
 
 
