@@ -324,9 +324,10 @@ def _refine(b: Builder, t: Template, jokers: int) -> _Refinement:
 
     wins = [window_naturals(w) for w in t.windows]
     longest = long_run_length(jokers)
+    shapes = run_windows(t.ace, 6, longest) if longest > 5 else ()
     long = []
     for s in range(4):
-        for positions in run_windows(t.ace, 6, longest) if longest > 5 else ():
+        for positions in shapes:
             w = _Window(s, positions, tuple(card_index(s, p) for p in positions), b.var(0, t.decks + jokers))
             for idx in w.cards:
                 b.append_ones(t.usage_cons[idx], [w.x])
