@@ -33,6 +33,8 @@ from cli.common import (
     seconds_option,
 )
 from cli.inline import Inline, PresetName, check_applies, load_paths, parse_rule_overrides
+from cli.output import OutputFailed, guard, output_failed
+from cli.signals import EXIT_INTERRUPTED, interrupted, is_interrupt, watch_interrupts
 from solver import __version__
 from solver.errors import ShanghaiError
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, position_json
@@ -351,23 +353,36 @@ def main(args: list[str] | None = None) -> None:
         if reconfigure is not None:
             reconfigure(errors="replace")
     command = typer.main.get_command(app)
+    watch_interrupts()
+    guard(command)
     try:
         code = command.main(args, prog_name="shanghai", standalone_mode=False)
+    except OutputFailed as exc:
+        output_failed(exc)
+    except (typer.Abort, KeyboardInterrupt) as exc:
+        if not is_interrupt(exc):  # click's Abort of an end of input
+            error("interrupted")
+            raise SystemExit(EXIT_FAIL) from None
+        interrupted()
     except click.exceptions.NoArgsIsHelpError as exc:
         out.print(exc.ctx.get_help() if exc.ctx else exc.format_message(), markup=False)
         raise SystemExit(EXIT_BAD_INPUT) from None
     except click.ClickException as exc:
         error(exc.format_message())
         raise SystemExit(EXIT_BAD_INPUT) from None
-    except (typer.Abort, KeyboardInterrupt, EOFError):
+    except EOFError:
         error("interrupted")
         raise SystemExit(EXIT_FAIL) from None
     except ShanghaiError as exc:
         error(str(exc))
         raise SystemExit(EXIT_BAD_INPUT) from None
     except Exception as exc:  # a bug: one line, not a traceback (SHANGHAI_DEBUG=1 shows it)
+        if is_interrupt(exc):  # Ctrl-C cut something short (an import of a compiled module)
+            interrupted()
         if os.environ.get("SHANGHAI_DEBUG"):
             raise
         error(f"{type(exc).__name__}: {exc} (a bug; SHANGHAI_DEBUG=1 shows the traceback)", label="internal error")
         raise SystemExit(EXIT_FAIL) from None
+    if code == EXIT_INTERRUPTED:  # typer's answer to a KeyboardInterrupt (no command exits 130 itself)
+        interrupted()
     raise SystemExit(code if isinstance(code, int) else 0)

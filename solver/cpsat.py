@@ -3,13 +3,16 @@
 Every model in the library is solved through these functions, so the
 parameters that measured fastest, the time-limit floor and the mapping of
 CP-SAT's status codes to :class:`solver.errors.Status` are written once.
+CP-SAT is told not to take SIGINT (``catch_sigint_signal``): Ctrl-C belongs
+to the program, and :func:`stop_searches` stops every running solve at once
+(the command line calls it from its signal watcher, ``cli/signals.py``).
 The models are small and tight: one worker (faster and deterministic), and
 the expensive presolve, probing, symmetry and cut stages can be switched off
 where they measured slower (docs/decisions-manipulation.md).
 
 >>> params = parameters(0.5, lean=True)
->>> params.num_workers, params.cp_model_presolve, params.max_time_in_seconds
-(1, False, 0.5)
+>>> params.num_workers, params.cp_model_presolve, params.max_time_in_seconds, params.catch_sigint_signal
+(1, False, 0.5, False)
 >>> status_of(cp.CpSolverStatus.INFEASIBLE)
 <Status.INFEASIBLE: 'infeasible'>
 """
@@ -17,7 +20,8 @@ where they measured slower (docs/decisions-manipulation.md).
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Final
+import threading
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from ortools.sat.python import cp_model_helper as cp
 
@@ -26,7 +30,16 @@ from solver.errors import SolverTimeout, Status
 if TYPE_CHECKING:  # cp_model imports pandas (about 0.7 s): only the models built with CpModel need it
     from ortools.sat.python import cp_model
 
-__all__ = ["MIN_TIME", "parameters", "status_of", "solve_proto", "solution_values", "solver_for", "require_answer"]
+__all__ = [
+    "MIN_TIME",
+    "parameters",
+    "status_of",
+    "solve_proto",
+    "solution_values",
+    "solver_for",
+    "require_answer",
+    "stop_searches",
+]
 
 MIN_TIME: Final = 0.001
 """The shortest time limit passed to CP-SAT (it rejects zero)."""
@@ -37,6 +50,28 @@ _STATUS: Final[dict[Any, Status]] = {
     cp.CpSolverStatus.INFEASIBLE: Status.INFEASIBLE,
     cp.CpSolverStatus.UNKNOWN: Status.UNKNOWN,
 }
+
+
+class _Stoppable(Protocol):
+    def stop_search(self) -> None: ...
+
+
+_RUNNING: Final[set[_Stoppable]] = set()
+"""The solves running now (any thread): what :func:`stop_searches` stops."""
+_RUNNING_LOCK: Final = threading.Lock()
+
+
+def stop_searches() -> int:
+    """Stop every CP-SAT search running in this process (safe from any thread); how many there were.
+
+    A stopped solve returns at once with what it has (``feasible`` or ``unknown``), as at its time
+    limit; the caller that asked for the stop (Ctrl-C) then raises ``KeyboardInterrupt``.
+    """
+    with _RUNNING_LOCK:
+        running = list(_RUNNING)
+    for solve in running:
+        solve.stop_search()
+    return len(running)
 
 
 def parameters(
@@ -54,6 +89,7 @@ def parameters(
     ``probing`` switch off one stage each.
     """
     params = cp.SatParameters()
+    params.catch_sigint_signal = False  # Ctrl-C is the program's (see stop_searches), never CP-SAT's
     params.num_workers = workers
     params.max_time_in_seconds = max(MIN_TIME, time_limit)
     if lean or not presolve:
@@ -87,7 +123,13 @@ def solve_proto(proto: cp.CpModelProto, params: cp.SatParameters) -> cp.CpSolver
     """Solve a model written directly as a proto (no ``CpModel`` wrapper: cheaper to build)."""
     wrapper = cp.SolveWrapper()
     wrapper.set_parameters(params)
-    response: cp.CpSolverResponse = wrapper.solve(proto)  # type: ignore[no-untyped-call]
+    with _RUNNING_LOCK:
+        _RUNNING.add(wrapper)
+    try:
+        response: cp.CpSolverResponse = wrapper.solve(proto)  # type: ignore[no-untyped-call]
+    finally:
+        with _RUNNING_LOCK:
+            _RUNNING.discard(wrapper)
     return response
 
 
@@ -115,9 +157,30 @@ def solution_values(response: cp.CpSolverResponse) -> tuple[int, ...]:
 
 
 def solver_for(params: cp.SatParameters) -> cp_model.CpSolver:
-    """A ``CpSolver`` with these parameters, for models built with ``CpModel``."""
-    from ortools.sat.python import cp_model
-
-    solver = cp_model.CpSolver()
+    """A ``CpSolver`` with these parameters, for models built with ``CpModel`` (its solves can be
+    stopped by :func:`stop_searches`)."""
+    solver = _stoppable_solver()()
     solver.parameters = params
     return solver
+
+
+_SOLVER_CLASS: list[type[cp_model.CpSolver]] = []
+
+
+def _stoppable_solver() -> type[cp_model.CpSolver]:
+    """``CpSolver`` whose ``solve`` is listed as running (made on first use: ``cp_model`` is slow to import)."""
+    if not _SOLVER_CLASS:
+        from ortools.sat.python import cp_model
+
+        class StoppableSolver(cp_model.CpSolver):
+            def solve(self, model: Any, solution_callback: Any = None) -> Any:
+                with _RUNNING_LOCK:
+                    _RUNNING.add(self)
+                try:
+                    return super().solve(model, solution_callback)
+                finally:
+                    with _RUNNING_LOCK:
+                        _RUNNING.discard(self)
+
+        _SOLVER_CLASS.append(StoppableSolver)
+    return _SOLVER_CLASS[0]

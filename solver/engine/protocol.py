@@ -214,6 +214,11 @@ class EngineServer:
                 write(self.answer(req))
                 if self.done:
                     return
+        except KeyboardInterrupt:  # Ctrl-C: stop now; the workers are killed, pending requests dropped
+            if pool is not None:
+                pool.kill()
+                pool = None
+            raise
         finally:
             if pool is not None:
                 pool.close()

@@ -12,9 +12,10 @@ first shares the win.
 from __future__ import annotations
 
 import math
+import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,6 +138,11 @@ def play_one(
     )
 
 
+def _ignore_interrupts() -> None:
+    """A worker ignores Ctrl-C: the parent stops it (``Pool`` terminates its workers on the way out)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _job(args: tuple[str, dict[str, Any], tuple[str, ...], int, dict[str, Any], bool]) -> GameResult:
     return play_one(*args)
 
@@ -181,8 +187,9 @@ def selfplay(
             if progress:
                 progress(result)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for result in pool.map(_job, jobs, chunksize=max(1, min(32, games // (workers * 8) or 1))):
+        chunk = max(1, min(32, games // (workers * 8) or 1))
+        with multiprocessing.Pool(workers, initializer=_ignore_interrupts) as pool:  # leaving kills the workers
+            for result in pool.imap(_job, jobs, chunksize=chunk):
                 _add(stats, result)
                 if progress:
                     progress(result)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import multiprocessing
+import signal
 import threading
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -39,7 +40,11 @@ def _answer(request: dict[str, Any]) -> str:
 
 
 def _worker_main(conn: Connection, target: Callable[[dict[str, Any]], str]) -> None:
-    """A worker's loop: a request in, its reply line out, until the pipe closes or ``None`` arrives."""
+    """A worker's loop: a request in, its reply line out, until the pipe closes or ``None`` arrives.
+
+    A worker ignores Ctrl-C (it reaches the whole process group): the engine kills its workers.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         try:
             request = conn.recv()
@@ -93,7 +98,9 @@ class SolvePool:
         self.slots = threading.Semaphore(max(1, workers))
         self.lock = threading.Lock()
         self.idle: list[_Worker] = []
+        self.busy: set[_Worker] = set()
         self.threads: list[threading.Thread] = []
+        self.killed = False
 
     def submit(self, rid: Any, request: dict[str, Any], time_limit: float) -> None:
         """Answer ``request`` in a worker; its reply (or a ``timeout`` error) is written when ready."""
@@ -114,22 +121,43 @@ class SolvePool:
                 worker = self.idle.pop() if self.idle else None
             if worker is None or not worker.process.is_alive():
                 worker = _Worker(self.context, self.target)
-            seconds = self.limit(time_limit)
-            try:
-                worker.conn.send(request)
-                if not worker.conn.poll(seconds):
-                    worker.kill()
-                    self.write(_error(rid, "timeout", f"no answer within the hard limit of {seconds:g} s; stopped"))
-                    return
-                reply = worker.conn.recv()
-            except (EOFError, OSError):
-                worker.kill()
-                code = worker.process.exitcode
-                self.write(_error(rid, "internal_error", f"the solver worker stopped (exit code {code})"))
-                return
             with self.lock:
-                self.idle.append(worker)
-            self.write(reply)
+                if self.killed:
+                    worker.kill()
+                    return
+                self.busy.add(worker)
+            try:
+                reply = self._ask(worker, rid, request, time_limit)
+            finally:
+                with self.lock:
+                    self.busy.discard(worker)
+            if reply is not None and not self.killed:
+                self.write(reply)
+
+    def _ask(self, worker: _Worker, rid: Any, request: dict[str, Any], time_limit: float) -> str | None:
+        """The reply line of one worker to one request (None after :meth:`kill`)."""
+        seconds = self.limit(time_limit)
+        try:
+            worker.conn.send(request)
+            if not worker.conn.poll(seconds):
+                worker.kill()
+                return _error(rid, "timeout", f"no answer within the hard limit of {seconds:g} s; stopped")
+            reply: str = worker.conn.recv()
+        except (EOFError, OSError):
+            worker.kill()
+            code = worker.process.exitcode
+            return _error(rid, "internal_error", f"the solver worker stopped (exit code {code})")
+        with self.lock:
+            self.idle.append(worker)
+        return reply
+
+    def kill(self) -> None:
+        """Stop at once (Ctrl-C): kill every worker, busy or idle; pending requests get no reply."""
+        with self.lock:
+            self.killed = True
+            workers, self.idle = [*self.busy, *self.idle], []
+        for worker in workers:
+            worker.kill()
 
     def close(self) -> None:
         """Wait for every pending request (each is bounded by its hard limit), then stop the workers."""
