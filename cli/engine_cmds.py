@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -157,29 +156,29 @@ def _hand_over(game: Any) -> None:
 
 
 class _Recorder:
-    """Writes the game record after every action, so a crash never loses a game (``--save``)."""
+    """Writes the game record after every action, so a crash never loses a game (``--save``; see cli/records.py)."""
 
-    def __init__(self, path: Path | None, kinds: list[str]) -> None:
+    def __init__(self, path: Path | None, kinds: list[str], force: bool = False) -> None:
+        from cli.records import RecordFile
+
         self.path = path
         self.kinds = kinds
-        if path is None:
-            return
-        if path.is_dir():
-            bad_input(f"--save {path}: is a folder; give a file name")
-        if not path.parent.is_dir():
-            bad_input(f"--save {path}: the folder {path.parent} does not exist")
+        self.file = RecordFile(path, force) if path is not None else None
+        if self.file is not None:
+            try:
+                self.file.check()
+            except ShanghaiError as exc:
+                bad_input(str(exc))
 
     def write(self, game: Any) -> None:
-        if self.path is None:
+        if self.file is None:
             return
         from solver.engine import record_of
 
-        tmp = self.path.with_name(self.path.name + ".tmp")
         try:
-            tmp.write_text(record_of(game, self.kinds).to_json(), encoding="utf-8")
-            os.replace(tmp, self.path)
-        except OSError as exc:
-            bad_input(f"--save {self.path}: cannot write: {exc.strerror or 'error'}")
+            self.file.write(record_of(game, self.kinds).to_json())
+        except ShanghaiError as exc:
+            bad_input(str(exc))
 
 
 def _players_for(game_name: str, rules: dict[str, Any], players: int | None) -> int:
@@ -242,13 +241,22 @@ def play(
     rule: RuleOpt = None,
     save: Annotated[
         Optional[Path],  # noqa: UP045
-        typer.Option(help="Write the game record (JSON) here, after every action."),
+        typer.Option(help="Write the game record (JSON) here, after every action (a regular file)."),
+    ] = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="--save may replace a file that is not a game record, or write through a link."),
+    ] = False,
+    load: Annotated[
+        Optional[Path],  # noqa: UP045
+        typer.Option("--load", metavar="RECORD", help="Resume the game of a saved record (its rules, seed and seats)."),
     ] = None,
 ) -> None:
     """Play in the terminal against AI players.
 
     At the prompt type an action's number or its text, hint for the
-    solver's advice, ? for every legal action, or quit.
+    solver's advice, ? for every legal action, or quit. Ctrl-C saves the
+    record (with --save) and stops.
     """
     from solver.engine import GAME_NAMES, new_game
     from solver.engine.players import PLAYER_KINDS, make_player
@@ -257,18 +265,31 @@ def play(
         bad_input(f"unknown game {game_name[:40]!r} (known: {', '.join(GAME_NAMES)})")
     if opponents not in PLAYER_KINDS:
         bad_input(f"unknown player {opponents[:40]!r} (known: {', '.join(PLAYER_KINDS)})")
-    rules = _rules_arg(preset, rule)
-    n = _players_for(game_name, rules, players)
+    you = 0
+    if load is not None:
+        game, kinds, you, seed = _resumed(load, game_name, opponents, (players, preset, rule))
+        n = game.num_players
+    else:
+        rules = _rules_arg(preset, rule)
+        n = _players_for(game_name, rules, players)
+        try:
+            game = new_game(game_name, rules, n, seed)
+        except ShanghaiError as exc:
+            bad_input(str(exc))
+        kinds = [("you" if q == you else opponents) for q in range(n)]
     try:
-        game = new_game(game_name, rules, n, seed)
-        ai = [make_player(opponents, seed * 1000 + i) for i in range(n)]
+        ai = [make_player(kinds[q] if kinds[q] in PLAYER_KINDS else opponents, seed * 1000 + q) for q in range(n)]
     except ShanghaiError as exc:
         bad_input(str(exc))
-    you = 0
-    recorder = _Recorder(save, [("you" if q == you else opponents) for q in range(n)])
+    recorder = _Recorder(save, kinds, force)
     recorder.write(game)
     try:
         _loop(game, ai, you, recorder)
+    except KeyboardInterrupt:  # Ctrl-C: the record is saved first, then cli.main says "interrupted"
+        recorder.write(game)
+        if save is not None:
+            say(err, f"game record written to {save}")
+        raise
     except Exception as exc:  # a bug in a game or a player: say so in one line; the record is saved
         error(f"the game stopped at action {len(game.history) + 1}: {type(exc).__name__}: {exc}")
         raise typer.Exit(EXIT_FAIL) from None
@@ -276,6 +297,28 @@ def play(
         say(err, f"game record written to {save}")
     if game.is_terminal():
         say(out, f"game over: scores {game.scores()}, winners {game.winners()}")
+
+
+def _resumed(path: Path, game_name: str, opponents: str, fresh: tuple[Any, ...]) -> tuple[Any, list[str], int, int]:
+    """``--load``: the replayed game, each seat's kind, the human's seat and the seed (bad input exits 2)."""
+    from cli.records import load_game
+
+    if any(v for v in fresh):
+        bad_input("--load resumes a record with its own players and rules: drop --players, --preset and --rule")
+    try:
+        record, game = load_game(path)
+    except ShanghaiError as exc:
+        bad_input(str(exc))
+    if record.game != game_name:
+        bad_input(f"{path}: the record is a {record.game} game, not {game_name}")
+    if game.is_terminal():
+        bad_input(f"{path}: the game is over; there is nothing to resume")
+    kinds = list(record.players) if len(record.players) == record.num_players else []
+    you = kinds.index("you") if "you" in kinds else 0
+    if not kinds:
+        kinds = [opponents] * record.num_players
+    kinds[you] = "you"
+    return game, kinds, you, record.seed
 
 
 def _loop(game: Any, ai: list[Any], you: int, recorder: _Recorder) -> None:

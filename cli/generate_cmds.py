@@ -9,6 +9,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cli.common import bad_input, emit_json, err, out
+from cli.files import make_folder, write_output
 from solver.errors import ShanghaiError
 from solver.generate import GAMES, LEVELS, file_name, generate
 from solver.puzzles import Puzzle, dumps, position_dict
@@ -55,6 +56,8 @@ def generate_cmd(
         rules = rules_for(game, rules_data)
     except ShanghaiError as exc:
         bad_input(str(exc))
+    if output is not None:
+        make_folder(output)  # before the work: a folder that cannot be made is said at once
     progress = Progress(
         TextColumn(f"generating {difficulty} {game}"),
         BarColumn(),
@@ -69,13 +72,11 @@ def generate_cmd(
             puzzles = generate(game, difficulty, count, seed, rules, progress=lambda _: progress.advance(task))
         except ShanghaiError as exc:
             bad_input(str(exc))
-    if output is not None:
-        output.mkdir(parents=True, exist_ok=True)
     for i, puzzle in enumerate(puzzles, 1):
         path = None
         if output is not None:
             path = output / file_name(puzzle, i)
-            path.write_text(dumps(puzzle), encoding="utf-8")
+            write_output(path, dumps(puzzle).encode())
         if json:
             emit_json(_data(puzzle, path))
         elif output is None:

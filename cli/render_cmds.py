@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from cli.common import bad_input, emit_json, err
+from cli.files import write_output
 from solver.errors import ShanghaiError
 
 
@@ -39,7 +40,7 @@ def render_cmd(
     except ShanghaiError as exc:
         bad_input(str(exc))
     data = svg.encode() if suffix == ".svg" else svg_to_png(svg)
-    output.write_bytes(data)
+    write_output(output, data)
     if json_out:
         emit_json({"file": str(file), "output": str(output), "format": suffix[1:], "bytes": len(data)})
     else:

@@ -301,11 +301,17 @@ def _rules_for(game: str, raw: Mapping[str, Any]) -> Any:
 
 
 def loads(text: str, source: str = "<string>") -> Puzzle:
-    """Parse a puzzle from TOML text; ``source`` names it in errors."""
+    """Parse a puzzle from TOML text; ``source`` names it in errors.
+
+    A leading UTF-8 byte order mark is skipped; arrays or tables nested deeper than the
+    parser's stack allows are a :class:`PuzzleError`, like any other malformed file.
+    """
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(text.removeprefix("\ufeff"))
     except tomllib.TOMLDecodeError as exc:
         raise PuzzleError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise PuzzleError(f"{source}: not valid TOML: arrays or tables nested too deeply") from None
     return from_data(data, source)
 
 

@@ -201,8 +201,10 @@ def record_of(game: Game, players: tuple[str, ...] | list[str] = ()) -> GameReco
 def load_record(text: str, source: str = "<record>") -> GameRecord:
     """A game record from its JSON text, every field checked (``PuzzleError`` naming the first problem)."""
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+        data = json.loads(text.removeprefix("\ufeff"))
+    except RecursionError:
+        raise PuzzleError(f"{source}: not valid JSON: arrays or objects nested too deeply") from None
+    except json.JSONDecodeError as exc:
         raise PuzzleError(f"{source}: not valid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise PuzzleError(f"{source}: a game record is a JSON object")

@@ -1,0 +1,143 @@
+"""``play --save`` and ``play --load``: game records on disk, written safely.
+
+``--save PATH`` writes the record after every action. It writes only regular
+files: a device, a FIFO or a folder is refused (``--force`` too: a record is
+a file). An existing file that is not a game record, or a symbolic link, is
+refused unless ``--force``: then the file is replaced, and a link is written
+through (its target must be a regular file or not exist yet). The record is
+written to a temporary file in the same folder and renamed over the target,
+so a crash never leaves half a record, only where the target is a regular
+file holding a record (or does not exist yet); otherwise (``--force`` on
+another file, or through a link) the file is rewritten in place, so the link
+stays a link and the file keeps its inode.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from solver.errors import PuzzleError, ShanghaiError
+
+__all__ = ["RecordFile", "load_game", "MAX_RECORD_BYTES"]
+
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""A larger file is not taken for a game record."""
+
+_KINDS = {
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a folder",
+}
+
+
+def _is_record(path: Path) -> bool:
+    """True if the regular file ``path`` holds a game record (so replacing it loses nothing else)."""
+    from solver.engine import load_record
+
+    try:
+        if path.stat().st_size > MAX_RECORD_BYTES:
+            return False
+        load_record(path.read_text(encoding="utf-8-sig"), str(path))
+    except (OSError, UnicodeDecodeError, ShanghaiError):
+        return False
+    return True
+
+
+class RecordFile:
+    """Where ``--save`` writes; :meth:`check` says why it may not (``PuzzleError``), :meth:`write` writes."""
+
+    def __init__(self, path: Path, force: bool = False) -> None:
+        self.path = path
+        self.force = force
+        self.mine = False  # set once this run has written the file: it is a record now
+
+    def check(self) -> None:
+        """Raise ``PuzzleError`` (one line naming the problem) if the record may not be written here."""
+        where = f"--save {self.path}"
+        try:
+            link = os.lstat(self.path)
+        except FileNotFoundError:
+            link = None
+        except OSError as exc:
+            raise PuzzleError(f"{where}: cannot use: {exc.strerror}") from None
+        if link is not None and stat.S_ISLNK(link.st_mode) and not self.force:
+            raise PuzzleError(f"{where}: is a symbolic link; --force writes through it")
+        try:
+            target = os.stat(self.path)
+        except FileNotFoundError:
+            target = None
+        except OSError as exc:
+            raise PuzzleError(f"{where}: cannot use: {exc.strerror}") from None
+        if target is not None and not stat.S_ISREG(target.st_mode):
+            kind = _KINDS.get(stat.S_IFMT(target.st_mode), "not a regular file")
+            raise PuzzleError(f"{where}: is {kind}; a game record is written only to a regular file")
+        parent = self.path.resolve().parent
+        if not parent.is_dir():
+            raise PuzzleError(f"{where}: the folder {self.path.parent} does not exist")
+        if target is not None and not self.force and not self.mine and not _is_record(self.path):
+            raise PuzzleError(f"{where}: exists and is not a game record; --force replaces it")
+
+    def _atomic(self) -> bool:
+        """True if the record may be renamed over the target (a regular file holding a record, or none)."""
+        if self.path.is_symlink():
+            return False
+        if not self.path.exists():
+            return True
+        return self.mine or _is_record(self.path)
+
+    def write(self, text: str) -> None:
+        """Write the record (``PuzzleError`` if the target became unsafe or the write failed)."""
+        self.check()
+        try:
+            if self._atomic():
+                self._replace(text)
+            else:
+                with open(self.path, "w", encoding="utf-8") as file:
+                    file.write(text)
+        except OSError as exc:
+            raise PuzzleError(f"--save {self.path}: cannot write: {exc.strerror or exc}") from None
+        self.mine = True
+
+    def _replace(self, text: str) -> None:
+        """Write a temporary file beside the target and rename it over the target."""
+        try:
+            mode = stat.S_IMODE(os.stat(self.path).st_mode)
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                file.write(text)
+            os.chmod(tmp, mode)
+            os.replace(tmp, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+def load_game(path: Path) -> tuple[Any, Any]:
+    """The game record at ``path`` and the game replayed to its end (``ShanghaiError`` naming the problem)."""
+    from solver.engine import load_record, replay
+
+    try:
+        if os.path.getsize(path) > MAX_RECORD_BYTES:
+            raise PuzzleError(f"{path}: too large for a game record")
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        raise PuzzleError(f"{path}: cannot read: not UTF-8 text") from None
+    except IsADirectoryError:
+        raise PuzzleError(f"{path}: is a folder; give a game record (.json)") from None
+    except OSError as exc:
+        raise PuzzleError(f"{path}: cannot read: {exc.strerror or 'not a readable file'}") from None
+    record = load_record(text, str(path))
+    return record, replay(record)
