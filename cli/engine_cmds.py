@@ -23,6 +23,7 @@ from cli.common import (
     say,
     seconds_option,
 )
+from cli.files import wrong_kind
 from cli.inline import PresetName
 from solver.cards import Cards
 from solver.errors import IllegalActionError, ShanghaiError
@@ -63,6 +64,9 @@ def hint(
     from solver.engine.hints import hint_for_game, hint_for_puzzle
     from solver.puzzles import load
 
+    wrong = wrong_kind(file)
+    if wrong:
+        bad_input(wrong)
     try:
         if file.suffix == ".json":
             try:

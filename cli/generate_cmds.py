@@ -9,7 +9,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cli.common import bad_input, emit_json, err, out
-from cli.files import make_folder, write_output
+from cli.files import STREAM_SEPARATOR, make_folder, write_output
 from solver.errors import ShanghaiError
 from solver.generate import GAMES, LEVELS, file_name, generate
 from solver.puzzles import Puzzle, dumps, position_dict
@@ -37,7 +37,8 @@ def generate_cmd(
     Contract: best lay-off with swaps, go out this turn, which card to discard.
     Zheng Shang You: out in K plays, which reply. Files are written as
     ``<level>-<kind>-<NN>.toml`` in the output folder (stdout when none is given
-    and --json is not set: the TOML texts one after the other).
+    and --json is not set: the TOML texts, a line --- between two, which
+    ``shanghai solve -`` reads).
     """
     from cli.main import _parse_rule_overrides
 
@@ -79,8 +80,8 @@ def generate_cmd(
             write_output(path, dumps(puzzle).encode())
         if json:
             emit_json(_data(puzzle, path))
-        elif output is None:
-            out.print(dumps(puzzle), markup=False)
+        elif output is None:  # a stream `solve -` reads: the TOML texts with a line --- between two
+            out.print((STREAM_SEPARATOR + "\n" if i > 1 else "") + dumps(puzzle), markup=False)
     if output is not None and not json:
         err.print(f"wrote {len(puzzles)} puzzles to {output}")
 

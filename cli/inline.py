@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from cli.common import error
+from cli.files import stream_puzzles
 from solver.errors import PuzzleError, ShanghaiError
-from solver.puzzles import Puzzle, from_data, iter_puzzle_paths, load, loads
+from solver.puzzles import Puzzle, from_data, iter_puzzle_paths, load
 from solver.rules import GAMES
 
 __all__ = ["PresetName", "Inline", "Loaded", "load_paths", "parse_rule_overrides", "PRESET_NAMES", "check_applies"]
@@ -54,10 +55,11 @@ def load_paths(paths: Sequence[Path], *, report: bool = True) -> Loaded:
             except (OSError, UnicodeDecodeError):
                 fail("<stdin>", "<stdin>: cannot read: not UTF-8 text")
                 continue
-            try:
-                puzzles.append(loads(text, "<stdin>"))
-            except ShanghaiError as exc:
-                fail("<stdin>", str(exc))
+            for name, item in stream_puzzles(text):
+                if isinstance(item, str):
+                    fail(name, item)
+                else:
+                    puzzles.append(item)
             continue
         files = iter_puzzle_paths(path)
         if not files:

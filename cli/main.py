@@ -191,7 +191,9 @@ def _puzzles(paths: list[Path] | None, inline: Inline, preset: Any, rule: list[s
 def solve(
     paths: Annotated[
         Optional[list[Path]],  # noqa: UP045
-        typer.Argument(help="Puzzle files or folders of them ('-' reads one puzzle from stdin)."),
+        typer.Argument(
+            help="Puzzle files or folders of them ('-' reads puzzles from stdin: TOML, --- between two, or JSON lines)."
+        ),
     ] = None,
     json: JsonOpt = False,
     objective: Annotated[

@@ -59,6 +59,7 @@ __all__ = [
     "dumps",
     "iter_puzzle_paths",
     "ANSWER_KEYS",
+    "ANSWER_TYPES",
     "position_dict",
     "position_json",
 ]
@@ -106,6 +107,25 @@ ANSWER_KEYS: dict[str, frozenset[str]] = {
     ),
     "zsy": frozenset({"fewest_plays", "moves", "leads"}),
 }
+
+
+ANSWER_TYPES: dict[str, type] = {
+    "played": int,
+    "value": int,
+    "cards": str,
+    "distinct_plays": int,
+    "can_lay_down": bool,
+    "points_left": int,
+    "distance": int,
+    "layoff": int,
+    "layoff_points": int,
+    "can_go_out": bool,
+    "swaps": int,
+    "fewest_plays": int,
+    "moves": int,
+    "leads": int,
+}
+"""The type of each ``[answer]`` key: integers are counts or points (0 or more), ``cards`` is card codes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,10 +358,22 @@ def from_data(data: Mapping[str, Any], source: str = "<string>") -> Puzzle:
     if not isinstance(answer, dict):
         raise ctx.fail("answer", "expected a table")
     _check_keys(ctx, answer, ANSWER_KEYS[game], "answer")
+    _check_answer(ctx, answer)
     meta = data.get("meta", {})
     if not isinstance(meta, dict):
         raise ctx.fail("meta", "expected a table")
     return Puzzle(game, rules, position, title, dict(answer), source if source != "<string>" else "", dict(meta))
+
+
+def _check_answer(ctx: _Ctx, answer: Mapping[str, Any]) -> None:
+    """Every ``[answer]`` value of its type: ``played = "five"`` is bad input, not a mismatch."""
+    for key in answer:
+        value: Any = ctx.typed(answer, key, ANSWER_TYPES[key], "answer")
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            raise ctx.fail(f"answer.{key}", f"must be 0 or more, not {value}")
+        if key == "cards":
+            with ctx.at("answer.cards"):
+                Cards.parse(value)
 
 
 def load(path: str | Path) -> Puzzle:
