@@ -400,6 +400,7 @@ def selfplay_cmd(
         ),
     ] = None,
     json: JsonOpt = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Self-play: win rates with 95% confidence intervals, mean scores, game length, games per second."""
     from solver.engine import GAME_NAMES
@@ -430,6 +431,7 @@ def selfplay_cmd(
         TimeRemainingColumn(),
         console=err,
         transient=True,
+        disable=quiet,
     ) as bar:
         task = bar.add_task(f"{game_name} self-play", total=games)
         stats = selfplay(

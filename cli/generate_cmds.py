@@ -30,6 +30,7 @@ def generate_cmd(
         Optional[Path], typer.Option("-o", "--output", help="Folder to write the puzzle files to.")  # noqa: UP045
     ] = None,
     json: Annotated[bool, typer.Option("--json", help="One JSON object per puzzle on stdout.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Generate puzzles with unique, verified answers and a measured difficulty.
 
@@ -66,6 +67,7 @@ def generate_cmd(
         TimeRemainingColumn(),
         console=err,
         transient=True,
+        disable=quiet,
     )
     with progress:
         task = progress.add_task("generate", total=count)
