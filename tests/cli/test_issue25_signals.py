@@ -61,7 +61,7 @@ def _no_leftovers() -> Iterator[None]:
 class Run:
     """A command in its own process group, its output lines collected by reader threads."""
 
-    def __init__(self, args: list[str], stdin: int | None = subprocess.DEVNULL, **kw: object) -> None:
+    def __init__(self, args: list[str], stdin: int | None = subprocess.DEVNULL) -> None:
         self.proc = subprocess.Popen(
             args,
             cwd=ROOT,
@@ -70,7 +70,6 @@ class Run:
             stderr=subprocess.PIPE,
             start_new_session=True,
             env={**os.environ, "PYTHONPATH": str(ROOT)},
-            **kw,  # type: ignore[arg-type]
         )
         STARTED.append(self.proc)
         self.lines: queue.Queue[tuple[str, str]] = queue.Queue()
@@ -89,7 +88,7 @@ class Run:
         """Block until a line containing ``needle`` appears on stdout or stderr."""
         end = time.monotonic() + timeout
         while True:
-            name, text = self.lines.get(timeout=max(0.1, end - time.monotonic()))
+            _, text = self.lines.get(timeout=max(0.1, end - time.monotonic()))
             if needle in text:
                 return
 
