@@ -304,7 +304,9 @@ def _selfplay_kinds(game_name: str, rules: Any, players: str | None) -> list[str
     for k in kinds:
         try:
             make_player(k)
-        except ShanghaiError:
+        except ShanghaiError as exc:
+            if k.startswith("ismcts:"):  # a known kind with a bad budget or rollout: say which
+                bad_input(f"player {k[:40]!r}: {exc}")
             bad_input(f"unknown player {k[:40]!r} (known: {', '.join(PLAYER_KINDS)}; ismcts:BUDGET[:ROLLOUT])")
     return kinds
 

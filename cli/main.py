@@ -34,7 +34,7 @@ from cli.common import (
 )
 from cli.inline import Inline, PresetName, check_applies, load_paths, parse_rule_overrides
 from solver import __version__
-from solver.errors import ShanghaiError
+from solver.errors import ShanghaiError, SolverTimeout
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, position_json
 
 app = typer.Typer(
@@ -249,7 +249,8 @@ def solve(
     bad += counts["bad"]
     if check_answers and not json:
         checked, mismatches = counts["checked"], counts["mismatches"]
-        say_err(f"checked {plural(checked, 'answer')}: {checked - mismatches} ok, {mismatches} mismatched")
+        late = f", {counts['timeouts']} timed out" if counts["timeouts"] else ""
+        say_err(f"checked {plural(checked, 'answer')}: {checked - mismatches} ok, {mismatches} mismatched{late}")
     if bad:
         raise typer.Exit(EXIT_BAD_INPUT)
     if counts["mismatches"] or counts["failures"] or counts["unchecked"]:
@@ -265,7 +266,7 @@ def say_err(message: str) -> None:
 
 def _solve_all(puzzles: list[Puzzle], opts: SolveOptions, json: bool, check_answers: bool) -> dict[str, int]:
     """Solve and print each puzzle; counts of bad, mismatched, failed, checked and unchecked puzzles."""
-    counts = dict.fromkeys(("bad", "mismatches", "failures", "checked", "unchecked"), 0)
+    counts = dict.fromkeys(("bad", "mismatches", "failures", "checked", "unchecked", "timeouts"), 0)
     for puzzle in puzzles:
         start = time.perf_counter()
         try:
@@ -274,25 +275,40 @@ def _solve_all(puzzles: list[Puzzle], opts: SolveOptions, json: bool, check_answ
             error(f"{puzzle.name}: {exc}")
             counts["bad"] += 1
             continue
+        except SolverTimeout as exc:  # too short a time limit: this puzzle's result, and the batch goes on
+            outcome = _timed_out(puzzle, opts, str(exc))
         outcome.data.setdefault("seconds", round(time.perf_counter() - start, 6))
-        if check_answers and puzzle.answer:
+        timed_out = outcome.data.get("status") == "timeout"
+        if check_answers and puzzle.answer and not timed_out:
             outcome.data["check"] = "mismatch" if outcome.mismatch else "ok"
             counts["checked"] += 1
-        elif check_answers:
+        elif check_answers and not timed_out:
             outcome.data["check"] = "no_answer"
         if json:
             emit_json({"puzzle": puzzle.name, "game": puzzle.game, **outcome.data})
         else:
             outcome.render(out)
-        if check_answers and not puzzle.answer:
+        if check_answers and not puzzle.answer and not timed_out:
             error(f"{puzzle.name}: no [answer] to check against", label="unchecked")
             counts["unchecked"] += 1
         if check_answers and outcome.mismatch:
             error(f"{puzzle.name}: {outcome.mismatch}", label="mismatch")
             counts["mismatches"] += 1
-        if outcome.data.get("status") == "error":
+        if outcome.data.get("status") in ("error", "timeout"):
             counts["failures"] += 1
+        counts["timeouts"] += timed_out
     return counts
+
+
+def _timed_out(puzzle: Puzzle, opts: SolveOptions, reason: str) -> Outcome:
+    """The result of a puzzle the time limit was too short for: status ``timeout`` (docs/json.md, solve.timeout)."""
+    message = f"no answer within {opts.time_limit:g} s ({reason}); give a longer --time-limit"
+
+    def render(console: Any) -> None:
+        say(console, (puzzle.name, "bold"), "  ", (puzzle.game, "dim"))
+        say(console, "  ", ("timeout", "red"), "  ", message)
+
+    return Outcome({"status": "timeout", "error": message}, render, mismatch=None)
 
 
 from cli import engine_cmds, rules_cmd  # noqa: E402
@@ -365,6 +381,9 @@ def main(args: list[str] | None = None) -> None:
     except ShanghaiError as exc:
         error(str(exc))
         raise SystemExit(EXIT_BAD_INPUT) from None
+    except SolverTimeout as exc:  # the input was fine, the time limit too short: not a bug
+        error(f"{exc}; give a longer --time-limit", label="timeout")
+        raise SystemExit(EXIT_FAIL) from None
     except Exception as exc:  # a bug: one line, not a traceback (SHANGHAI_DEBUG=1 shows it)
         if os.environ.get("SHANGHAI_DEBUG"):
             raise
