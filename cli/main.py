@@ -216,7 +216,16 @@ def solve(
     laid_down: Annotated[bool, typer.Option("--laid-down", help="Contract: the player has laid down.")] = False,
     discard: Annotated[Optional[str], typer.Option(help="Contract: the card on the discard pile.")] = None,  # noqa: UP045
     to_beat: Annotated[
-        Optional[str], typer.Option("--to-beat", help="Zheng Shang You: the combination to beat, e.g. '7S 7H'.")  # noqa: UP045
+        Optional[str],  # noqa: UP045
+        typer.Option("--to-beat", help="Zheng Shang You: the combination to beat, e.g. '7S 7H' or 'set:5S RJ BJ'."),
+    ] = None,
+    to_beat_kind: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--to-beat-kind",
+            metavar="KIND",
+            help="Zheng Shang You: the kind of an ambiguous --to-beat: single, set, straight, parallel or parallel-CxL.",
+        ),
     ] = None,
 ) -> None:
     """Solve puzzle files, folders of them, stdin (-), or an inline position (--hand ...).
@@ -233,9 +242,10 @@ def solve(
         laid_down=laid_down,
         discard=discard,
         to_beat=to_beat,
+        to_beat_kind=to_beat_kind,
     )
     if inline.given() and not inline.game:
-        inline = Inline("manipulation", hand, table, round_, laid_down, discard, to_beat)
+        inline = Inline("manipulation", hand, table, round_, laid_down, discard, to_beat, to_beat_kind)
     puzzles, bad = _puzzles(paths, inline, preset, rule)
     games = {p.game for p in puzzles}
     for flag, given in (("--objective", objective is not None), ("--all", all_plays)):
