@@ -283,7 +283,7 @@ def _parse_zsy(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ZsyPosition:
             raise ctx.fail("position.to_beat_kind", f"says {_shown(kind)} but to_beat says {label}")
     with ctx.at("position"):
         (hand + (to_beat or Cards())).check_against(rules.deck, "hand and to_beat together")
-    position = ZsyPosition(hand, to_beat, kind)  # type: ignore[arg-type]
+    position = ZsyPosition(hand, to_beat, kind)
     if to_beat is not None:
         from solver.zsy import combo_from_position  # lazy: climbing imports the rules, not puzzles
 
