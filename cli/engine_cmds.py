@@ -115,7 +115,7 @@ def _show(game: Any, player: int) -> None:
         say(out, "  discard: ", cards_parts(Cards.parse(obs["discard"])))
     sizes = ", ".join(f"p{q}: {n}" for q, n in enumerate(obs["hand_sizes"]))
     say(out, f"  cards in hand: {sizes}")
-    say(out, "  your hand: ", cards_parts(Cards.parse(obs["hand"])))
+    say(out, "  your hand: ", cards_parts(Cards.parse(" ".join(obs["hand"]))))
 
 
 def _meld(text: str) -> Any:
@@ -136,7 +136,7 @@ def _list_actions(legal: Sequence[Any], every: bool = False) -> None:
     for i, a in enumerate(shown):
         say(out, f"  {i:>3}  ", str(a))
     if len(shown) < len(legal):
-        say(out, ("  ... " + plural(len(legal) - len(shown), "more") + ": type ? to list them all", "dim"))
+        say(out, ("  ... " + f"{len(legal) - len(shown)} more" + ": type ? to list them all", "dim"))
 
 
 def _hand_marker(game: Any) -> tuple[Any, ...]:

@@ -372,6 +372,8 @@ def main(args: list[str] | None = None) -> None:
     """
     import sys
 
+    from solver.envs import MissingExtra
+
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
@@ -389,6 +391,9 @@ def main(args: list[str] | None = None) -> None:
         error("interrupted")
         raise SystemExit(EXIT_FAIL) from None
     except ShanghaiError as exc:
+        error(str(exc))
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    except MissingExtra as exc:  # an optional extra is not installed: one line naming it
         error(str(exc))
         raise SystemExit(EXIT_BAD_INPUT) from None
     except SolverTimeout as exc:  # the input was fine, the time limit too short: not a bug
