@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import math
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -234,14 +233,17 @@ def bad_input(message: str) -> NoReturn:
 
 
 def _seconds(value: float) -> float:
-    if not math.isfinite(value) or value <= 0:
-        raise typer.BadParameter(f"must be a positive number of seconds, not {value}")
-    return value
+    from solver.budget import BudgetError, seconds
+
+    try:
+        return seconds(value, "it")
+    except BudgetError as exc:
+        raise typer.BadParameter(str(exc).removeprefix("it ")) from None
 
 
 def seconds_option(help: str) -> Any:
-    """The ``--time-limit`` option: a positive, finite number of seconds."""
-    return typer.Option("--time-limit", callback=_seconds, help=help)
+    """The ``--time-limit`` option: seconds checked by :func:`solver.budget.seconds` (0.001 to 3600)."""
+    return typer.Option("--time-limit", callback=_seconds, help=help + " (0.001 to 3600)")
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

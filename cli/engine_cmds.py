@@ -118,7 +118,7 @@ def _show(game: Any, player: int) -> None:
         say(out, "  discard: ", cards_parts(Cards.parse(obs["discard"])))
     sizes = ", ".join(f"p{q}: {n}" for q, n in enumerate(obs["hand_sizes"]))
     say(out, f"  cards in hand: {sizes}")
-    say(out, "  your hand: ", cards_parts(Cards.parse(obs["hand"])))
+    say(out, "  your hand: ", cards_parts(Cards.parse(" ".join(obs["hand"]))))
 
 
 def _meld(text: str) -> Any:
@@ -139,7 +139,7 @@ def _list_actions(legal: Sequence[Any], every: bool = False) -> None:
     for i, a in enumerate(shown):
         say(out, f"  {i:>3}  ", str(a))
     if len(shown) < len(legal):
-        say(out, ("  ... " + plural(len(legal) - len(shown), "more") + ": type ? to list them all", "dim"))
+        say(out, ("  ... " + f"{len(legal) - len(shown)} more" + ": type ? to list them all", "dim"))
 
 
 def _hand_marker(game: Any) -> tuple[Any, ...]:
@@ -351,7 +351,9 @@ def _selfplay_kinds(game_name: str, rules: Any, players: str | None) -> list[str
     for k in kinds:
         try:
             make_player(k)
-        except ShanghaiError:
+        except ShanghaiError as exc:
+            if k.startswith("ismcts:"):  # a known kind with a bad budget or rollout: say which
+                bad_input(f"player {k[:40]!r}: {exc}")
             bad_input(f"unknown player {k[:40]!r} (known: {', '.join(PLAYER_KINDS)}; ismcts:BUDGET[:ROLLOUT])")
     return kinds
 

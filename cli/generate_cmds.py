@@ -12,7 +12,7 @@ from cli.common import bad_input, emit_json, err, out
 from cli.files import STREAM_SEPARATOR, make_folder, write_output
 from solver.errors import ShanghaiError
 from solver.generate import GAMES, LEVELS, file_name, generate
-from solver.puzzles import Puzzle, dumps, position_dict
+from solver.puzzles import Puzzle, dumps, position_json
 
 __all__ = ["generate_cmd"]
 
@@ -94,7 +94,7 @@ def _data(puzzle: Puzzle, path: Path | None) -> dict[str, object]:
         "game": puzzle.game,
         "title": puzzle.title,
         "rules": puzzle.rules.changed(),
-        "position": position_dict(puzzle.position),
+        "position": position_json(puzzle.position),
         "answer": puzzle.answer,
         "meta": puzzle.meta,
     }

@@ -107,12 +107,12 @@ class Inline:
     laid_down: bool = False
     discard: str | None = None
     to_beat: str | None = None
+    to_beat_kind: str | None = None
 
     def given(self) -> bool:
         """True if any part of an inline position was given."""
-        return any(v is not None for v in (self.hand, self.table, self.round, self.discard, self.to_beat)) or (
-            self.laid_down
-        )
+        parts = (self.hand, self.table, self.round, self.discard, self.to_beat, self.to_beat_kind)
+        return any(v is not None for v in parts) or self.laid_down
 
     def puzzle(self, rules: dict[str, Any]) -> Puzzle:
         """The position as a puzzle (``PuzzleError`` naming the first problem)."""
@@ -122,6 +122,7 @@ class Inline:
             "--laid-down": (self.laid_down, ("contract",)),
             "--discard": (self.discard is not None, ("contract",)),
             "--to-beat": (self.to_beat is not None, ("zsy",)),
+            "--to-beat-kind": (self.to_beat_kind is not None, ("zsy",)),
         }
         for flag, (present, games) in only.items():
             if present and self.game not in games:
@@ -138,6 +139,10 @@ class Inline:
                 position["discard"] = self.discard
         if self.to_beat is not None:
             position["to_beat"] = self.to_beat
+        if self.to_beat_kind is not None:
+            if self.to_beat is None:
+                raise PuzzleError("--to-beat-kind says the kind of --to-beat, which is missing")
+            position["to_beat_kind"] = self.to_beat_kind
         return from_data({"game": self.game, "rules": rules, "position": position}, "<inline>")
 
 

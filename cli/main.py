@@ -36,7 +36,7 @@ from cli.inline import Inline, PresetName, check_applies, load_paths, parse_rule
 from cli.output import OutputFailed, guard, output_failed
 from cli.signals import EXIT_INTERRUPTED, interrupted, is_interrupt, watch_interrupts
 from solver import __version__
-from solver.errors import ShanghaiError
+from solver.errors import ShanghaiError, SolverTimeout
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, position_json
 
 app = typer.Typer(
@@ -220,7 +220,16 @@ def solve(
     laid_down: Annotated[bool, typer.Option("--laid-down", help="Contract: the player has laid down.")] = False,
     discard: Annotated[Optional[str], typer.Option(help="Contract: the card on the discard pile.")] = None,  # noqa: UP045
     to_beat: Annotated[
-        Optional[str], typer.Option("--to-beat", help="Zheng Shang You: the combination to beat, e.g. '7S 7H'.")  # noqa: UP045
+        Optional[str],  # noqa: UP045
+        typer.Option("--to-beat", help="Zheng Shang You: the combination to beat, e.g. '7S 7H' or 'set:5S RJ BJ'."),
+    ] = None,
+    to_beat_kind: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            "--to-beat-kind",
+            metavar="KIND",
+            help="Zheng Shang You: the kind of an ambiguous --to-beat: single, set, straight, parallel or parallel-CxL.",
+        ),
     ] = None,
 ) -> None:
     """Solve puzzle files, folders of them, stdin (-), or an inline position (--hand ...).
@@ -237,9 +246,10 @@ def solve(
         laid_down=laid_down,
         discard=discard,
         to_beat=to_beat,
+        to_beat_kind=to_beat_kind,
     )
     if inline.given() and not inline.game:
-        inline = Inline("manipulation", hand, table, round_, laid_down, discard, to_beat)
+        inline = Inline("manipulation", hand, table, round_, laid_down, discard, to_beat, to_beat_kind)
     puzzles, bad = _puzzles(paths, inline, preset, rule)
     games = {p.game for p in puzzles}
     for flag, given in (("--objective", objective is not None), ("--all", all_plays)):
@@ -253,7 +263,8 @@ def solve(
     bad += counts["bad"]
     if check_answers and not json:
         checked, mismatches = counts["checked"], counts["mismatches"]
-        say_err(f"checked {plural(checked, 'answer')}: {checked - mismatches} ok, {mismatches} mismatched")
+        late = f", {counts['timeouts']} timed out" if counts["timeouts"] else ""
+        say_err(f"checked {plural(checked, 'answer')}: {checked - mismatches} ok, {mismatches} mismatched{late}")
     if bad:
         raise typer.Exit(EXIT_BAD_INPUT)
     if counts["mismatches"] or counts["failures"] or counts["unchecked"]:
@@ -269,7 +280,7 @@ def say_err(message: str) -> None:
 
 def _solve_all(puzzles: list[Puzzle], opts: SolveOptions, json: bool, check_answers: bool) -> dict[str, int]:
     """Solve and print each puzzle; counts of bad, mismatched, failed, checked and unchecked puzzles."""
-    counts = dict.fromkeys(("bad", "mismatches", "failures", "checked", "unchecked"), 0)
+    counts = dict.fromkeys(("bad", "mismatches", "failures", "checked", "unchecked", "timeouts"), 0)
     for puzzle in puzzles:
         start = time.perf_counter()
         try:
@@ -278,25 +289,40 @@ def _solve_all(puzzles: list[Puzzle], opts: SolveOptions, json: bool, check_answ
             error(f"{puzzle.name}: {exc}")
             counts["bad"] += 1
             continue
+        except SolverTimeout as exc:  # too short a time limit: this puzzle's result, and the batch goes on
+            outcome = _timed_out(puzzle, opts, str(exc))
         outcome.data.setdefault("seconds", round(time.perf_counter() - start, 6))
-        if check_answers and puzzle.answer:
+        timed_out = outcome.data.get("status") == "timeout"
+        if check_answers and puzzle.answer and not timed_out:
             outcome.data["check"] = "mismatch" if outcome.mismatch else "ok"
             counts["checked"] += 1
-        elif check_answers:
+        elif check_answers and not timed_out:
             outcome.data["check"] = "no_answer"
         if json:
             emit_json({"puzzle": puzzle.name, "game": puzzle.game, **outcome.data})
         else:
             outcome.render(out)
-        if check_answers and not puzzle.answer:
+        if check_answers and not puzzle.answer and not timed_out:
             error(f"{puzzle.name}: no [answer] to check against", label="unchecked")
             counts["unchecked"] += 1
         if check_answers and outcome.mismatch:
             error(f"{puzzle.name}: {outcome.mismatch}", label="mismatch")
             counts["mismatches"] += 1
-        if outcome.data.get("status") == "error":
+        if outcome.data.get("status") in ("error", "timeout"):
             counts["failures"] += 1
+        counts["timeouts"] += timed_out
     return counts
+
+
+def _timed_out(puzzle: Puzzle, opts: SolveOptions, reason: str) -> Outcome:
+    """The result of a puzzle the time limit was too short for: status ``timeout`` (docs/json.md, solve.timeout)."""
+    message = f"no answer within {opts.time_limit:g} s ({reason}); give a longer --time-limit"
+
+    def render(console: Any) -> None:
+        say(console, (puzzle.name, "bold"), "  ", (puzzle.game, "dim"))
+        say(console, "  ", ("timeout", "red"), "  ", message)
+
+    return Outcome({"status": "timeout", "error": message}, render, mismatch=None)
 
 
 from cli import engine_cmds, rules_cmd  # noqa: E402
@@ -350,6 +376,8 @@ def main(args: list[str] | None = None) -> None:
     """
     import sys
 
+    from solver.envs import MissingExtra
+
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
@@ -378,6 +406,12 @@ def main(args: list[str] | None = None) -> None:
     except ShanghaiError as exc:
         error(str(exc))
         raise SystemExit(EXIT_BAD_INPUT) from None
+    except MissingExtra as exc:  # an optional extra is not installed: one line naming it
+        error(str(exc))
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    except SolverTimeout as exc:  # the input was fine, the time limit too short: not a bug
+        error(f"{exc}; give a longer --time-limit", label="timeout")
+        raise SystemExit(EXIT_FAIL) from None
     except Exception as exc:  # a bug: one line, not a traceback (SHANGHAI_DEBUG=1 shows it)
         if is_interrupt(exc):  # Ctrl-C cut something short (an import of a compiled module)
             interrupted()

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from cli.common import bad_input, emit_json, err
+from cli.common import bad_input, emit_json, err, seconds_option
 from cli.files import write_output
 from solver.errors import ShanghaiError
 
@@ -21,7 +21,7 @@ def render_cmd(
     answer: Annotated[
         bool, typer.Option("--answer", help="Draw the solution too: played and moved cards marked, steps numbered.")
     ] = False,
-    time_limit: Annotated[float, typer.Option("--time-limit", help="Seconds for the solver (with --answer).")] = 10.0,
+    time_limit: Annotated[float, seconds_option("Seconds for the solver (with --answer).")] = 10.0,
     json_out: Annotated[bool, typer.Option("--json", help="Print what was written as JSON on stdout.")] = False,
 ) -> None:
     """Draw a puzzle (and with --answer its solution) as an SVG or PNG picture."""

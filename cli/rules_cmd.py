@@ -2,12 +2,13 @@
 
 Everything printed comes from the rule sets' own metadata (:meth:`solver.rules.base.RuleSet.options_info`
 and ``PRESETS``), so it cannot drift from what the solver accepts. ``--markdown`` prints the
-tables of ``docs/rules.md`` (a test checks that the file holds them).
+whole of ``docs/rules.md`` (a test checks that the file is exactly that).
 """
 
 from __future__ import annotations
 
 import json as jsonlib
+import sys
 from typing import Annotated, Any, Optional
 
 import typer
@@ -38,6 +39,48 @@ def rules_data(game: str) -> dict[str, Any]:
         ],
         "presets": {name: dict(changes) for name, changes in cls.PRESETS.items()},
     }
+
+
+PAGE_HEAD = """# Rule options
+
+Every game is played under a rule set: a named **preset** plus **options**
+that override it. The options are the variants of the rule books in
+`../shared/rules/` (where a rule book is silent, [decisions.md](decisions.md)
+and the per-game `decisions-*.md` say what was decided and why).
+
+Give them in a puzzle file's `[rules]` table:
+
+```toml
+[rules]
+preset = "poker_deck"
+jokers = 4
+```
+
+or on the command line with `--preset NAME` and `--rule KEY=VALUE`
+(repeatable; `true`/`false` and integers are read as such) on `shanghai solve`
+(inline positions), `play` and `selfplay`, or as the `rules` object of the
+engine's `new_game` ([protocol.md](protocol.md)). `shanghai rules [GAME]`
+prints the same tables as below from the rule sets themselves: this page
+is generated, `shanghai rules --markdown > docs/rules.md` writes it (the prose
+lives in `cli/rules_cmd.py`), and a test fails when the file differs. An
+unknown option or a bad value is one line naming the option and the values
+it takes.
+
+A preset with a fixed player count sets it: `shanghai play zsy --preset teams6`
+seats six players, and `selfplay` fills six seats unless `--players` names them.
+
+Engine options (not rules: limits the engine applies to a game) are listed per
+game in `solver.engine.ENGINE_OPTIONS` and in [protocol.md](protocol.md).
+
+## The options
+
+"""
+"""The prose of docs/rules.md above the tables (the page is ``PAGE_HEAD`` and every game's tables)."""
+
+
+def page() -> str:
+    """The whole of docs/rules.md: ``shanghai rules --markdown`` prints it, and a test compares it with the file."""
+    return PAGE_HEAD + "\n".join(markdown(game) for game in GAMES)
 
 
 def markdown(game: str) -> str:
@@ -82,10 +125,12 @@ def rules(
     """
     if game is not None and game not in GAMES:
         bad_input(f"unknown game {game[:40]!r} (known: {', '.join(GAMES)})")
+    if md:  # written straight to stdout and flushed (a test reads it), the page or one game's tables
+        sys.stdout.write(markdown(game) if game else page())
+        sys.stdout.flush()
+        return
     for name in [game] if game else list(GAMES):
         if json:
             emit_json(rules_data(name))
-        elif md:
-            out.file.write(markdown(name) + ("\n" if not game else ""))
         else:
             _print(name)

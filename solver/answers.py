@@ -85,6 +85,11 @@ def move_json(move: Any) -> dict[str, Any]:
     }
 
 
+def _n(count: int, word: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 # --- Manipulation Shanghai ---------------------------------------------------------------
 
 
@@ -136,7 +141,7 @@ def _manipulation_mismatch(
     if ("played" in answer or "cards" in answer) and by_cards is None:
         by_cards = best_play(pos.table, pos.hand, rules, time_limit=opts.time_limit, least_change=False)
     if "played" in answer and by_cards is not None and by_cards.cards != answer["played"]:
-        problems.append(f"played {by_cards.cards} cards, the answer says {answer['played']}")
+        problems.append(f"played {_n(by_cards.cards, 'card')}, the answer says {answer['played']}")
     if "value" in answer:
         by_value = play if play.objective == "value" else None
         if by_value is None:
@@ -153,7 +158,7 @@ def _manipulation_mismatch(
             if want not in plays:
                 problems.append(f"{want} is not among the best plays ({', '.join(map(str, plays)) or 'none'})")
         if "distinct_plays" in answer and len(plays) != answer["distinct_plays"]:
-            problems.append(f"{len(plays)} distinct best plays, the answer says {answer['distinct_plays']}")
+            problems.append(f"{_n(len(plays), 'distinct best play')}, the answer says {answer['distinct_plays']}")
     return "; ".join(problems) or None
 
 

@@ -17,7 +17,9 @@ Contract positions hold ``round``, ``hand``, ``table`` (each meld a string,
 or a table ``{cards = "5H 5D 2S=5C", owner = 1}``; owner 0 is the player to
 move), ``laid_down``, ``discard`` and optionally ``dead`` (other cards the
 player has seen). Zheng Shang You positions hold ``hand`` and optionally
-``to_beat`` with ``to_beat_kind``.
+``to_beat``, in cards (``"5S RJ BJ"``) or the notation ``kind:cards``
+(``"set:5S RJ BJ"``), and ``to_beat_kind`` (a kind, or ``parallel-CxL``), which
+an ambiguous ``to_beat`` without a kind needs.
 
 Every problem raises :class:`PuzzleError` naming the file and the key.
 
@@ -95,7 +97,7 @@ class ZsyPosition:
 
     hand: Cards
     to_beat: Cards | None = None
-    to_beat_kind: ZsyKind | None = None
+    to_beat_kind: str | None = None
 
 
 Position = ManipulationPosition | ContractPosition | ZsyPosition
@@ -277,18 +279,31 @@ def _parse_zsy(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ZsyPosition:
     _check_keys(ctx, pos, {"hand", "to_beat", "to_beat_kind"}, "position")
     if "hand" not in pos:
         raise ctx.fail("position.hand", "missing")
+    from solver.zsy import label_shape, split_label  # lazy: climbing imports the rules, not puzzles
+
     hand = _cards(ctx, pos, "hand", "position")
+    label = None
+    if isinstance(pos.get("to_beat"), str) and ":" in pos["to_beat"]:  # the notation kind:cards
+        with ctx.at("position.to_beat"):
+            label, text = split_label(pos["to_beat"])
+        pos = {**pos, "to_beat": text}
     to_beat = _cards(ctx, pos, "to_beat", "position") if "to_beat" in pos else None
-    kind = None
+    kind = label
     if "to_beat_kind" in pos:
         kind = ctx.typed(pos, "to_beat_kind", str, "position")
-        if kind not in ZSY_KINDS:
-            raise ctx.fail("position.to_beat_kind", f"must be one of {', '.join(ZSY_KINDS)}, not {_shown(kind)}")
+        try:
+            label_shape(kind)
+        except ShanghaiError:
+            raise ctx.fail(
+                "position.to_beat_kind", f"must be one of {', '.join(ZSY_KINDS)} or parallel-CxL, not {_shown(kind)}"
+            ) from None
         if to_beat is None:
             raise ctx.fail("position.to_beat_kind", "given without to_beat")
+        if label is not None and label != kind:
+            raise ctx.fail("position.to_beat_kind", f"says {_shown(kind)} but to_beat says {label}")
     with ctx.at("position"):
         (hand + (to_beat or Cards())).check_against(rules.deck, "hand and to_beat together")
-    position = ZsyPosition(hand, to_beat, kind)  # type: ignore[arg-type]
+    position = ZsyPosition(hand, to_beat, kind)
     if to_beat is not None:
         from solver.zsy import combo_from_position  # lazy: climbing imports the rules, not puzzles
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.console import Console
 
-from cli.common import Outcome, Part, SolveOptions, cards_parts, meld_parts, print_lines
+from cli.common import Outcome, Part, SolveOptions, cards_parts, meld_parts, plural, print_lines
 from solver.answers import solve_puzzle
 from solver.cards import Cards
 from solver.manipulation import Play
@@ -38,16 +38,15 @@ def _lines(puzzle: Puzzle, play: Play, plays: tuple[Cards, ...] | None) -> list[
     lines.extend([("  table  ", ""), *meld_parts(meld)] for meld in pos.table)
     lines.append([("  hand   ", ""), *cards_parts(pos.hand)])
     n = len(play.played)
-    lines.append(
-        [
-            ("  ", ""),
-            *_VERDICT[play.status],
-            (f": play {n} card{'s' if n != 1 else ''} ", ""),
+    verdict: list[Part] = [("  ", ""), *_VERDICT[play.status]]
+    if n:  # "play 0 cards -  value 0" said nothing the verdict had not
+        verdict += [
+            (f": play {plural(n, 'card')} ", ""),
             *cards_parts(play.played),
             ("  ", ""),
             (f"value {play.value}", "dim"),
         ]
-    )
+    lines.append(verdict)
     if play.status != "infeasible":
         whole = {j for j, kept in zip(play.matching, play.kept) if kept and j is not None}
         for k, meld in enumerate(play.table):
@@ -61,7 +60,7 @@ def _lines(puzzle: Puzzle, play: Play, plays: tuple[Cards, ...] | None) -> list[
         lines.extend([("  step   ", ""), *_move_parts(move)] for move in play.moves)
     lines.append([("  left   ", ""), *cards_parts(play.hand)])
     if plays is not None:
-        lines.append([(f"  {len(plays)} distinct best plays:", "")])
+        lines.append([(f"  {plural(len(plays), 'distinct best play')}:", "")])
         lines.extend([("         ", ""), *cards_parts(p)] for p in plays)
     return lines
 

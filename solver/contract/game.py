@@ -526,7 +526,7 @@ class ContractGame(PenaltyGame):
             "player": player,
             "round": self.round,
             "contract": " ".join(str(r) for r in self.rules.contract(self.round)),
-            "hand": str(self.hands[player]),
+            "hand": [c.code for c in self.hands[player]],  # a list of card codes, as every JSON answer (docs/json.md)
             "hand_sizes": [len(h) for h in self.hands],
             "table": [{"cards": str(t.meld), "owner": t.owner} for t in self.table],
             "discard": str(self.pile[-1]) if self.pile else None,

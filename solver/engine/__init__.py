@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from solver.budget import MAX_SECONDS, MIN_SECONDS
 from solver.cards import clip
 from solver.engine.base import Game, GameRecord, Player, play_game
 from solver.errors import IllegalActionError, PuzzleError
@@ -88,7 +89,7 @@ class EngineOption:
         return self.kind(value)
 
 
-_TIME = EngineOption("time_limit", float, 0.001, 3600.0, "seconds per solver question the engine asks")
+_TIME = EngineOption("time_limit", float, MIN_SECONDS, MAX_SECONDS, "seconds per solver question the engine asks")
 ENGINE_OPTIONS: dict[str, dict[str, EngineOption]] = {
     "manipulation": {
         "max_hands": EngineOption("max_hands", int, 1, 10_000, "end the game after this many hands", True),

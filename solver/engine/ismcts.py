@@ -184,8 +184,7 @@ class IsmctsPlayer:
         min_deals: int = 8,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        if isinstance(budget, bool) or budget <= 0:
-            raise IllegalActionError(f"ismcts budget must be a positive number of simulations or seconds, not {budget}")
+        budget = _checked_budget(budget)
         if rollout is not None and rollout not in ROLLOUTS:
             raise IllegalActionError(f"ismcts rollout must be greedy, random or solver, not {rollout!r}")
         self.rng = random.Random(seed)
@@ -327,6 +326,20 @@ def _default(game: Game) -> Any:
     return SolverPlayer().choose(game)
 
 
+def _checked_budget(budget: float | int, text: str | None = None) -> float | int:
+    """A budget checked by :mod:`solver.budget` (one place for every front end): simulations from 1
+    to ``MAX_SIMULATIONS``, or finite seconds up to an hour; ``IllegalActionError`` (a bad player) otherwise."""
+    from solver.budget import BudgetError, seconds, simulations
+
+    try:
+        if isinstance(budget, int) and not isinstance(budget, bool):
+            return simulations(budget, "an ismcts budget")
+        return seconds(budget, "an ismcts budget")
+    except BudgetError as exc:
+        shown = f" ({text!r})" if text is not None else ""
+        raise IllegalActionError(f"{exc}{shown}; e.g. ismcts:200 or ismcts:0.2s") from None
+
+
 def parse_kind(kind: str, seed: int) -> IsmctsPlayer:
     """An ``ismcts`` player from ``ismcts[:BUDGET[:ROLLOUT]]``: BUDGET ``200`` (simulations) or ``0.5s``."""
     parts = kind.split(":")
@@ -341,5 +354,6 @@ def parse_kind(kind: str, seed: int) -> IsmctsPlayer:
             raise IllegalActionError(
                 f"bad ismcts budget {text!r} (simulations, e.g. 200, or seconds, e.g. 0.2s)"
             ) from None
+        budget = _checked_budget(budget, text)
     rollout = parts[2] if len(parts) > 2 else None
     return IsmctsPlayer(seed, budget=budget, rollout=rollout)

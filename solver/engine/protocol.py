@@ -23,10 +23,11 @@ import time
 from collections.abc import Callable, Mapping
 from typing import IO, Any
 
+from solver.budget import BudgetError
 from solver.cards import clip
 from solver.engine import GAME_NAMES, SetupError, new_game, record_of
 from solver.engine.base import Game
-from solver.errors import IllegalActionError, ShanghaiError
+from solver.errors import IllegalActionError, ShanghaiError, SolverTimeout
 
 __all__ = ["EngineServer", "ProtocolError", "COMMANDS", "POOLED", "serve"]
 
@@ -55,13 +56,16 @@ def _no_constant(name: str) -> Any:
 
 
 def _seconds(req: Mapping[str, Any], name: str, default: float | None) -> float | None:
-    """A time limit field: a positive, finite number of seconds (``bad_value`` otherwise)."""
+    """A time limit field, checked by :func:`solver.budget.seconds` (``bad_value`` otherwise)."""
+    from solver.budget import BudgetError, seconds
+
     value = _field(req, name, (int, float), default)
     if value is None:
         return None
-    if not math.isfinite(value) or value <= 0:
-        raise ProtocolError("bad_value", f"field {name!r} must be a positive number of seconds, not {value}")
-    return min(float(value), 3600.0)
+    try:
+        return seconds(value, f"field {name!r}")
+    except BudgetError as exc:
+        raise ProtocolError("bad_value", str(exc)) from None
 
 
 class ProtocolError(Exception):
@@ -154,8 +158,10 @@ class EngineServer:
             return {"id": rid, "result": self.handlers[cmd](req)}
         except ProtocolError as exc:
             code, message = exc.code, exc.message
-        except SetupError as exc:
+        except (SetupError, BudgetError) as exc:
             code, message = "bad_value", str(exc)
+        except SolverTimeout as exc:  # the time limit was too short for any answer: not a bug
+            code, message = "timeout", f"no answer within the time limit: {exc}"
         except IllegalActionError as exc:
             code, message = "illegal_action", str(exc)
         except ShanghaiError as exc:

@@ -40,8 +40,13 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import pyspiel
+from solver.envs import missing
+
+try:
+    import numpy as np
+    import pyspiel
+except ImportError as _exc:  # one line naming the extra (docs/envs.md), not the raw import error
+    raise missing(_exc, "openspiel") from None
 
 from solver.engine import new_game
 from solver.envs.actions import Turn, codec_for

@@ -22,9 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+from solver.envs import missing
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as _exc:  # one line naming the extra (docs/envs.md), not the raw import error
+    raise missing(_exc, "rl") from None
 
 from solver.engine import new_game
 from solver.engine.base import PenaltyGame

@@ -439,7 +439,7 @@ class ManipulationGame(PenaltyGame):
         return {
             "game": self.GAME,
             "player": player,
-            "hand": str(self.hands[player]),
+            "hand": [c.code for c in self.hands[player]],  # a list of card codes, as every JSON answer (docs/json.md)
             "table": [str(m) for m in self.table],
             "hand_sizes": [len(h) for h in self.hands],
             "stock": len(self.stock),

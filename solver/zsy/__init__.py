@@ -22,6 +22,8 @@ from solver.zsy.combos import (
     classify,
     combo_from_position,
     is_wild,
+    label_shape,
+    split_label,
     value_symbol,
     zsy_value,
 )
@@ -44,5 +46,7 @@ __all__ = [
     "iter_moves",
     "fewest_plays",
     "combo_from_position",
+    "split_label",
+    "label_shape",
     "plays_after",
 ]

@@ -50,6 +50,8 @@ __all__ = [
     "classify",
     "beats",
     "combo_from_position",
+    "split_label",
+    "label_shape",
 ]
 
 Kind = Literal["single", "set", "straight", "parallel"]
@@ -222,25 +224,47 @@ class Combo:
         The kind of parallel straights may give the shape, ``parallel-3x4``
         (copies x length), needed only when the cards make more than one.
         """
-        head, sep, tail = text.partition(":")
-        label: str | None = head.strip().lower() if sep else None
-        cards = Cards.parse(tail if sep else head)
-        kind: str | None = label
-        shape: tuple[int, int] | None = None
-        if label is not None and label.startswith("parallel-"):
-            kind = "parallel"
-            c, x, n = label.removeprefix("parallel-").partition("x")
-            if not (x and c.isdigit() and n.isdigit()):
-                raise ComboError(f"bad parallel shape {label!r} (write parallel-COPIESxLENGTH)")
-            shape = (int(c), int(n))
-        if kind is not None and kind not in KINDS:
-            raise ComboError(f"unknown combination kind {label!r} (known: {', '.join(KINDS)})")
-        found = [
-            k
-            for k in classify(cards, rules)
-            if (kind is None or k.kind == kind) and (shape is None or (k.copies, k.length) == shape)
-        ]
-        return _pick(found, cards, label)
+        label, cards_text = split_label(text)
+        cards = Cards.parse(cards_text)
+        return _pick(_of_label(classify(cards, rules), label), cards, label)
+
+
+def split_label(text: str) -> tuple[str | None, str]:
+    """``kind:cards`` as its kind label (checked, lower case; None when there is none) and its cards' text.
+
+    >>> split_label("Set:5S RJ BJ")
+    ('set', '5S RJ BJ')
+    >>> split_label("7S 7H")
+    (None, '7S 7H')
+    """
+    head, sep, tail = text.partition(":")
+    if not sep:
+        return None, head
+    label = head.strip().lower()
+    label_shape(label)
+    return label, tail
+
+
+def label_shape(label: str) -> tuple[str, tuple[int, int] | None]:
+    """A kind label's kind and, for ``parallel-CxL``, its shape (copies, length); ``ComboError`` for a bad one."""
+    kind, shape = label, None
+    if label.startswith("parallel-"):
+        kind = "parallel"
+        c, x, n = label.removeprefix("parallel-").partition("x")
+        if not (x and c.isdigit() and n.isdigit()):
+            raise ComboError(f"bad parallel shape {label!r} (write parallel-COPIESxLENGTH)")
+        shape = (int(c), int(n))
+    if kind not in KINDS:
+        raise ComboError(f"unknown combination kind {label!r} (known: {', '.join(KINDS)})")
+    return kind, shape
+
+
+def _of_label(combos: Sequence[Combo], label: str | None) -> list[Combo]:
+    """The combinations that fit a kind label (all of them for None)."""
+    if label is None:
+        return list(combos)
+    kind, shape = label_shape(label)
+    return [k for k in combos if k.kind == kind and (shape is None or (k.copies, k.length) == shape)]
 
 
 _new = object.__new__
@@ -391,7 +415,8 @@ def beats(a: Combo, b: Combo, rules: ZsyRules = DEFAULT_RULES) -> bool:
 
 
 def combo_from_position(cards: Cards, kind: str | None, rules: ZsyRules = DEFAULT_RULES) -> Combo:
-    """The combination a puzzle's ``to_beat`` (with optional ``to_beat_kind``) declares.
+    """The combination a puzzle's ``to_beat`` (with optional ``to_beat_kind``: a kind, or
+    ``parallel-CxL`` for the shape of parallel straights) declares.
 
     Raises :class:`ComboError` when the cards make no combination of that
     kind, or when they make several and no kind (or not enough of one) says
@@ -405,7 +430,5 @@ def combo_from_position(cards: Cards, kind: str | None, rules: ZsyRules = DEFAUL
     ...
     solver.errors.ComboError: 7S 8H is not a legal combination
     """
-    if kind is not None and kind not in KINDS:
-        raise ComboError(f"unknown combination kind {kind!r} (known: {', '.join(KINDS)})")
-    found = [c for c in classify(cards, rules) if kind is None or c.kind == kind]
+    found = _of_label(classify(cards, rules), kind)
     return _pick(found, cards, kind, "give to_beat_kind" if kind is None else "the kind does not say which shape")

@@ -378,7 +378,7 @@ class ZsyGame(Game):
         return {
             "game": self.GAME,
             "player": player,
-            "hand": str(self.hands[player]),
+            "hand": [c.code for c in self.hands[player]],  # a list of card codes, as every JSON answer (docs/json.md)
             "hand_sizes": [len(h) for h in self.hands],
             "to_move": self.current_player(),
             "phase": self.phase,

@@ -266,11 +266,16 @@ def test_unknown_rule_option_names_the_valid_ones() -> None:
     one_error(rc, err, "(known: preset, bombs, max_players, min_players, target, teams)")
 
 
-def test_docs_rules_md_holds_the_tables_the_code_prints() -> None:
+def test_docs_rules_md_is_what_the_code_prints() -> None:
+    """docs/rules.md is generated: it must equal ``shanghai rules --markdown`` (issue 25: the old check
+    captured "" and so could not fail)."""
     doc = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    rc, out, _ = cli("rules", "--markdown")
+    assert rc == 0 and out.count("\n") > 50, out
+    assert out == doc, "docs/rules.md is stale: run shanghai rules --markdown > docs/rules.md"
     for game in GAMES:
         rc, out, _ = cli("rules", game, "--markdown")
-        assert rc == 0 and out.strip() in doc, f"docs/rules.md is stale for {game}: run shanghai rules --markdown"
+        assert rc == 0 and f"### {game}\n" in out and out in doc
 
 
 def test_preset_teams6_sets_six_players() -> None:

@@ -131,3 +131,57 @@ def test_hint_selfplay_rules(tmp_path: Path) -> None:
     fits(lines_of(["selfplay", "zsy", "--games", "2", "--hands", "1", "--json"])[0], "selfplay")
     for row in lines_of(["rules", "--json"]):
         fits(row, "rules")
+
+
+# --- issue 25: every command with --json has its shapes here, and generate, render and timeouts fit them ------
+
+
+def _json_commands() -> dict[str, Any]:
+    import typer.main
+
+    group = typer.main.get_command(app)
+    return {
+        name: cmd
+        for name, cmd in group.commands.items()  # type: ignore[attr-defined]
+        if any("--json" in getattr(p, "opts", ()) for p in cmd.params)
+    }
+
+
+def test_every_command_with_json_has_its_shapes_documented() -> None:
+    rows = dict(re.findall(r"^\| `shanghai (\w+)` \| yes \| (.*) \|$", DOC, flags=re.M))
+    commands = _json_commands()
+    assert set(commands) == set(rows), (sorted(commands), sorted(rows))
+    for name, shapes in rows.items():
+        named = re.findall(r"`([\w.]+)`", shapes)
+        assert named and all(shape in SCHEMAS for shape in named), (name, named)
+
+
+@pytest.mark.parametrize("game", ["manipulation", "contract", "zsy"])
+def test_generate_fits_its_shape_and_hand_is_a_list(game: str, tmp_path: Path) -> None:
+    rows = lines_of(["generate", game, "--difficulty", "easy", "--count", "2", "--seed", "3", "--json"])
+    assert len(rows) == 2
+    for row in rows:
+        fits(row, "generate")
+        assert isinstance(row["position"]["hand"], list)
+    written = lines_of(["generate", game, "--difficulty", "easy", "--count", "1", "-o", str(tmp_path), "--json"])[0]
+    fits(written, "generate")
+    assert Path(written["file"]).is_file()
+
+
+def test_render_fits_its_shape(tmp_path: Path) -> None:
+    path = sorted((ROOT / "puzzles" / "zsy").glob("*.toml"))[0]
+    fits(lines_of(["render", str(path), "-o", str(tmp_path / "p.svg"), "--json"])[0], "render")
+
+
+def test_a_timed_out_solve_fits_its_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.main as main_module
+    from solver.errors import SolverTimeout
+
+    def too_slow(*_: Any) -> Any:
+        raise SolverTimeout("CP-SAT found no answer within the time limit")
+
+    monkeypatch.setattr(main_module, "_solve_one", too_slow)
+    rows = lines_of(["solve", "--json", "--check", str(ROOT / "puzzles" / "zsy")], expect=(1,))
+    assert rows
+    for row in rows:
+        fits(row, "solve.timeout")

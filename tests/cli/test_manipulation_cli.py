@@ -86,7 +86,7 @@ def test_check_mismatch_exits_1(tmp_path: Path) -> None:
     (tmp_path / "a.toml").write_text(GOOD.replace("played = 1", "played = 2\ndistinct_plays = 3"))
     result = run("solve", "--check", str(tmp_path / "a.toml"))
     assert result.returncode == 1
-    assert "played 1 cards, the answer says 2" in result.stderr and "1 distinct best plays" in result.stderr
+    assert "played 1 card, the answer says 2" in result.stderr and "1 distinct best play," in result.stderr
 
 
 @pytest.mark.parametrize(
@@ -165,7 +165,7 @@ def test_plain_output_is_what_rich_markup_prints(tmp_path: Path) -> None:
     assert cards_parts(Cards()) == [("-", "dim")]
     (tmp_path / "a.toml").write_text(GOOD)
     result = runner.invoke(app, ["solve", str(tmp_path / "a.toml"), "--all"])
-    assert "1 distinct best plays:" in result.stdout and "0 of 2 melds kept" in result.stdout
+    assert "1 distinct best play:" in result.stdout and "0 of 2 melds kept" in result.stdout
 
 
 def test_rule_sets_are_shared_but_bad_values_still_fail(tmp_path: Path) -> None:

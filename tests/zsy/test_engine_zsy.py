@@ -181,7 +181,7 @@ def test_random_games_keep_every_card(preset: str) -> None:
 def test_observation_hides_other_hands() -> None:
     game = new_game("zsy", players=4, seed=2)
     obs = game.observation(1)
-    assert obs["hand"] == str(game.hands[1])
+    assert obs["hand"] == [c.code for c in game.hands[1]]
     assert "hands" not in obs and obs["hand_sizes"] == [len(h) for h in game.hands]
     assert str(game.hands[0]) not in str(obs)
 
