@@ -18,6 +18,7 @@ import dataclasses
 import html
 import json
 import math
+import re
 import secrets
 import typing
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -217,12 +218,34 @@ def _fields(model: BaseModel) -> dict[str, Any]:
 # --- middleware ---------------------------------------------------------------------------------
 
 
-class Guard:
-    """ASGI middleware: security headers on every response, a cap on request bodies."""
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
 
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
+
+def json_depth(body: bytes) -> int:
+    """How deeply ``body`` (JSON text, or anything) nests ``[`` and ``{`` outside strings."""
+    if b"[" not in body and b"{" not in body:
+        return 0
+    brackets = _STRING.sub(b"", body).translate(None, _BRACKETS)
+    depth = deepest = 0
+    for byte in brackets:
+        if byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+class Guard:
+    """ASGI middleware: security headers on every response, caps on request bodies' size and
+    nesting (checked before anything parses them: a deep body never reaches a recursive parser,
+    validator or pickler)."""
+
+    def __init__(self, app: ASGIApp, max_body: int, max_depth: int = 32) -> None:
         self.app = app
         self.max_body = max_body
+        self.max_depth = max_depth
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -254,6 +277,10 @@ class Guard:
             too_large = len(body) > self.max_body
         if too_large:
             response = error("too_large", f"the request body is over {self.max_body} bytes")
+            await response(scope, receive, send_headers)
+            return
+        if json_depth(body) > self.max_depth:
+            response = error("bad_value", f"the request nests deeper than {self.max_depth} levels")
             await response(scope, receive, send_headers)
             return
         sent = False
@@ -392,7 +419,7 @@ def create_app(limits: Limits | None = None, store: str | None = None) -> FastAP
     _puzzle_routes(app)
     _puzzle_file_routes(app)
     _page_routes(app)
-    app.add_middleware(Guard, max_body=limits.max_body)
+    app.add_middleware(Guard, max_body=limits.max_body, max_depth=limits.max_depth)
     return app
 
 

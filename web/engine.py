@@ -24,6 +24,7 @@ import concurrent.futures
 import json
 import multiprocessing
 import os
+import pickle
 import threading
 import time
 from collections.abc import Mapping
@@ -77,7 +78,14 @@ def _worker_main(conn: Connection) -> None:
             request = conn.recv()
         except (EOFError, OSError):
             return
-        conn.send(_worker_handle(request))
+        except (RecursionError, pickle.UnpicklingError):  # the whole message was read: go on with the next
+            conn.send({"error": {"code": "bad_value", "message": "the request cannot be read (too deep)"}})
+            continue
+        try:
+            reply = _worker_handle(request)
+            conn.send(reply)
+        except (RecursionError, pickle.PicklingError, TypeError, ValueError) as exc:  # an answer that is not data
+            conn.send({"error": {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}"}})
 
 
 class _Worker:
@@ -132,9 +140,14 @@ class _ProcessPool:
                 except (EOFError, OSError) as exc:
                     reply.set_exception(exc)
 
+        try:
+            data = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
+        except (RecursionError, pickle.PicklingError, TypeError, ValueError):
+            self.idle.put_nowait(worker)  # the request never reached it: the worker is untouched
+            raise EngineError("bad_value", "the request cannot be passed to a solver (too deep or not data)") from None
         healthy = False
         try:
-            worker.conn.send(request)
+            worker.conn.send_bytes(data)
             loop.add_reader(fd, readable)
             result = await asyncio.wait_for(reply, timeout)
             healthy = True
@@ -193,6 +206,10 @@ def _check_record(record: Mapping[str, Any]) -> None:
             raise EngineError("bad_value", f"record field {name!r} must be {_KIND[kind]}, not {json.dumps(value)[:40]}")
     if not all(isinstance(a, str) for a in record["actions"]):
         raise EngineError("bad_value", "record field 'actions' must be a list of strings")
+    if not 0 <= record["seed"] < 2**63:
+        raise EngineError("bad_value", "record field 'seed' must be from 0 to 2**63 - 1")
+    if not 2 <= record["num_players"] <= 8:
+        raise EngineError("bad_value", "record field 'num_players' must be from 2 to 8")
 
 
 _KIND = {str: "a string", dict: "an object", int: "an integer", list: "a list"}

@@ -218,13 +218,13 @@ def test_sequential_solves_stay_on_the_warm_worker() -> None:
         engine.start()
         assert engine._pool is not None
         for k, worker in enumerate(engine._pool.workers):
-            send = worker.conn.send
+            send = worker.conn.send_bytes
 
             def record(obj: Any, k: int = k, send: Any = send) -> None:
                 used.append(k)
                 send(obj)
 
-            worker.conn.send = record
+            worker.conn.send_bytes = record
         for _ in range(4):
             answer = await engine.stateless({"cmd": "solve", "puzzle": SIX})
             assert answer["played"] == ["6S"]
