@@ -134,6 +134,8 @@ class ContractGame(PenaltyGame):
         self.to_move = 0
         self.phase: Phase = "first_discard"
         self.call_queue: list[int] = []
+        self.discarder: int | None = None
+        self.idle = 0
         self.reshuffled = False
         self.exhausted = False
         self.no_discard: Card | None = None
@@ -167,6 +169,8 @@ class ContractGame(PenaltyGame):
         self.in_turn = first
         self.to_move = first
         self.phase = "first_discard"
+        self.discarder = None
+        self.idle = 0
         self.reshuffled = False
         self.exhausted = False
         self.no_discard = None
@@ -285,6 +289,8 @@ class ContractGame(PenaltyGame):
         from the stock this turn after a reshuffle (unless it is the only card)."""
         hand = self.hands[p]
         counts = hand.counts
+        if len(hand) == 1 and not self.laid_down[p]:  # only a player who has laid down can go out
+            return [0] * len(counts)
         barred = self.no_discard
         if barred is None or counts[barred.index] != 1 or len(hand) == 1:
             return counts
@@ -389,6 +395,8 @@ class ContractGame(PenaltyGame):
         hand = self.hands[p]
         if action.card not in hand:
             raise IllegalActionError(f"player {p} holds no {action.card}")
+        if len(hand) == 1 and not self.laid_down[p]:
+            raise IllegalActionError("only a player who has laid down the contract can go out")
         if self.phase == "play" and not self._discard_mask(p)[action.card.index]:
             raise IllegalActionError(f"{action.card} was drawn from the stock this turn after a reshuffle")
         if self.phase == "play" and self.all_at_once() and self.laid_down[p] and len(hand) > 1:
@@ -430,6 +438,8 @@ class ContractGame(PenaltyGame):
         if isinstance(action, CDiscard):
             self.hands[p] = self.hands[p] - unit(action.card)
             self.pile.append(action.card)
+            self.discarder = p
+            self.idle = 0
             if not self.hands[p]:
                 self._end_round(p)
                 return
@@ -438,7 +448,9 @@ class ContractGame(PenaltyGame):
             self.hands[p] = self.hands[p] + unit(self.pile.pop())
             self.phase = "play"
         elif isinstance(action, CDecline):
-            self.call_queue = [(p + k) % self.num_players for k in range(1, self.num_players)]
+            # every other player but the one who discarded the card may call it (the rule book)
+            others = ((p + k) % self.num_players for k in range(1, self.num_players))
+            self.call_queue = [q for q in others if q != self.discarder]
             self._ask_next_caller()
         elif isinstance(action, CCall):
             self.calls[p] += 1
@@ -494,7 +506,19 @@ class ContractGame(PenaltyGame):
             self.hands[p] = self.hands[p] + unit(card)
             if self.reshuffled:
                 self.no_discard = card
+        elif len(self.hands[p]) == 1 and not self.laid_down[p]:
+            self._pass_turn()
+            return
         self.phase = "play"
+
+    def _pass_turn(self) -> None:
+        """Nobody draws any more and a player who has not laid down holds one card: they pass (the rule
+        book; there is no choice in it). A whole round of turns with no card leaving any hand ends the round."""
+        self.idle += 1
+        if self.idle >= self.num_players:
+            self._end_round(None)
+            return
+        self._next_turn()
 
     def _next_turn(self) -> None:
         self.turns += 1
