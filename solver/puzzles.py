@@ -328,6 +328,7 @@ def from_data(data: Mapping[str, Any], source: str = "<string>") -> Puzzle:
     if not isinstance(pos, dict):
         raise ctx.fail("position", "missing or not a table")
     position = _PARSERS[game](ctx, pos, rules)
+    _check_legal(position, rules, f"{source}: position")
     answer = data.get("answer", {})
     if not isinstance(answer, dict):
         raise ctx.fail("answer", "expected a table")
@@ -336,6 +337,13 @@ def from_data(data: Mapping[str, Any], source: str = "<string>") -> Puzzle:
     if not isinstance(meta, dict):
         raise ctx.fail("meta", "expected a table")
     return Puzzle(game, rules, position, title, dict(answer), source if source != "<string>" else "", dict(meta))
+
+
+def _check_legal(position: Position, rules: Any, where: str) -> None:
+    """The one legality check (:mod:`solver.legality`): a position the rules cannot produce is an error."""
+    from solver.legality import check_legal  # lazy: legality reads the position types from here
+
+    check_legal(position, rules, where)
 
 
 def load(path: str | Path) -> Puzzle:
