@@ -369,6 +369,7 @@ def from_data(data: Mapping[str, Any], source: str = "<string>") -> Puzzle:
     if not isinstance(pos, dict):
         raise ctx.fail("position", "missing or not a table")
     position = _PARSERS[game](ctx, pos, rules)
+    _check_legal(position, rules, f"{source}: position")
     answer = data.get("answer", {})
     if not isinstance(answer, dict):
         raise ctx.fail("answer", "expected a table")
@@ -389,6 +390,13 @@ def _check_answer(ctx: _Ctx, answer: Mapping[str, Any]) -> None:
         if key == "cards":
             with ctx.at("answer.cards"):
                 Cards.parse(value)
+
+
+def _check_legal(position: Position, rules: Any, where: str) -> None:
+    """The one legality check (:mod:`solver.legality`): a position the rules cannot produce is an error."""
+    from solver.legality import check_legal  # lazy: legality reads the position types from here
+
+    check_legal(position, rules, where)
 
 
 def load(path: str | Path) -> Puzzle:

@@ -32,7 +32,7 @@ wild_limit = "half"
 [position]
 round = 2
 hand = "5H 5D 9S 2C"
-table = ["6S 7S 8S 9S", { cards = "10D 10H 2S=10C", owner = 2 }]
+table = ["6S 7S 8S 9S", { cards = "10D 10H 2S=10C", owner = 2 }, "QC QD QH", { cards = "4D 5D 6D 7D", owner = 2 }]
 laid_down = true
 discard = "KD"
 dead = "3H 3H"

@@ -26,21 +26,23 @@ from solver.contract.referee import check_layoff
 from solver.errors import MeldError, ShanghaiError
 from solver.generate.difficulty import Difficulty, Level, measure
 from solver.generate.players import contract_turn
+from solver.legality import position_problem
 from solver.melds import Meld, TableMeld, meld_kind
 from solver.puzzles import ContractPosition, Puzzle
 from solver.rules import ContractRules
+from solver.rules.contract import min_length
 
 __all__ = ["candidate", "unique_layoff", "LAYOFF_SIZES"]
 
 _SUITS = tuple(Suit)
 
 LAYOFF_SIZES: dict[Level, tuple[tuple[int, int], tuple[int, int]]] = {
-    "easy": ((2, 3), (2, 4)),
-    "medium": ((2, 4), (3, 5)),
-    "hard": ((3, 4), (4, 6)),
-    "expert": ((3, 5), (5, 7)),
+    "easy": ((0, 1), (2, 4)),
+    "medium": ((0, 2), (3, 5)),
+    "hard": ((1, 2), (4, 6)),
+    "expert": ((1, 3), (5, 7)),
 }
-"""Per level: table melds and hand cards of a lay-off position (inclusive ranges)."""
+"""Per level: opponents who have laid down besides the player to move, and hand cards (inclusive ranges)."""
 
 
 def _wild(rng: random.Random, rules: ContractRules) -> Card:
@@ -103,22 +105,30 @@ def unique_layoff(hand: Cards, table: tuple[TableMeld, ...], played: Cards, rule
     return True
 
 
+def _layoff_round(rng: random.Random, rules: ContractRules) -> int:
+    """A round whose melds stay on the table (not the last round when it is played all at once)."""
+    last = rules.rounds - 1 if rules.last_round_all_at_once and rules.rounds > 1 else rules.rounds
+    return rng.randint(1, last)
+
+
 def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | None:
-    melds_range, hand_range = LAYOFF_SIZES[level]
-    table = _layoff_table(rng, rules, melds_range)
+    opponents_range, hand_range = LAYOFF_SIZES[level]
+    round_ = _layoff_round(rng, rules)
+    table = _layoff_table(rng, rules, round_, opponents_range)
     if table is None:
         return None
     hand = _layoff_hand(rng, rules, table, hand_range)
     position = tuple(table)
+    pos = ContractPosition(round_, hand, position, laid_down=True)
+    if position_problem(pos, rules) is not None:
+        return None
     try:
-        (hand + Cards(c for t in position for c in t.meld.cards)).check_against(rules.deck, "position")
         layoff = best_layoff(hand, position, rules, player=0, objective="cards", time_limit=5.0)
     except ShanghaiError:
         return None
     n = len(layoff.played)
     if layoff.status != "optimal" or n < 2 or (n == len(hand) and len(hand) > 1 and rng.random() < 0.5):
         return None
-    pos = ContractPosition(rng.randint(1, rules.rounds - 1), hand, position, laid_down=True)
     difficulty = measure("contract", _layoff_features(rules, pos, layoff))
     if difficulty.level != level:
         return None
@@ -128,18 +138,25 @@ def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | 
     return _layoff_puzzle(rules, pos, layoff, difficulty)
 
 
-def _layoff_table(rng: random.Random, rules: ContractRules, melds_range: tuple[int, int]) -> list[TableMeld] | None:
-    """A few random melds with a wild each, random owners; None if one is not a valid meld."""
+def _layoff_table(
+    rng: random.Random, rules: ContractRules, round_: int, opponents_range: tuple[int, int]
+) -> list[TableMeld] | None:
+    """The melds of the players who have laid down: the player to move and a few opponents, each
+    owning the round's contract (melds now and then longer than the least, runs with a wild); None
+    if a meld is not valid."""
+    players = min(rules.max_players, 4) - 1
+    opponents = sorted(rng.sample(range(1, players + 1), min(players, rng.randint(*opponents_range))))
     table: list[TableMeld] = []
-    for _ in range(rng.randint(*melds_range)):
-        kind = rng.choice(("set", "run"))
-        length = rng.randint(3, 4) if kind == "set" else rng.randint(4, 6)
-        meld = _with_wild(rng, rules, _meld(rng, rules, kind, length))
-        try:
-            meld_kind(meld, rules.meld_spec)
-        except MeldError:
-            return None
-        table.append(TableMeld(meld, rng.choice((0, 1, 1, 2, 3))))
+    for owner in (0, *opponents):
+        for req in rules.contract(round_):
+            length = min_length(req, rules) + rng.choice((0, 0, 1, 2))
+            meld = _with_wild(rng, rules, _meld(rng, rules, req.kind, length))
+            try:
+                meld_kind(meld, rules.meld_spec, req.kind)
+            except MeldError:
+                return None
+            table.append(TableMeld(meld, owner))
+    rng.shuffle(table)
     return table
 
 

@@ -206,7 +206,7 @@ def test_inline_contract_and_zsy_positions() -> None:
         "10C",
         "--laid-down",
         "--table",
-        "10D 10H 10S",
+        "10D 10H 10S | 4C 4D 4H",
         "--round",
         "2",
     )

@@ -1,0 +1,63 @@
+"""One check of a position's legality, in every game: could a game under these rules reach it?
+
+Every card count stays within the decks (hand, table and every other card
+in view together), and in Contract Shanghai the melds on the table are what
+the players who laid down laid down (:mod:`solver.contract.legality`). The
+puzzle parser (:func:`solver.puzzles.from_data`: files, inline positions,
+the web page) and the generator both ask here.
+
+>>> from solver.puzzles import ZsyPosition
+>>> from solver.rules import ZsyRules
+>>> from solver.cards import Cards
+>>> position_problem(ZsyPosition(Cards.parse("5H 5H")), ZsyRules())
+'hand and to_beat together hold 2 copies of 5H, but the decks contain 1'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solver.cards import Cards
+from solver.errors import PuzzleError, ShanghaiError
+
+__all__ = ["position_problem", "check_legal", "IllegalPositionError"]
+
+
+class IllegalPositionError(PuzzleError):
+    """A position the rules cannot produce (too many copies of a card, melds no player could own)."""
+
+
+def _cards_in_view(position: Any) -> tuple[Cards, str]:
+    from solver.puzzles import ContractPosition, ManipulationPosition
+
+    if isinstance(position, ManipulationPosition):
+        return position.hand + Cards(c for m in position.table for c in m.cards), "table and hand together"
+    if isinstance(position, ContractPosition):
+        seen = position.hand + Cards(c for t in position.table for c in t.meld.cards) + position.dead
+        if position.discard is not None:
+            seen = seen + Cards([position.discard])
+        return seen, "hand, table, discard and dead cards together"
+    return position.hand + (position.to_beat or Cards()), "hand and to_beat together"
+
+
+def position_problem(position: Any, rules: Any) -> str | None:
+    """Why ``position`` is illegal under ``rules`` (None when it is legal)."""
+    from solver.puzzles import ContractPosition
+
+    cards, what = _cards_in_view(position)
+    try:
+        cards.check_against(rules.deck, what)
+    except ShanghaiError as exc:
+        return str(exc)
+    if isinstance(position, ContractPosition):
+        from solver.contract.legality import contract_problem
+
+        return contract_problem(position.round, position.table, position.laid_down, rules)
+    return None
+
+
+def check_legal(position: Any, rules: Any, source: str = "position") -> None:
+    """Raise :class:`IllegalPositionError` (``source: reason``) unless the position is legal."""
+    problem = position_problem(position, rules)
+    if problem is not None:
+        raise IllegalPositionError(f"{source}: {problem}")

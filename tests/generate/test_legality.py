@@ -1,0 +1,173 @@
+"""One legality check for every position: bundled files, generated puzzles, inline positions, the CLI."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from solver.errors import PuzzleError
+from solver.generate import generate
+from solver.legality import IllegalPositionError, position_problem
+from solver.puzzles import ContractPosition, Puzzle, iter_puzzle_paths, load, loads
+
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+SOURCE_ROUND_2 = """
+game = "contract"
+[position]
+round = 2
+hand = "5C 5C 10S KD"
+table = [{ cards = "5H 5D 5S", owner = 1 }, { cards = "6S 7S 8S 9S", owner = 1 }]
+laid_down = true
+"""
+
+
+def contract(table: str, *, round_: int = 1, laid_down: bool = True, rules: str = "") -> str:
+    """A Contract puzzle file with ``table`` (TOML list items) in ``round_``."""
+    return (
+        f'game = "contract"\n{rules}[position]\nround = {round_}\nhand = "KD"\n'
+        f"table = [{table}]\nlaid_down = {str(laid_down).lower()}\n"
+    )
+
+
+P0_SET_RUN = '"5H 5D 5S", "6S 7S 8S 9S"'
+P1_SET_RUN = '{ cards = "JH JD JC", owner = 1 }, { cards = "6C 7C 8C 9C", owner = 1 }'
+
+
+def test_every_bundled_puzzle_is_legal() -> None:
+    paths = iter_puzzle_paths(ROOT / "puzzles")
+    assert len(paths) > 150
+    for path in paths:
+        puzzle = load(path)  # the parser runs the check; ask again to see the answer itself
+        assert position_problem(puzzle.position, puzzle.rules) is None, path
+
+
+@cache
+def fresh(game: str, level: str, count: int, seed: int) -> tuple[Puzzle, ...]:
+    return tuple(generate(game, level, count, seed))
+
+
+@pytest.mark.parametrize(
+    ("game", "level", "count", "seed", "kinds"),
+    [
+        ("contract", "hard", 4, 1, {"layoff", "goout", "discard"}),
+        ("manipulation", "easy", 2, 3, {"play"}),
+        ("zsy", "hard", 3, 1, {"reply", "out"}),
+    ],
+)
+def test_freshly_generated_puzzles_of_every_kind_are_legal(
+    game: str, level: str, count: int, seed: int, kinds: set[str]
+) -> None:
+    puzzles = fresh(game, level, count, seed)
+    assert {p.meta["kind"] for p in puzzles} == kinds
+    for p in puzzles:
+        assert position_problem(p.position, p.rules) is None, p.title
+
+
+def test_generated_contract_tables_are_each_owners_contract() -> None:
+    for p in fresh("contract", "hard", 4, 1):
+        pos = p.position
+        assert isinstance(pos, ContractPosition)
+        if p.meta["kind"] == "discard":
+            assert not pos.table and not pos.laid_down
+            continue
+        contract = p.rules.contract(pos.round)  # type: ignore[union-attr]
+        owners = {t.owner for t in pos.table}
+        assert 0 in owners and pos.laid_down
+        for owner in owners:
+            assert sum(t.owner == owner for t in pos.table) == len(contract)
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (SOURCE_ROUND_2, "p1 owns 5H 5D 5S | 6S 7S 8S 9S, which is not the round 2 contract (set + set)"),
+        (contract(P1_SET_RUN), "player 0 is laid down but owns no meld"),
+        (contract(P0_SET_RUN, laid_down=False), "player 0 owns melds but has not laid down"),
+        (contract(f'{P0_SET_RUN}, {{ cards = "JH JD JC", owner = 1 }}'), "p1 owns JH JD JC, which is not the round 1"),
+        (contract(P0_SET_RUN, round_=7), "round 7 is played all at once"),
+        (contract(f'{P0_SET_RUN}, {{ cards = "JH JD JC", owner = 6 }}'), "owner p6 is not a player"),
+        (
+            contract('"5H 5D 5S", "5S 5D 5C", "6S 7S 8S 9S"', rules='[rules]\ncontracts = ["set run", "set set"]\n'),
+            "p0 owns 5H 5D 5S | 5S 5D 5C | 6S 7S 8S 9S, which is not the round 1 contract (set + run)",
+        ),
+        (
+            contract('"5H 5D 5S", "5S 5D 5C"', round_=2, rules="[rules]\ndistinct_set_ranks = true\n"),
+            "p0 owns 5H 5D 5S | 5S 5D 5C, which is not the round 2 contract",
+        ),
+    ],
+)
+def test_illegal_contract_positions_name_the_reason(text: str, reason: str) -> None:
+    with pytest.raises(IllegalPositionError, match=r"x\.toml: position: ") as caught:
+        loads(text, "x.toml")
+    assert reason in str(caught.value)
+    assert isinstance(caught.value, PuzzleError) and isinstance(caught.value, ValueError)
+
+
+def test_legal_variants_load() -> None:
+    loads(contract(P0_SET_RUN))
+    loads(contract(f"{P0_SET_RUN}, {P1_SET_RUN}"))
+    loads(contract(P1_SET_RUN, laid_down=False))
+    loads(contract("", round_=7, laid_down=False))
+    runs = '"3H 4H 5H 6H", "3C 4C 5C 6C", "8D 9D 10D JD"'
+    loads(contract(runs, round_=7, rules='[rules]\npreset = "last_round_normal"\n'))
+    # a set laid off onto (longer) and a run with a wild swapped out stay the contract
+    loads(contract('"5H 5D 5S 5C 2S", "6S 7S 8S 9S 10S JS"'))
+
+
+def test_check_json_says_invalid_with_the_reason_and_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "illegal.toml").write_text(SOURCE_ROUND_2, encoding="utf-8")
+    result = runner.invoke(app, ["check", "--json", str(tmp_path)])
+    assert result.exit_code == 2
+    row = json.loads(result.stdout.strip().splitlines()[-1])
+    assert row["valid"] is False and "not the round 2 contract (set + set)" in row["error"]
+
+
+def test_solve_refuses_an_illegal_file(tmp_path: Path) -> None:
+    (tmp_path / "illegal.toml").write_text(SOURCE_ROUND_2, encoding="utf-8")
+    result = runner.invoke(app, ["solve", str(tmp_path / "illegal.toml")])
+    assert result.exit_code == 2
+    assert "not the round 2 contract" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (["--table", "5H 5D 5S | 6S 7S 8S 9S"], "player 0 owns melds but has not laid down"),
+        (["--laid-down"], "player 0 is laid down but owns no meld"),
+        (["--laid-down", "--table", "5H 5D 5S"], "p0 owns 5H 5D 5S, which is not the round 1 contract"),
+    ],
+)
+def test_inline_positions_take_the_same_check(args: list[str], reason: str) -> None:
+    result = runner.invoke(app, ["solve", "--game", "contract", "--hand", "KD", *args])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and reason in lines[0]
+
+
+def test_web_page_check_refuses_an_illegal_position() -> None:
+    from solver.puzzles import from_data
+
+    with pytest.raises(IllegalPositionError, match="player 0 owns melds"):
+        from_data(
+            {"game": "contract", "position": {"round": 1, "hand": "KD", "table": ["5H 5D 5S", "6S 7S 8S 9S"]}},
+            "puzzle",
+        )
+
+
+def test_card_counts_within_the_decks_in_every_game() -> None:
+    from solver.cards import Cards
+    from solver.puzzles import ManipulationPosition, ZsyPosition
+    from solver.rules import ContractRules, ManipulationRules, ZsyRules
+
+    assert position_problem(ZsyPosition(Cards.parse("5H 5H")), ZsyRules()) is not None
+    manip = ManipulationPosition((), Cards.parse("5H 5H 5H"))
+    assert "3 copies of 5H" in (position_problem(manip, ManipulationRules(decks=2)) or "")
+    cpos = ContractPosition(1, Cards.parse("5H 5H 5H"))
+    assert "3 copies of 5H" in (position_problem(cpos, ContractRules()) or "")
