@@ -18,10 +18,11 @@ import dataclasses
 import html
 import json
 import math
+import os
 import re
 import secrets
 import typing
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
@@ -237,20 +238,43 @@ def json_depth(body: bytes) -> int:
     return deepest
 
 
-class Guard:
-    """ASGI middleware: security headers on every response, caps on request bodies' size and
-    nesting (checked before anything parses them: a deep body never reaches a recursive parser,
-    validator or pickler)."""
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
+"""Host names always served (DNS rebinding cannot make another site's page one of these)."""
 
-    def __init__(self, app: ASGIApp, max_body: int, max_depth: int = 32) -> None:
+
+class Guard:
+    """ASGI middleware: the Host header checked (localhost's names and the allowed ones: a page
+    elsewhere cannot drive the API through DNS rebinding), security headers on every response,
+    caps on request bodies' size and nesting (checked before anything parses them: a deep body
+    never reaches a recursive parser, validator or pickler)."""
+
+    def __init__(self, app: ASGIApp, max_body: int, max_depth: int = 32, hosts: Sequence[str] = ()) -> None:
         self.app = app
         self.max_body = max_body
         self.max_depth = max_depth
+        self.hosts = frozenset(h.lower() for h in (*LOCAL_HOSTS, *hosts))
+
+    def _host_ok(self, scope: Scope) -> str | None:
+        """The Host header's name if it is not one served here (None: it is)."""
+        host = ""
+        for name, value in scope.get("headers", []):
+            if name == b"host":
+                host = value.decode("latin-1").strip().lower()
+                break
+        name = (
+            host[1:].split("]", 1)[0]
+            if host.startswith("[")
+            else host.rsplit(":", 1)[0]
+            if host.count(":") == 1
+            else host
+        )
+        return None if name in self.hosts else host
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        bad_host = self._host_ok(scope)
 
         async def send_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -259,6 +283,10 @@ class Guard:
                 message = {**message, "headers": headers}
             await send(message)
 
+        if bad_host is not None:
+            text = f"host {bad_host[:60]!r} is not served here (shanghai serve --allowed-host NAME adds one)"
+            await error("invalid_request", text)(scope, receive, send_headers)
+            return
         body = b""
         more = True
         too_large = False
@@ -389,9 +417,10 @@ def _api_docs(schema: dict[str, Any]) -> str:
 # --- the app --------------------------------------------------------------------------------------
 
 
-def create_app(limits: Limits | None = None, store: str | None = None) -> FastAPI:
+def create_app(limits: Limits | None = None, store: str | None = None, allowed_hosts: Sequence[str] = ()) -> FastAPI:
     """The web app: pages, static files and the API, with its own :class:`WebEngine`
-    (games in ``store``: None for this process's memory, or ``redis://host:port/db``)."""
+    (games in ``store``: None for this process's memory, or ``redis://host:port/db``), answering
+    requests for localhost's names and ``allowed_hosts``."""
     limits = limits or Limits()
     engine = WebEngine(limits, store)
 
@@ -419,7 +448,7 @@ def create_app(limits: Limits | None = None, store: str | None = None) -> FastAP
     _puzzle_routes(app)
     _puzzle_file_routes(app)
     _page_routes(app)
-    app.add_middleware(Guard, max_body=limits.max_body, max_depth=limits.max_depth)
+    app.add_middleware(Guard, max_body=limits.max_body, max_depth=limits.max_depth, hosts=allowed_hosts)
     return app
 
 
@@ -531,8 +560,14 @@ def _game_routes(app: FastAPI, engine: WebEngine) -> None:
 
     @app.get("/api/health", tags=["games"])
     async def health() -> dict[str, Any]:
-        """Liveness, and how many games are running."""
-        return {"ok": True, "version": __version__, "games": engine.count()}
+        """Liveness, how many games are running (in the store: every process's) and which server process answered."""
+        from web.store import StoreError
+
+        try:
+            games = engine.count()
+        except StoreError as exc:
+            raise EngineError("busy", str(exc), retry_after=5) from None
+        return {"ok": True, "version": __version__, "games": games, "process": os.getpid()}
 
     # --- pages ---
 

@@ -43,7 +43,7 @@ def _code(response: Any) -> str:
 @pytest.fixture(scope="module")
 def pooled() -> Iterator[TestClient]:
     """The app with one real solver worker process (a client must never restart it)."""
-    with TestClient(create_app(Limits(workers=1)), raise_server_exceptions=False) as c:
+    with TestClient(create_app(Limits(workers=1)), base_url="http://localhost", raise_server_exceptions=False) as c:
         yield c
 
 
