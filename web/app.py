@@ -492,20 +492,20 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
     """The engine protocol's commands over HTTP (one engine behind both)."""
 
     @app.post("/api/solve", tags=["protocol"])
-    async def solve(body: SolveRequest) -> dict[str, Any]:
+    async def solve(body: SolveRequest, request: Request) -> dict[str, Any]:
         """Solve a position: what ``shanghai solve --json`` prints for it."""
-        return await engine.stateless({"cmd": "solve", **_fields(body)})
+        return await engine.stateless({"cmd": "solve", **_fields(body)}, _client(request))
 
     @app.post("/api/hint", tags=["protocol"])
-    async def hint(body: HintRequest) -> dict[str, Any]:
+    async def hint(body: HintRequest, request: Request) -> dict[str, Any]:
         """The best action and why, for the seat to move in a game (its ``token`` needed) or in a puzzle."""
         if (body.game_id is None) == (body.puzzle is None):
             raise EngineError("missing_field", "give exactly one of 'game_id' and 'puzzle'")
         if body.game_id is not None:
-            return await engine.game(body.game_id, {"cmd": "hint", "token": body.token})
+            return await engine.game(body.game_id, {"cmd": "hint", "token": body.token}, _client(request))
         fields = _fields(body)
         fields.pop("token", None)
-        return await engine.stateless({"cmd": "hint", **fields})
+        return await engine.stateless({"cmd": "hint", **fields}, _client(request))
 
     @app.post("/api/new_game", tags=["protocol"])
     async def new_game(body: NewGameRequest, request: Request) -> dict[str, Any]:
@@ -517,11 +517,11 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
         return await engine.new_game({"cmd": "new_game", **fields}, seats, _client(request))
 
     def game_command(cmd: str, model: type[GameRequest], doc: str) -> None:
-        async def endpoint(body: Any) -> dict[str, Any]:
+        async def endpoint(body: Any, request: Request) -> dict[str, Any]:
             fields = _fields(body)
-            return await engine.game(fields.pop("game_id"), {"cmd": cmd, **fields})
+            return await engine.game(fields.pop("game_id"), {"cmd": cmd, **fields}, _client(request))
 
-        endpoint.__annotations__ = {"body": model, "return": dict[str, Any]}
+        endpoint.__annotations__ = {"body": model, "request": Request, "return": dict[str, Any]}
         endpoint.__doc__ = doc
         endpoint.__name__ = cmd
         app.post(f"/api/{cmd}", tags=["protocol"], name=cmd)(endpoint)

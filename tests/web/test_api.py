@@ -210,7 +210,7 @@ def test_a_worker_past_its_time_is_replaced() -> None:
 
 def test_sequential_solves_stay_on_the_warm_worker() -> None:
     """Idle workers are a stack: one request at a time goes to the worker that answered last
-    (warm caches); requests at once still spread over every worker."""
+    (warm caches); requests at once (of two clients: each has a share of one) still spread over every worker."""
     engine = WebEngine(Limits(workers=2))
     used: list[int] = []
 
@@ -230,7 +230,7 @@ def test_sequential_solves_stay_on_the_warm_worker() -> None:
             assert answer["played"] == ["6S"]
         assert len(used) == 4 and len(set(used)) == 1, used
         used.clear()
-        answers = await asyncio.gather(*(engine.stateless({"cmd": "solve", "puzzle": SIX}) for _ in range(2)))
+        answers = await asyncio.gather(*(engine.stateless({"cmd": "solve", "puzzle": SIX}, c) for c in "ab"))
         assert [a["played"] for a in answers] == [["6S"], ["6S"]]
         assert sorted(used) == [0, 1]
 
