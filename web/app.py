@@ -17,9 +17,7 @@ import contextlib
 import dataclasses
 import html
 import json
-import math
 import os
-import re
 import secrets
 import typing
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -29,63 +27,20 @@ from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.middleware.gzip import GZipMiddleware
 
 from solver import __version__
 from solver.engine import GAME_NAMES
 from web.engine import EngineError, Limits, WebEngine
+from web.http import CSP, STATUS, Guard, Head, cached, document_errors, error, json_depth
 
-__all__ = ["create_app", "STATUS", "CSP"]
+__all__ = ["create_app", "STATUS", "CSP", "json_depth"]
 
 GameName = Literal["manipulation", "contract", "zsy"]
-
-STATUS: dict[str, int] = {
-    "forbidden": 403,
-    "rate_limited": 429,
-    "parse_error": 400,
-    "invalid_request": 400,
-    "missing_field": 400,
-    "bad_value": 400,
-    "bad_input": 422,
-    "illegal_action": 422,
-    "unknown_command": 404,
-    "unknown_game": 404,
-    "not_found": 404,
-    "method_not_allowed": 405,
-    "game_over": 409,
-    "too_large": 413,
-    "busy": 503,
-    "timeout": 504,
-    "internal_error": 500,
-}
-"""HTTP status of each error code (the protocol's codes, and the few the web adds)."""
-
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
-"""The Content-Security-Policy of every response: same-origin scripts and styles only."""
-
-_HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-}
-
-
-def error(code: str, message: str, retry_after: float | None = None) -> JSONResponse:
-    """An error response: the protocol's error object with the code's HTTP status
-    (and ``Retry-After``, in whole seconds, when the client should come back later)."""
-    headers = {"Retry-After": str(max(1, math.ceil(retry_after)))} if retry_after is not None else None
-    return JSONResponse(
-        {"error": {"code": code, "message": message}}, status_code=STATUS.get(code, 400), headers=headers
-    )
-
 
 # --- request models ------------------------------------------------------------------------
 
@@ -216,113 +171,6 @@ def _fields(model: BaseModel) -> dict[str, Any]:
     return {k: v for k, v in model.model_dump(exclude_unset=True).items() if v is not None}
 
 
-# --- middleware ---------------------------------------------------------------------------------
-
-
-_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
-
-
-def json_depth(body: bytes) -> int:
-    """How deeply ``body`` (JSON text, or anything) nests ``[`` and ``{`` outside strings."""
-    if b"[" not in body and b"{" not in body:
-        return 0
-    brackets = _STRING.sub(b"", body).translate(None, _BRACKETS)
-    depth = deepest = 0
-    for byte in brackets:
-        if byte in (0x5B, 0x7B):  # [ {
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
-
-
-LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
-"""Host names always served (DNS rebinding cannot make another site's page one of these)."""
-
-
-class Guard:
-    """ASGI middleware: the Host header checked (localhost's names and the allowed ones: a page
-    elsewhere cannot drive the API through DNS rebinding), security headers on every response,
-    caps on request bodies' size and nesting (checked before anything parses them: a deep body
-    never reaches a recursive parser, validator or pickler)."""
-
-    def __init__(self, app: ASGIApp, max_body: int, max_depth: int = 32, hosts: Sequence[str] = ()) -> None:
-        self.app = app
-        self.max_body = max_body
-        self.max_depth = max_depth
-        self.hosts = frozenset(h.lower() for h in (*LOCAL_HOSTS, *hosts))
-
-    def _host_ok(self, scope: Scope) -> str | None:
-        """The Host header's name if it is not one served here (None: it is)."""
-        host = ""
-        for name, value in scope.get("headers", []):
-            if name == b"host":
-                host = value.decode("latin-1").strip().lower()
-                break
-        name = (
-            host[1:].split("]", 1)[0]
-            if host.startswith("[")
-            else host.rsplit(":", 1)[0]
-            if host.count(":") == 1
-            else host
-        )
-        return None if name in self.hosts else host
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        bad_host = self._host_ok(scope)
-
-        async def send_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [(k.lower().encode(), v.encode()) for k, v in _HEADERS.items()]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        if bad_host is not None:
-            text = f"host {bad_host[:60]!r} is not served here (shanghai serve --allowed-host NAME adds one)"
-            await error("invalid_request", text)(scope, receive, send_headers)
-            return
-        body = b""
-        more = True
-        too_large = False
-        for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                try:
-                    too_large = int(value) > self.max_body
-                except ValueError:
-                    too_large = True
-        while more and not too_large:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-            too_large = len(body) > self.max_body
-        if too_large:
-            response = error("too_large", f"the request body is over {self.max_body} bytes")
-            await response(scope, receive, send_headers)
-            return
-        if json_depth(body) > self.max_depth:
-            response = error("bad_value", f"the request nests deeper than {self.max_depth} levels")
-            await response(scope, receive, send_headers)
-            return
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send_headers)
-
-
 # --- pages --------------------------------------------------------------------------------------
 
 
@@ -340,6 +188,13 @@ def _page(game: str) -> str:
         .replace("{{version}}", html.escape(__version__))
         .replace("{{sprite}}", deck_sprite())
     )
+
+
+@cache
+def _sprite() -> str:
+    from solver.svg import deck_sprite
+
+    return deck_sprite()
 
 
 _TYPES = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
@@ -449,6 +304,17 @@ def create_app(limits: Limits | None = None, store: str | None = None, allowed_h
     _puzzle_file_routes(app)
     _page_routes(app)
     app.add_middleware(Guard, max_body=limits.max_body, max_depth=limits.max_depth, hosts=allowed_hosts)
+    app.add_middleware(GZipMiddleware, minimum_size=800)
+    app.add_middleware(Head)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = document_errors(
+                get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            )
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app
 
 
@@ -654,16 +520,18 @@ def _page_routes(app: FastAPI) -> None:
 
     for game in GAME_NAMES:
 
-        def page(game: str = game) -> Callable[[], Awaitable[HTMLResponse]]:
-            async def endpoint() -> HTMLResponse:
-                return HTMLResponse(_page(game))
+        def page(game: str = game) -> Callable[[Request], Awaitable[Response]]:
+            async def endpoint(request: Request) -> Response:
+                return cached(request, _page(game), "text/html; charset=utf-8", 0)
 
             return endpoint
 
         app.get(f"/{game}", include_in_schema=False)(page())
 
     @app.get("/static/{name}", include_in_schema=False)
-    async def static(name: str) -> Response:
+    async def static(name: str, request: Request) -> Response:
+        if name == "cards.svg":  # the card sprite (also inlined in each page)
+            return cached(request, _sprite(), "image/svg+xml", 3600)
         if name not in _TYPES:
             raise EngineError("not_found", f"no file {name!r}")
-        return Response(_static(name), media_type=_TYPES[name], headers={"Cache-Control": "no-cache"})
+        return cached(request, _static(name), _TYPES[name], 300)
