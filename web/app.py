@@ -150,7 +150,7 @@ class PuzzleRequest(_Body):
 class TomlRequest(_Body):
     """The text of a puzzle file."""
 
-    toml: str = Field(max_length=60000)
+    toml: str = Field(description="At most the body limit (64 KiB).")
 
 
 def _seats(seats: list[str] | None, players: int) -> list[str]:
@@ -341,7 +341,9 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.status_code, "invalid_request")
-        return error(code, str(exc.detail))
+        response = error(code, str(exc.detail))
+        response.headers.update(exc.headers or {})  # a 405's Allow
+        return response
 
     @app.exception_handler(EngineError)
     async def engine_error(request: Request, exc: EngineError) -> JSONResponse:

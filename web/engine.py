@@ -237,10 +237,9 @@ class WebEngine:
         self.games = Games(self.store, self.limits)
         self._pool: _ProcessPool | None = None
         self._solve_threads: concurrent.futures.ThreadPoolExecutor | None = None
-        self._threads = concurrent.futures.ThreadPoolExecutor(
-            max_workers=self.limits.games_threads, thread_name_prefix="shanghai-game"
-        )
-        self._light = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="shanghai-look")
+        self._threads = self._light = concurrent.futures.ThreadPoolExecutor(1)
+        self._threads.shutdown()
+        self._games_up = False
         solvers = self.limits.workers or 4
         self.solve_gate = FairGate(
             solvers, self.limits.solver_share or solvers // 2, self.limits.client_queue, self.limits.max_pending
@@ -258,6 +257,15 @@ class WebEngine:
             self._pool = _ProcessPool(self.limits.workers)
         if self.limits.workers == 0 and self._solve_threads is None:
             self._solve_threads = concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="shanghai-solve")
+        self._start_games()
+
+    def _start_games(self) -> None:
+        if not self._games_up:  # the game threads (again after a stop: an app may be started twice)
+            self._threads = concurrent.futures.ThreadPoolExecutor(
+                max_workers=self.limits.games_threads, thread_name_prefix="shanghai-game"
+            )
+            self._light = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="shanghai-look")
+            self._games_up = True
 
     def stop(self) -> None:
         """Stop the workers (running solves are abandoned)."""
@@ -267,8 +275,10 @@ class WebEngine:
         if self._solve_threads is not None:
             self._solve_threads.shutdown(wait=False, cancel_futures=True)
             self._solve_threads = None
-        self._threads.shutdown(wait=False, cancel_futures=True)
-        self._light.shutdown(wait=False, cancel_futures=True)
+        if self._games_up:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+            self._light.shutdown(wait=False, cancel_futures=True)
+            self._games_up = False
         self.store.close()
 
     # --- stateless requests ---------------------------------------------------------------
@@ -309,6 +319,7 @@ class WebEngine:
     async def _run(self, fn: Any, *args: Any, client: str | None = None) -> dict[str, Any]:
         """``fn(*args)`` in a thread: a light one, or (``client`` given) a heavy one within its share."""
         loop = asyncio.get_running_loop()
+        self._start_games()
         try:
             if client is None:
                 result: dict[str, Any] = await loop.run_in_executor(self._light, fn, *args)
