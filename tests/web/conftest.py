@@ -151,3 +151,23 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield url
     proc.terminate()
     proc.wait(10)
+
+
+def run_async(main: Any) -> None:
+    """``asyncio.run(main())`` in a thread of its own: the browser tests' Playwright keeps an event
+    loop running in this thread for the session, where ``asyncio.run`` would refuse to start."""
+    import asyncio
+
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as exc:  # handed back to the test
+            failure.append(exc)
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if failure:
+        raise failure[0]

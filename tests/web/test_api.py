@@ -15,6 +15,8 @@ from solver.puzzles import from_data
 from web.app import CSP, STATUS
 from web.engine import Limits, WebEngine
 
+from .conftest import run_async
+
 SIX = {
     "game": "manipulation",
     "rules": {"preset": "norwegian"},
@@ -177,7 +179,7 @@ def test_games_expire_and_kept_records_stay() -> None:
             await engine.game(dropped["game_id"], {"cmd": "observe"})
 
     try:
-        asyncio.run(run())
+        run_async(run)
     finally:
         engine.stop()
 
@@ -203,7 +205,7 @@ def test_a_worker_past_its_time_is_replaced() -> None:
         assert answer["played"] == ["6S"]
 
     try:
-        asyncio.run(run())
+        run_async(run)
     finally:
         engine.stop()
 
@@ -235,6 +237,6 @@ def test_sequential_solves_stay_on_the_warm_worker() -> None:
         assert sorted(used) == [0, 1]
 
     try:
-        asyncio.run(run())
+        run_async(run)
     finally:
         engine.stop()

@@ -15,6 +15,8 @@ from web.app import create_app
 from web.engine import EngineError, Limits, WebEngine
 from web.fair import FairGate
 
+from .conftest import run_async
+
 SIX = {
     "game": "manipulation",
     "rules": {"preset": "norwegian"},
@@ -45,7 +47,7 @@ def test_the_gate_keeps_shares_and_takes_clients_in_turn() -> None:
         assert order[:2] == ["a0", "b0"] and order.index("c0") < order.index("a2"), order
         assert gate.total == 0 and not gate.running and not gate.waiting
 
-    asyncio.run(run())
+    run_async(run)
 
 
 def test_a_cancelled_wait_gives_its_place_back() -> None:
@@ -69,7 +71,7 @@ def test_a_cancelled_wait_gives_its_place_back() -> None:
         await first
         assert gate.total == 0
 
-    asyncio.run(run())
+    run_async(run)
 
 
 def test_heavy_solves_of_one_client_never_hold_up_anothers_light_one(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,7 +105,7 @@ def test_heavy_solves_of_one_client_never_hold_up_anothers_light_one(monkeypatch
         assert max(light) < 1.0, light
 
     try:
-        asyncio.run(run())
+        run_async(run)
     finally:
         engine.stop()
 

@@ -22,7 +22,7 @@ from solver.engine.protocol import EngineServer
 from web.engine import EngineError, Limits, WebEngine
 from web.store import RedisStore
 
-from .conftest import _free_port
+from .conftest import _free_port, run_async
 
 GREEDY = ["human", "greedy", "greedy", "greedy"]
 
@@ -103,7 +103,7 @@ def test_two_engines_share_one_game(redis_url: str) -> None:
         assert a.count() == b.count() == 0  # finished: no longer running, on either
 
     try:
-        asyncio.run(run())
+        run_async(run)
     finally:
         a.stop()
         b.stop()
