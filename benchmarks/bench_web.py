@@ -7,7 +7,7 @@ First the fleet (:mod:`benchmarks.bench_web_fleet`): two server processes sharin
 ``--fleet-clients`` clients playing games and solving, then the fairness run. Then:
 
 Starts ``shanghai serve`` twice on free localhost ports, with two solver
-worker processes (the default) and with ``--workers 0`` (solves in threads of
+worker processes (the default) and with ``--solvers 0`` (solves in threads of
 the server), and:
 
 1. latency: ``--requests`` rounds; each round solves the same two-deck
@@ -344,8 +344,8 @@ def main() -> None:
         console.print(f"load average before: {before[0]:.2f} {before[1]:.2f} {before[2]:.2f} ({os.cpu_count()} cores)")
         ways = [
             Way("in process", _local(), None),
-            Way(f"HTTP, --workers {args.workers}", _http(ports[0]), procs[0].pid),
-            Way("HTTP, --workers 0", _http(ports[1]), procs[1].pid),
+            Way(f"HTTP, --solvers {args.workers}", _http(ports[0]), procs[0].pid),
+            Way("HTTP, --solvers 0", _http(ports[1]), procs[1].pid),
         ]
         figures: dict[str, Any] = latency(ways, puzzles, args.requests, console)
         spans(puzzles, ports[0], console)
