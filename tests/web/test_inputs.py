@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -12,6 +11,8 @@ from fastapi.testclient import TestClient
 
 from web.app import STATUS, create_app, json_depth
 from web.engine import EngineError, Limits, WebEngine
+
+from .conftest import run_async
 
 SIX = {
     "game": "manipulation",
@@ -43,7 +44,7 @@ def _code(response: Any) -> str:
 @pytest.fixture(scope="module")
 def pooled() -> Iterator[TestClient]:
     """The app with one real solver worker process (a client must never restart it)."""
-    with TestClient(create_app(Limits(workers=1)), raise_server_exceptions=False) as c:
+    with TestClient(create_app(Limits(workers=1)), base_url="http://localhost", raise_server_exceptions=False) as c:
         yield c
 
 
@@ -119,6 +120,6 @@ def test_a_request_that_cannot_be_pickled_never_reaches_a_worker() -> None:
         assert (await engine.stateless({"cmd": "solve", "puzzle": SIX}))["played"] == ["6S"]
 
     try:
-        asyncio.run(run())
+        run_async(run)
     finally:
         engine.stop()
