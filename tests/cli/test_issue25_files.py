@@ -305,3 +305,21 @@ def _stderr_on_a_terminal(*args: str) -> str:
 def test_quiet_silences_progress(args: tuple[str, ...], bar: str) -> None:
     assert bar in _stderr_on_a_terminal(*args)  # the bar shows on a terminal
     assert bar not in _stderr_on_a_terminal(*args, "--quiet")
+
+
+def test_docs_table_names_tests_that_exist() -> None:
+    """docs/cli.md's section names a test for every row, and each test is there."""
+    import re
+
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = text.split("## Signals, files and output", 1)[1].split("\n## ", 1)[0]
+    sources = {
+        name: (ROOT / "tests" / "cli" / name).read_text(encoding="utf-8")
+        for name in ("test_issue25_signals.py", "test_issue25_files.py")
+    }
+    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| command")]
+    assert len(rows) >= 30
+    for row in rows:
+        name = re.findall(r"`(test_\w+)`", row.rsplit("|", 2)[-2])
+        assert len(name) == 1, row
+        assert any(f"def {name[0]}(" in source for source in sources.values()), name[0]
