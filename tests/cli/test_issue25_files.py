@@ -186,9 +186,12 @@ def test_save_over_a_record_goes_through_a_temporary_file(tmp_path: Path) -> Non
     record = tmp_path / "game.json"
     assert play("--save", str(record)).returncode == 0
     inode = record.stat().st_ino
+    mine = tmp_path / "game.json.tmp"  # a file of the user's where a fixed temporary name would go
+    mine.write_text("keep me\n")
     assert play("--save", str(record), "--seed", "2").returncode == 0
     assert record.stat().st_ino != inode and load_record(record.read_text()).seed == 2
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]  # no temporary file left
+    assert mine.read_text() == "keep me\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "game.json.tmp"]  # no temporary file left
 
 
 def test_save_into_a_folder_is_refused(tmp_path: Path) -> None:
@@ -265,8 +268,8 @@ def test_hint_on_a_record_named_toml_names_play_load(tmp_path: Path) -> None:
 # --- --quiet -----------------------------------------------------------------------------------------------------
 
 
-def _stderr_on_a_terminal(*args: str) -> str:
-    """Run with stderr on a pseudo-terminal (where progress bars show); what it printed there."""
+def _stderr_on_a_terminal(*args: str) -> tuple[int, str]:
+    """Run with stderr on a pseudo-terminal (where progress bars show): the exit code and what it printed there."""
     primary, secondary = pty.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli", *args],
@@ -290,9 +293,9 @@ def _stderr_on_a_terminal(*args: str) -> str:
             chunks.append(data)
         elif proc.poll() is not None:
             break
-    proc.wait(timeout=300)
+    code = proc.wait(timeout=300)
     os.close(primary)
-    return b"".join(chunks).decode("utf-8", "replace")
+    return code, b"".join(chunks).decode("utf-8", "replace")
 
 
 @pytest.mark.parametrize(
@@ -303,8 +306,10 @@ def _stderr_on_a_terminal(*args: str) -> str:
     ],
 )
 def test_quiet_silences_progress(args: tuple[str, ...], bar: str) -> None:
-    assert bar in _stderr_on_a_terminal(*args)  # the bar shows on a terminal
-    assert bar not in _stderr_on_a_terminal(*args, "--quiet")
+    code, shown = _stderr_on_a_terminal(*args)
+    assert code == 0 and bar in shown  # the bar shows on a terminal
+    code, shown = _stderr_on_a_terminal(*args, "--quiet")
+    assert code == 0 and bar not in shown, shown
 
 
 def test_docs_table_names_tests_that_exist() -> None:
