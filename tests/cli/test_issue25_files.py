@@ -13,6 +13,7 @@ import json
 import os
 import pty
 import select
+import stat
 import subprocess
 import sys
 import time
@@ -165,10 +166,20 @@ def test_save_refuses_a_symlink_unless_forced(tmp_path: Path) -> None:
     assert load_record(target.read_text()).seed == 5
 
 
-def test_save_refuses_a_device_even_forced() -> None:
-    for extra in ((), ("--force",)):
-        one_line_error(play("--save", "/dev/full", *extra), "/dev/full: is a character device")
-    assert Path("/dev/full").is_char_device()
+def test_save_refuses_a_device_even_forced(tmp_path: Path) -> None:
+    """A FIFO, and as root a character device node like /dev/full, made in tmp_path: never the real
+    /dev/full, which the old code (as root) replaced with a plain file."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    nodes = [(fifo, "is a FIFO", stat.S_ISFIFO)]
+    if os.geteuid() == 0:
+        device = tmp_path / "full"
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+        nodes.append((device, "is a character device", stat.S_ISCHR))
+    for node, needle, kind in nodes:
+        for extra in ((), ("--force",)):
+            one_line_error(play("--save", str(node), *extra), f"{node}: {needle}")
+            assert kind(os.lstat(node).st_mode)
 
 
 def test_save_refuses_a_file_that_is_not_a_record_unless_forced(tmp_path: Path) -> None:
