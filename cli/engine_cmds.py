@@ -262,25 +262,18 @@ def play(
     solver's advice, ? for every legal action, or quit. Ctrl-C saves the
     record (with --save) and stops.
     """
-    from solver.engine import GAME_NAMES, new_game
+    from solver.engine import GAME_NAMES
     from solver.engine.players import PLAYER_KINDS, make_player
 
     if game_name not in GAME_NAMES:
         bad_input(f"unknown game {game_name[:40]!r} (known: {', '.join(GAME_NAMES)})")
     if opponents not in PLAYER_KINDS:
         bad_input(f"unknown player {opponents[:40]!r} (known: {', '.join(PLAYER_KINDS)})")
-    you = 0
     if load is not None:
         game, kinds, you, seed = _resumed(load, game_name, opponents, (players, preset, rule))
-        n = game.num_players
     else:
-        rules = _rules_arg(preset, rule)
-        n = _players_for(game_name, rules, players)
-        try:
-            game = new_game(game_name, rules, n, seed)
-        except ShanghaiError as exc:
-            bad_input(str(exc))
-        kinds = [("you" if q == you else opponents) for q in range(n)]
+        game, kinds, you = _fresh(game_name, _rules_arg(preset, rule), players, seed, opponents)
+    n = game.num_players
     try:
         ai = [make_player(kinds[q] if kinds[q] in PLAYER_KINDS else opponents, seed * 1000 + q) for q in range(n)]
     except ShanghaiError as exc:
@@ -301,6 +294,20 @@ def play(
         say(err, f"game record written to {save}")
     if game.is_terminal():
         say(out, f"game over: scores {game.scores()}, winners {game.winners()}")
+
+
+def _fresh(
+    game_name: str, rules: dict[str, Any], players: int | None, seed: int, opponents: str
+) -> tuple[Any, list[str], int]:
+    """A new game, each seat's kind and the human's seat (0); bad input exits 2."""
+    from solver.engine import new_game
+
+    n = _players_for(game_name, rules, players)
+    try:
+        game = new_game(game_name, rules, n, seed)
+    except ShanghaiError as exc:
+        bad_input(str(exc))
+    return game, ["you"] + [opponents] * (n - 1), 0
 
 
 def _resumed(path: Path, game_name: str, opponents: str, fresh: tuple[Any, ...]) -> tuple[Any, list[str], int, int]:
