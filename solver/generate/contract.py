@@ -24,7 +24,7 @@ from solver.contract import Layoff, best_discards, best_lay_down, best_layoff, d
 from solver.contract.brute import exhaustive_layoff
 from solver.contract.referee import check_layoff
 from solver.errors import MeldError, ShanghaiError
-from solver.generate.difficulty import Difficulty, Level, measure
+from solver.generate.difficulty import SOLVE_SECONDS, Difficulty, Level, measure
 from solver.generate.players import contract_turn
 from solver.legality import position_problem
 from solver.melds import Meld, TableMeld, meld_kind
@@ -99,7 +99,7 @@ def unique_layoff(hand: Cards, table: tuple[TableMeld, ...], played: Cards, rule
     """
     for card, used in played.items():
         cut = Cards.from_counts({card: hand.count(card) - used + 1})
-        other = best_layoff(hand - cut, table, rules, player=0, objective="cards", time_limit=5.0)
+        other = best_layoff(hand - cut, table, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS)
         if other.status != "optimal" or len(other.played) >= len(played):
             return False
     return True
@@ -123,7 +123,7 @@ def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | 
     if position_problem(pos, rules) is not None:
         return None
     try:
-        layoff = best_layoff(hand, position, rules, player=0, objective="cards", time_limit=5.0)
+        layoff = best_layoff(hand, position, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS)
     except ShanghaiError:
         return None
     n = len(layoff.played)
@@ -181,7 +181,7 @@ def _layoff_features(rules: ContractRules, pos: ContractPosition, layoff: Layoff
     greedy, _ = contract_turn("greedy", rules, pos)
     decoys = 0
     for card in (hand - layoff.played).distinct():
-        alone = best_layoff(Cards([card]), position, rules, player=0, objective="cards", time_limit=5.0)
+        alone = best_layoff(Cards([card]), position, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS)
         decoys += bool(alone.played)
     return {
         "cards": n,
@@ -254,9 +254,9 @@ def _discard(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle |
     hand = Cards(cards)
     try:
         hand.check_against(rules.deck, "hand")
-        if best_lay_down(hand, rules, round_, time_limit=5.0) is not None:
+        if best_lay_down(hand, rules, round_, time_limit=SOLVE_SECONDS) is not None:
             return None
-        ranked = best_discards(hand, rules, round_, time_limit=5.0)
+        ranked = best_discards(hand, rules, round_, time_limit=SOLVE_SECONDS)
     except ShanghaiError:
         return None
     if len(ranked) < 2 or ranked[0][1] >= ranked[1][1] or ranked[0][1] >= 90:
@@ -274,8 +274,10 @@ def _discard(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle |
     difficulty = measure("contract", feats)
     if difficulty.level != level:
         return None
-    now = distance_to_contract(hand, rules, round_, time_limit=5.0, options=False)
-    check = distance_to_contract(hand - Cards([answer]), rules, round_, time_limit=5.0, options=False, method="cp-sat")
+    now = distance_to_contract(hand, rules, round_, time_limit=SOLVE_SECONDS, options=False)
+    check = distance_to_contract(
+        hand - Cards([answer]), rules, round_, time_limit=SOLVE_SECONDS, options=False, method="cp-sat"
+    )
     if check.missing != after:  # pragma: no cover - two models agree
         raise MeldError("the CP-SAT distance disagrees with the discard search")
     contract = " + ".join(map(str, rules.contract(round_)))
