@@ -31,7 +31,7 @@ from solver.melds import Meld, resolve_roles
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 from solver.svg import Group, Item, Section, sections_svg
 
-__all__ = ["puzzle_svg", "svg_to_png", "GAME_NAMES"]
+__all__ = ["puzzle_svg", "svg_to_png", "answer_notes", "footer", "GAME_NAMES"]
 
 GAME_NAMES = {"manipulation": "Manipulation Shanghai", "contract": "Contract Shanghai", "zsy": "Zheng Shang You"}
 """The games' names as printed on a picture."""
@@ -58,6 +58,12 @@ def puzzle_svg(puzzle: Puzzle, *, answer: bool = False, time_limit: float = 10.0
     return sections_svg(
         sections, title=puzzle.title or f"{GAME_NAMES[puzzle.game]} puzzle", notes=notes, footer=[footer(puzzle)]
     )
+
+
+def answer_notes(puzzle: Puzzle, time_limit: float = 10.0) -> list[str]:
+    """The answer in words, as the answer picture writes it below the cards."""
+    solved = solve_puzzle(puzzle, SolveOptions(time_limit=time_limit))
+    return _SOLUTIONS[puzzle.game](puzzle, solved.result)[1]
 
 
 def footer(puzzle: Puzzle) -> str:
