@@ -29,6 +29,9 @@ def generate_cmd(
         Optional[Path], typer.Option("-o", "--output", help="Folder to write the puzzle files to.")  # noqa: UP045
     ] = None,
     json: Annotated[bool, typer.Option("--json", help="One JSON object per puzzle on stdout.")] = False,
+    plain_titles: Annotated[
+        bool, typer.Option("--plain-titles", help="Titles that do not give the answer's count away.")
+    ] = False,
 ) -> None:
     """Generate puzzles with unique, verified answers and a measured difficulty.
 
@@ -66,7 +69,15 @@ def generate_cmd(
     with progress:
         task = progress.add_task("generate", total=count)
         try:
-            puzzles = generate(game, difficulty, count, seed, rules, progress=lambda _: progress.advance(task))
+            puzzles = generate(
+                game,
+                difficulty,
+                count,
+                seed,
+                rules,
+                progress=lambda _: progress.advance(task),
+                titles="plain" if plain_titles else "count",
+            )
         except ShanghaiError as exc:
             bad_input(str(exc))
     if output is not None:
