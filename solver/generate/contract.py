@@ -18,6 +18,7 @@ checked again by the CP-SAT distance model.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.contract import Layoff, best_discards, best_lay_down, best_layoff, distance_to_contract
@@ -130,12 +131,46 @@ def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | 
     if layoff.status != "optimal" or n < 2 or (n == len(hand) and len(hand) > 1 and rng.random() < 0.5):
         return None
     difficulty = measure("contract", _layoff_features(rules, pos, layoff))
-    if difficulty.level != level:
+    if difficulty.level != level or not _idea_needed(rules, pos, layoff, level):
         return None
     if not unique_layoff(hand, position, layoff.played, rules):
         return None
     _confirm_layoff(rules, pos, layoff)
     return _layoff_puzzle(rules, pos, layoff, difficulty)
+
+
+IDEAS: dict[Level, int] = {"easy": 0, "medium": 0, "hard": 1, "expert": 1}
+"""Per level, the fewest of the weaker ideas that must fall short: a lay-off without swaps, or one that
+looks only at the melds a hand card fits as it stands (hard and expert need a swap or a far meld)."""
+
+
+def _idea_needed(rules: ContractRules, pos: ContractPosition, layoff: Layoff, level: Level) -> bool:
+    """Whether the answer needs as many ideas beyond the plain lay-off as the level asks (:data:`IDEAS`)."""
+    need = IDEAS[level]
+    if need == 0:
+        return True
+    n = len(layoff.played)
+    short = 0
+    if layoff.swaps:  # without swaps, fewer cards fit (else the swap would not be in the unique answer)
+        plain = replace(rules, wild_swap=False)
+        short += (
+            len(best_layoff(pos.hand, pos.table, plain, player=0, objective="cards", time_limit=SOLVE_SECONDS).played)
+            < n
+        )
+    near = tuple(t for t in pos.table if any(_fits_at_a_glance(c, t.meld) for c in pos.hand))
+    short += len(best_layoff(pos.hand, near, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS).played) < n
+    return short >= need
+
+
+def _fits_at_a_glance(card: Card, meld: Meld) -> bool:
+    """The same rank as a card of the meld, or the next rank of its suit (what a quick look sees)."""
+    return any(
+        c.rank is None
+        or card.rank is None
+        or c.rank == card.rank
+        or (c.suit == card.suit and abs(int(c.rank) - int(card.rank)) in (1, 12))
+        for c in meld.cards
+    )
 
 
 def _layoff_table(

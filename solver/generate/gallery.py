@@ -25,7 +25,19 @@ from pathlib import Path
 from solver.generate import GAMES, LEVELS, file_name, generate
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, dumps, iter_puzzle_paths, load
 
-__all__ = ["COMMAND", "SAMPLES", "PICTURES", "SEED", "COUNT", "write_puzzles", "readme", "write_images", "main"]
+__all__ = [
+    "COMMAND",
+    "SAMPLES",
+    "PICTURES",
+    "first",
+    "pictures",
+    "SEED",
+    "COUNT",
+    "write_puzzles",
+    "readme",
+    "write_images",
+    "main",
+]
 
 SEED = 1
 COUNT = 8
@@ -42,23 +54,39 @@ KINDS = {
 NAMES = {"manipulation": "Manipulation", "contract": "Contract", "zsy": "Zheng Shang You"}
 
 SAMPLES = (
-    "manipulation/easy-play-01.toml",
-    "manipulation/expert-play-01.toml",
-    "contract/hard-layoff-03.toml",
-    "contract/hard-discard-01.toml",
-    "zsy/medium-out-01.toml",
-    "zsy/hard-reply-01.toml",
+    ("manipulation", "easy", "play"),
+    ("manipulation", "expert", "play"),
+    ("contract", "hard", "layoff"),
+    ("contract", "hard", "discard"),
+    ("zsy", "medium", "out"),
+    ("zsy", "hard", "reply"),
 )
-"""The files shown as text (paths under ``puzzles/generated``)."""
+"""The files shown as text: the first of each (game, level, kind)."""
 
 PICTURES = (
-    ("manipulation/expert-play-01.toml", False, "manipulation-expert-play-01.png"),
-    ("manipulation/expert-play-01.toml", True, "manipulation-expert-play-01-answer.png"),
-    ("contract/expert-layoff-01.toml", True, "contract-expert-layoff-01-answer.png"),
-    ("contract/hard-discard-01.toml", True, "contract-hard-discard-01-answer.png"),
-    ("zsy/hard-reply-01.toml", True, "zsy-hard-reply-01-answer.png"),
+    ("manipulation", "expert", "play", False),
+    ("manipulation", "expert", "play", True),
+    ("contract", "expert", "layoff", True),
+    ("contract", "hard", "discard", True),
+    ("zsy", "hard", "reply", True),
 )
-"""The pictures in ``puzzles/img``: (puzzle, with the answer, picture file)."""
+"""The pictures in ``puzzles/img``: the first puzzle of each (game, level, kind), with its answer or not."""
+
+
+def first(generated: Path, game: str, level: str, kind: str) -> str:
+    """The path (under ``generated``) of the first puzzle of that game, level and kind."""
+    for path in sorted((generated / game).glob(f"{level}-{kind}-*.toml")):
+        return f"{game}/{path.name}"
+    raise FileNotFoundError(f"no {level} {kind} puzzle of {game} in {generated}")
+
+
+def pictures(generated: Path) -> list[tuple[str, bool, str]]:
+    """:data:`PICTURES` resolved: (puzzle path under ``generated``, with the answer, picture file name)."""
+    out = []
+    for game, level, kind, answer in PICTURES:
+        src = first(generated, game, level, kind)
+        out.append((src, answer, f"{src.replace('/', '-').removesuffix('.toml')}{'-answer' if answer else ''}.png"))
+    return out
 
 
 def write_puzzles(out: Path, games: tuple[str, ...] = GAMES, levels: tuple[str, ...] = LEVELS) -> None:
@@ -151,16 +179,17 @@ def readme(root: Path) -> str:
         "```sh",
         *(
             f"shanghai render puzzles/generated/{src}{' --answer' if ans else ''} -o puzzles/img/{img}"
-            for src, ans, img in PICTURES
+            for src, ans, img in pictures(generated)
         ),
         "```",
         "",
     ]
-    for src, ans, img in PICTURES:
+    for src, ans, img in pictures(generated):
         title = load(generated / src).title
         out += [f"![{title}{' (answer)' if ans else ''}](img/{img})", ""]
     out += ["## A few positions, as text", ""]
-    for src in SAMPLES:
+    for game, level, kind in SAMPLES:
+        src = first(generated, game, level, kind)
         p = load(generated / src)
         out += [f"### {p.title} — `generated/{src}`", "", _features(p), "", "```", *_position(p), "```"]
         out += ["<details><summary>answer</summary>", "", *_answer(p), "", "</details>", ""]
@@ -172,7 +201,7 @@ def write_images(root: Path, time_limit: float = 30.0) -> None:
     from solver.picture import puzzle_svg, svg_to_png
 
     (root / "img").mkdir(exist_ok=True)
-    for src, ans, img in PICTURES:
+    for src, ans, img in pictures(root / "generated"):
         svg = puzzle_svg(load(root / "generated" / src), answer=ans, time_limit=time_limit)
         (root / "img" / img).write_bytes(svg_to_png(svg))
 

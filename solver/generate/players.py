@@ -102,6 +102,7 @@ def contract_turn(kind: str, rules: ContractRules, pos: ContractPosition) -> tup
 
 def _zsy_game(rules: ZsyRules, hand: Cards, to_beat: Any) -> Any:
     game: Any = new_game("zsy", rules, players=max(4, rules.min_players), seed=0)
+    game.time_limit = SOLVE_SECONDS  # the solver player's searches finish (a 27-card hand needs seconds)
     game.phase = "trick"
     game.hands[0] = hand
     # the opponents keep their dealt hands: as in a puzzle (solver.zsy.reply.MANY_CARDS) nobody is about to go out

@@ -34,8 +34,8 @@ def test_hint_solver_player_and_best_reply_agree(puzzle: Puzzle) -> None:
     assert isinstance(pos, ZsyPosition) and pos.to_beat is not None
     rules: object = puzzle.rules
     to_beat = combo_from_position(pos.to_beat, pos.to_beat_kind, rules)  # type: ignore[arg-type]
-    reply = best_reply(pos.hand, to_beat, rules)  # type: ignore[arg-type]
-    hint = hint_for_puzzle(puzzle, time_limit=5.0).action
+    reply = best_reply(pos.hand, to_beat, rules, time_limit=30.0)  # type: ignore[arg-type]
+    hint = hint_for_puzzle(puzzle, time_limit=30.0).action
     game = _zsy_game(rules, pos.hand, to_beat)  # type: ignore[arg-type]
     player = SolverPlayer().decide(game)
     if reply.combo is None:
