@@ -31,6 +31,9 @@ def generate_cmd(
     ] = None,
     json: Annotated[bool, typer.Option("--json", help="One JSON object per puzzle on stdout.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    plain_titles: Annotated[
+        bool, typer.Option("--plain-titles", help="Titles that do not give the answer's count away.")
+    ] = False,
 ) -> None:
     """Generate puzzles with unique, verified answers and a measured difficulty.
 
@@ -72,7 +75,15 @@ def generate_cmd(
     with progress:
         task = progress.add_task("generate", total=count)
         try:
-            puzzles = generate(game, difficulty, count, seed, rules, progress=lambda _: progress.advance(task))
+            puzzles = generate(
+                game,
+                difficulty,
+                count,
+                seed,
+                rules,
+                progress=lambda _: progress.advance(task),
+                titles="plain" if plain_titles else "count",
+            )
         except ShanghaiError as exc:
             bad_input(str(exc))
     for i, puzzle in enumerate(puzzles, 1):

@@ -340,6 +340,12 @@ from cli import render_cmds  # noqa: E402
 
 app.command("render")(render_cmds.render_cmd)
 
+from cli import post_cmds  # noqa: E402
+
+app.command("post")(post_cmds.post_cmd)
+app.command("daily")(post_cmds.daily_cmd)
+app.command("book")(post_cmds.book_cmd)
+
 
 @app.command()
 def engine() -> None:

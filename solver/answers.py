@@ -53,10 +53,26 @@ def solve_puzzle(puzzle: Puzzle, opts: SolveOptions | None = None) -> Answer:
     """Answer every question of the puzzle's position."""
     opts = opts or SolveOptions()
     if isinstance(puzzle.position, ManipulationPosition):
-        return _manipulation(puzzle, opts)
-    if isinstance(puzzle.position, ContractPosition):
-        return _contract(puzzle, opts)
-    return _zsy(puzzle, opts)
+        answer = _manipulation(puzzle, opts)
+    elif isinstance(puzzle.position, ContractPosition):
+        answer = _contract(puzzle, opts)
+    else:
+        answer = _zsy(puzzle, opts)
+    return _with_stated(puzzle, answer)
+
+
+def _with_stated(puzzle: Puzzle, answer: Answer) -> Answer:
+    """The answer, its mismatch joined by what is wrong with the file's stated solution
+    (:mod:`solver.stated`: replayed by the referees, compared with the optimum)."""
+    if not puzzle.answer:
+        return answer
+    from solver.stated import stated_problem
+
+    problem = stated_problem(puzzle, answer.data)
+    if problem is None:
+        return answer
+    mismatch = "; ".join(m for m in (answer.mismatch, problem) if m)
+    return Answer(answer.data, mismatch, answer.result)
 
 
 # --- the JSON shape (docs/json.md) ---------------------------------------------------------
@@ -339,7 +355,8 @@ def _zsy(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     plays join the listing (each leaves the fewest plays possible); then the
     plays left after each listed move, until the limit.
     """
-    from solver.zsy import combo_from_position, fewest_plays, is_wild, plays_after
+    from solver.zsy import combo_from_position, fewest_plays, plays_after
+    from solver.zsy.reply import decide, reply_order
 
     pos = puzzle.position
     rules = puzzle.rules
@@ -357,9 +374,7 @@ def _zsy(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     if to_beat is not None and "leads" in puzzle.answer:
         leads = _zsy_listing(pos.hand, None, rules, start + opts.time_limit * 0.75)
     left, ranked_status = plays_after(pos.hand, moves, rules, time_limit=max(0.01, deadline - time.perf_counter()))
-    wilds = [sum(1 for c in m.cards if is_wild(c)) for m in moves]  # wilds are spent last
-    order = sorted(range(len(moves)), key=lambda i: (left[i], wilds[i], moves[i].top, -moves[i].size, str(moves[i])))
-    ranked = [(moves[i], left[i]) for i in order]
+    ranked = sorted(zip(moves, left), key=lambda ml: reply_order(*ml))  # wilds are spent last
     proven = split.status == "optimal" and ranked_status == "optimal" and listing.exact
     data: dict[str, Any] = {
         "moves": [{"cards": zsy_codes(m.cards), "kind": m.kind, "plays_left": n} for m, n in ranked],
@@ -372,9 +387,16 @@ def _zsy(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     if leads is not None:
         data["leads"] = max(leads.count, count if to_beat is None else 0)
         data["leads_exact"] = leads.exact
+    reply = decide(split.count, ranked, can_pass=to_beat is not None, to_beat=to_beat)
     if to_beat is not None:
         data["to_beat"] = {"cards": zsy_codes(to_beat.cards), "kind": to_beat.kind}
+        data["reply"] = {
+            "cards": zsy_codes(reply.combo.cards) if reply.combo is not None else None,
+            "plays_left": reply.after,
+            "reason": reply.reason,
+        }
     found = {"fewest_plays": split.count, "moves": count, "leads": data.get("leads")}
     wrong = [f"{k} {found[k]} != {v}" for k, v in puzzle.answer.items() if k in found and found[k] != v]
     result = {"to_beat": to_beat, "ranked": ranked, "split": split, "leads": data.get("leads"), "listing": listing}
+    result["reply"] = reply
     return Answer(data, "; ".join(wrong) or None, result)

@@ -1,11 +1,16 @@
-"""A puzzle as a picture to post: the position, and with ``answer=True`` its solution.
+"""A puzzle as a picture to post: the position, and with ``answer=True`` its solution named in words.
 
 The cards are the web page's drawings (:mod:`solver.svg`). The solution is
 the one ``shanghai solve`` gives (:func:`solver.answers.solve_puzzle`):
 Manipulation's new table with the played cards framed green, the moved ones
-orange and each numbered by the step that moves it; Contract's best lay-down
-or lay-off; Zheng Shang You's fewest-plays split, play by play. PNG goes
-through resvg (``resvg-py``, its renderer inside the wheel: no browser).
+orange and each numbered by the step that moves it; Contract's lay-off
+(the laid-off cards framed, not their twins already on the table; a
+swapped wild framed orange), lay-down, or the discard; Zheng Shang You's
+reply (or pass) and the plays after it, or the fewest-plays split. Every
+wild and joker carries a tag with the card it stands for; melds are drawn
+in table order, numbered as the answer's words number them; cards of a
+combination are drawn by rank. The rules and the difficulty are printed
+small at the bottom. PNG goes through resvg (``resvg-py``: no browser).
 
 >>> from solver.puzzles import loads
 >>> p = loads('game = "manipulation"\\n[position]\\ntable = ["3H 4H 5H 6H", "3C 4C 5C 6C"]\\nhand = "6S KD"')
@@ -20,34 +25,61 @@ from collections.abc import Sequence
 from typing import Any
 
 from solver.answers import SolveOptions, solve_puzzle
-from solver.cards import Card
+from solver.cards import Card, Cards
+from solver.errors import ShanghaiError
+from solver.melds import Meld, resolve_roles
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
-from solver.svg import Group, sections_svg
+from solver.svg import Group, Item, Section, sections_svg
 
-__all__ = ["puzzle_svg", "svg_to_png"]
+__all__ = ["puzzle_svg", "svg_to_png", "answer_notes", "footer", "GAME_NAMES"]
 
-Section = tuple[str, Sequence[Group]]
+GAME_NAMES = {"manipulation": "Manipulation Shanghai", "contract": "Contract Shanghai", "zsy": "Zheng Shang You"}
+"""The games' names as printed on a picture."""
 
 
 def puzzle_svg(puzzle: Puzzle, *, answer: bool = False, time_limit: float = 10.0) -> str:
     """The puzzle's position as an SVG picture; with ``answer``, its solution too."""
     pos = puzzle.position
-    title = puzzle.title or f"{puzzle.game} puzzle"
-    if isinstance(pos, ContractPosition):
-        title += f" (round {pos.round})"
     sections: list[Section]
     if isinstance(pos, ManipulationPosition):
-        sections = [("table", [m.cards for m in pos.table]), ("hand", [tuple(pos.hand)])]
+        sections = [Section("table", [_meld(m, puzzle.rules) for m in pos.table]), Section("hand", [tuple(pos.hand)])]
     elif isinstance(pos, ContractPosition):
-        sections = [*_contract_table(pos), ("hand", [tuple(pos.hand)])]
+        sections = [_contract_table(pos.table, puzzle.rules, "table")] if pos.table else []
+        sections.append(Section("hand", [tuple(pos.hand)]))
+        if pos.discard is not None:
+            sections.append(Section("discard pile", [[pos.discard]]))
     else:
-        sections = _zsy_position(pos)
+        sections = _zsy_position(pos, puzzle.rules)
     notes: list[str] = []
     if answer:
         solved = solve_puzzle(puzzle, SolveOptions(time_limit=time_limit))
-        more, notes = _SOLUTIONS[puzzle.game](solved.result)
+        more, notes = _SOLUTIONS[puzzle.game](puzzle, solved.result)
         sections.extend(more)
-    return sections_svg(sections, title=title, notes=notes)
+    return sections_svg(
+        sections, title=puzzle.title or f"{GAME_NAMES[puzzle.game]} puzzle", notes=notes, footer=[footer(puzzle)]
+    )
+
+
+def answer_notes(puzzle: Puzzle, time_limit: float = 10.0) -> list[str]:
+    """The answer in words, as the answer picture writes it below the cards."""
+    solved = solve_puzzle(puzzle, SolveOptions(time_limit=time_limit))
+    return _SOLUTIONS[puzzle.game](puzzle, solved.result)[1]
+
+
+def footer(puzzle: Puzzle) -> str:
+    """The small print: the game, the round's contract, the rules (preset and changed options), the difficulty."""
+    parts = [GAME_NAMES[puzzle.game]]
+    pos = puzzle.position
+    if isinstance(pos, ContractPosition):
+        parts.append(f"round {pos.round}: {' + '.join(map(str, puzzle.rules.contract(pos.round)))}")  # type: ignore[union-attr]
+    changed = puzzle.rules.changed()
+    rules = ", ".join(f"{k} {v}" for k, v in sorted(changed.items()) if k != "contracts" or isinstance(v, str))
+    parts.append(f"rules: {rules or 'default'}")
+    level = puzzle.meta.get("difficulty")
+    if level:
+        score = puzzle.meta.get("score")
+        parts.append(f"difficulty: {level}" + (f" (score {score})" if score is not None else ""))
+    return " · ".join(parts)
 
 
 def svg_to_png(svg: str) -> bytes:
@@ -57,73 +89,237 @@ def svg_to_png(svg: str) -> bytes:
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=2.0))
 
 
-def _contract_table(pos: ContractPosition) -> list[Section]:
-    owners = sorted({t.owner for t in pos.table})
-    return [
-        ("yours" if owner == 0 else f"player {owner}", [t.meld.cards for t in pos.table if t.owner == owner])
-        for owner in owners
-    ]
+# --- roles and order ---------------------------------------------------------------------
 
 
-def _zsy_position(pos: ZsyPosition) -> list[Section]:
-    out: list[Section] = [("hand", [tuple(pos.hand)])]
-    if pos.to_beat is not None:
-        out.insert(0, ("to beat", [tuple(pos.to_beat)]))
+def _roles(meld: Meld, rules: Any) -> list[str | None]:
+    """What each wild of a meld stands for (a set's wild: the rank; a run's: the card), None for naturals."""
+    spec = rules.meld_spec
+    try:
+        kind, stands = resolve_roles(meld, spec)
+    except ShanghaiError:
+        return [None] * len(meld.cards)
+    out: list[str | None] = []
+    for c, r in zip(meld.cards, stands):
+        if not spec.is_wild(c):
+            out.append(None)
+        elif kind == "set":
+            out.append(r.rank.symbol if r.rank is not None else None)
+        else:
+            out.append(r.code)
     return out
 
 
-def _marked(cards: Sequence[Card], marks: dict[Card, list[tuple[str, int | None]]]) -> Group:
+def _meld(meld: Meld, rules: Any, marks: Sequence[str | None] = ()) -> Group:
+    """A meld's cards in their order, each wild tagged with its role, ``marks`` framing some."""
+    roles = _roles(meld, rules)
+    return [(c, marks[i] if i < len(marks) else None, None, roles[i]) for i, c in enumerate(meld.cards)]
+
+
+def _owner(owner: int) -> str:
+    return "yours" if owner == 0 else f"player {owner}"
+
+
+def _contract_table(
+    table: Sequence[Any], rules: Any, label: str, marks: Sequence[Sequence[str | None]] = ()
+) -> Section:
+    """The melds in table order, each captioned with its number (as the answer's words count them) and owner."""
+    groups = [_meld(t.meld, rules, marks[i] if i < len(marks) else ()) for i, t in enumerate(table)]
+    return Section(label, groups, [f"meld {i} · {_owner(t.owner)}" for i, t in enumerate(table)])
+
+
+def _added(old: Meld, new: Meld) -> list[bool]:
+    """Which positions of ``new`` hold cards that were not in ``old``: the old cards still there are
+    matched in order, so a laid-off card is told from its twin already on the table."""
+    staying = list(old.cards)
+    for c in set(old.cards):  # cards that left (a swapped-out wild): drop their last copies
+        extra = old.cards.count(c) - new.cards.count(c)
+        for _ in range(max(0, extra)):
+            del staying[len(staying) - 1 - staying[::-1].index(c)]
+    out, k = [], 0
+    for c in new.cards:
+        if k < len(staying) and staying[k] == c:
+            k += 1
+            out.append(False)
+        else:
+            out.append(True)
+    if k < len(staying):  # the order changed (a role moved): count by cards instead
+        left = list(staying)
+        out = []
+        for c in new.cards:
+            if c in left:
+                left.remove(c)
+                out.append(False)
+            else:
+                out.append(True)
+    return out
+
+
+# --- the answers --------------------------------------------------------------------------
+
+
+def _marked(
+    cards: Sequence[Card], marks: dict[Card, list[tuple[str, int | None]]], roles: Sequence[str | None]
+) -> Group:
     """The cards of one meld, each copy taking the next mark waiting for its card."""
-    out: list[tuple[Card, str | None, int | None]] = []
-    for c in cards:
+    out: list[Item] = []
+    for i, c in enumerate(cards):
         waiting = marks.get(c)
         mark, badge = waiting.pop(0) if waiting else (None, None)
-        out.append((c, mark, badge))
+        out.append((c, mark, badge, roles[i] if i < len(roles) else None))
     return out
 
 
-def _manipulation(result: dict[str, Any]) -> tuple[list[Section], list[str]]:
+def _manipulation(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], list[str]]:
     play = result["play"]
     waiting: dict[int, dict[Card, list[tuple[str, int | None]]]] = {}
-    notes = [f"{len(play.played)} card{'s' if len(play.played) != 1 else ''} played: {play.played}"]
+    n_played = len(play.played)
+    notes = [f"Answer: play {n_played} card{'s' if n_played != 1 else ''}, {play.played}"]
     for n, move in enumerate(play.moves, 1):
         kind = "played" if move.source is None else "moved"
         for c in move.cards:
             waiting.setdefault(move.target, {}).setdefault(c, []).append((kind, n))
         notes.append(f"{n}. {move.text}")
-    table = [_marked(m.cards, waiting.get(j, {})) for j, m in enumerate(play.table)]
-    return [("answer", table)], notes
+    table = [_marked(m.cards, waiting.get(j, {}), _roles(m, puzzle.rules)) for j, m in enumerate(play.table)]
+    return [Section("answer", table)], notes
 
 
-def _contract(result: dict[str, Any]) -> tuple[list[Section], list[str]]:
+def _contract(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], list[str]]:
+    pos = puzzle.position
+    assert isinstance(pos, ContractPosition)
     down, layoff, dist = result.get("down"), result.get("layoff"), result.get("dist")
+    sections: list[Section] = []
+    notes: list[str] = []
+    table = pos.table
     if down is not None:
-        return [("lay down", [m.cards for m in down.melds])], [f"lay down, {down.points_left} points left in hand"]
-    if layoff is not None:
-        marks: dict[Card, list[tuple[str, int | None]]] = {c: [("played", None)] * n for c, n in layoff.played.items()}
-        for swap in layoff.swaps:
-            marks.setdefault(swap.wild, []).insert(0, ("moved", None))
-        melds = [_marked(t.meld.cards, marks) for t in layoff.table]
-        notes = [f"lay off {layoff.played or 'nothing'} ({layoff.points} points)"]
+        sections.append(Section("lay down", [_meld(m, puzzle.rules) for m in down.melds]))
+        notes.append(f"Answer: lay down {' | '.join(map(str, down.melds))} ({down.points_left} points left in hand)")
+        from solver.melds import TableMeld
+
+        table = (*table, *(TableMeld(m, 0) for m in down.melds))
+    if layoff is not None and (layoff.played or down is None):
+        marks: list[list[str | None]] = []
+        moved_to = {s.to for s in layoff.swaps}
+        for i, (old, new) in enumerate(zip(table, layoff.table)):
+            wild = puzzle.rules.wilds  # type: ignore[union-attr]
+            row: list[str | None] = []
+            for c, is_new in zip(new.meld.cards, _added(old.meld, new.meld)):
+                row.append(("moved" if c in wild and i in moved_to else "played") if is_new else None)
+            marks.append(row)
+        sections.append(_contract_table(layoff.table, puzzle.rules, "lay off", marks))
+        notes.append(f"Answer: lay off {layoff.played or 'nothing'} ({layoff.points} points)")
         notes += [f"swap {swap}" for swap in layoff.swaps]
-        return [("lay off", melds)], notes
-    if dist is not None:
-        return [], [f"the contract is {dist.missing} card(s) away"]
-    return [], []
+    left = layoff.hand if layoff is not None else (down.hand if down is not None else None)
+    if left is not None and (down is not None or pos.laid_down):
+        notes.append(_going_out(left))
+    if down is None and not pos.laid_down and dist is not None:
+        sections_, words = _discard(puzzle, pos)
+        sections += sections_
+        notes += words
+    return sections, notes
 
 
-def _zsy(result: dict[str, Any]) -> tuple[list[Section], list[str]]:
-    split = result["split"]
-    groups: list[Group] = [
-        [(c, None, n if i == 0 else None) for i, c in enumerate(combo.cards)] for n, combo in enumerate(split.plays, 1)
+def _going_out(left: Cards) -> str:
+    if not left:
+        return "Nothing stays in hand: out."
+    if len(left) == 1:
+        return f"Then discard {left} to go out."
+    return f"{len(left)} cards stay: {left}; the discard is one of them."
+
+
+def _discard(puzzle: Puzzle, pos: ContractPosition) -> tuple[list[Section], list[str]]:
+    from solver.contract import best_discards, distance_to_contract
+
+    rules: Any = puzzle.rules
+    now = distance_to_contract(pos.hand, rules, pos.round, options=False).missing
+    ranked = best_discards(pos.hand, rules, pos.round)
+    if not ranked:
+        return [], [f"The contract is {now} card(s) away."]
+    card, after = ranked[0]
+    ties = [str(c) for c, d in ranked if d == after]
+    group: list[Item] = []
+    framed = False
+    for c in pos.hand:  # the discard framed once, though the hand may hold two copies
+        here = c == card and not framed
+        framed = framed or here
+        group.append((c, "played" if here else None, None))
+    also = f" (as good: {', '.join(t for t in ties if t != str(card))})" if len(ties) > 1 else ""
+    words = [f"Answer: discard {card}{also}; the contract is then {after} card(s) away (now {now})."]
+    return [Section("discard", [group])], words
+
+
+def _zsy_roles(combo: Any) -> list[str | None]:
+    """What each wild (a 2 or a joker) of a combination stands for, by the combination's shape."""
+    from solver.zsy import is_wild, value_symbol, zsy_value
+
+    cards = sorted(combo.cards, key=lambda c: (zsy_value(c), c.index))
+    naturals = [
+        zsy_value(c) for c in cards if not is_wild(c) or (zsy_value(c) == combo.top and combo.kind in ("single", "set"))
     ]
-    notes = [f"out in {split.count} play{'s' if split.count != 1 else ''} ({split.status})"]
-    notes += [f"{n}. {combo}" for n, combo in enumerate(split.plays, 1)]
-    ranked = result.get("ranked") or []
-    if result.get("to_beat") is not None and ranked:
-        reply, left = ranked[0]
-        notes.append(f"best reply: {reply} (then {left} play{'s' if left != 1 else ''} to go out)")
-    return [("fewest plays", groups)], notes
+    need: list[int] = []
+    if combo.kind in ("straight", "parallel"):
+        low = combo.top - combo.length + 1
+        for v in range(low, combo.top + 1):
+            need += [v] * max(0, combo.copies - naturals.count(v))
+    elif combo.kind == "set":
+        need = [combo.top] * (len(cards) - naturals.count(combo.top))
+    roles: list[str | None] = []
+    fill = iter(need)
+    for c in cards:
+        natural = not is_wild(c) or (combo.kind in ("single", "set") and zsy_value(c) == combo.top)
+        roles.append(None if natural else next((value_symbol(v) for v in fill), None))
+    return roles
+
+
+def _combo_group(combo: Any, mark: str | None = None, badge: int | None = None) -> Group:
+    """A combination's cards by rank (parallel straights pair by pair), wilds tagged with their roles."""
+    from solver.zsy import zsy_value
+
+    cards = sorted(combo.cards, key=lambda c: (zsy_value(c), c.index))
+    roles = _zsy_roles(combo)
+    return [(c, mark, badge if i == 0 else None, roles[i]) for i, c in enumerate(cards)]
+
+
+def _zsy_position(pos: ZsyPosition, rules: Any) -> list[Section]:
+    from solver.zsy import combo_from_position, zsy_value
+
+    def by_rank(cards: Cards) -> list[Card]:
+        return sorted(cards, key=lambda c: (zsy_value(c), c.index))
+
+    out: list[Section] = [Section("hand", [by_rank(pos.hand)])]
+    if pos.to_beat is not None:
+        group: Group
+        try:
+            group = _combo_group(combo_from_position(pos.to_beat, pos.to_beat_kind, rules))
+        except ShanghaiError:
+            group = by_rank(pos.to_beat)
+        out.insert(0, Section("to beat", [group]))
+    return out
+
+
+def _zsy(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], list[str]]:
+    from solver.zsy import fewest_plays
+
+    split = result["split"]
+    reply = result.get("reply")
+    if result.get("to_beat") is None or reply is None:
+        groups = [_combo_group(p, None, n) for n, p in enumerate(split.plays, 1)]
+        notes = [f"Answer: out in {split.count} play{'s' if split.count != 1 else ''} ({split.status})"]
+        notes += [f"{n}. {combo}" for n, combo in enumerate(split.plays, 1)]
+        return [Section("fewest plays", groups)], notes
+    pos = puzzle.position
+    assert isinstance(pos, ZsyPosition)
+    if reply.combo is None:
+        then = split
+        sections = [Section("reply", [])]
+        notes = [f"Answer: pass ({reply.reason.removeprefix('pass: ')}); then out in {then.count} plays"]
+    else:
+        then = fewest_plays(pos.hand - reply.combo.cards, puzzle.rules)  # type: ignore[arg-type]
+        sections = [Section("reply", [_combo_group(reply.combo, "played")])]
+        notes = [f"Answer: reply {reply.combo}, then out in {then.count} play{'s' if then.count != 1 else ''}"]
+    sections.append(Section("then", [_combo_group(p, None, n) for n, p in enumerate(then.plays, 1)]))
+    notes += [f"{n}. {combo}" for n, combo in enumerate(then.plays, 1)]
+    return sections, notes
 
 
 _SOLUTIONS = {"manipulation": _manipulation, "contract": _contract, "zsy": _zsy}

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from html import escape
 
 from solver.cards import ALL_CARDS, Card, Joker, Suit
@@ -38,8 +39,11 @@ __all__ = [
     "card_svg",
     "deck_sprite",
     "rows_svg",
+    "Item",
     "Group",
+    "Section",
     "sections_svg",
+    "wrap",
 ]
 
 CARD_W = 60
@@ -224,24 +228,91 @@ def rows_svg(
     )
 
 
-Group = Sequence[Card | str | tuple[Card | str, str | None, int | None]]
-"""Cards drawn side by side (a meld): plain cards, or ``(card, mark, badge)`` with a frame and a number."""
+Item = Card | str | tuple[Card | str, str | None, int | None] | tuple[Card | str, str | None, int | None, str | None]
+"""One card of a group: a plain card, or ``(card, mark, badge)`` or ``(card, mark, badge, role)``."""
+
+Group = Sequence[Item]
+"""Cards drawn side by side (a meld): each with an optional frame (mark), number (badge) and role
+(what a wild or joker stands for, drawn as a small tag)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A labelled row of groups; ``captions`` (one per group, optional) are written small above each."""
+
+    label: str
+    groups: Sequence[Group]
+    captions: Sequence[str] = ()
+
+
+_FONT = 'font-family="Arial,Helvetica,sans-serif"'
 
 
 def _badge(number: int) -> str:
     return (
         f'<circle cx="12" cy="{CARD_H - 12}" r="9" fill="#2a2a33"/>'
-        f'<text x="12" y="{CARD_H - 7.5}" font-family="Arial,Helvetica,sans-serif" font-size="12" '
+        f'<text x="12" y="{CARD_H - 7.5}" {_FONT} font-size="12" '
         f'font-weight="700" text-anchor="middle" fill="#fff">{number}</text>'
     )
 
 
+def _role(role: str) -> str:
+    """A wild's role as a small tag below the corner index (inside the part of the card left visible)."""
+    text = escape(f"={role}")
+    width = 7 + 6.5 * len(text)
+    return (
+        f'<g class="role" data-role="{escape(role)}"><rect x="2" y="40" width="{width:g}" height="15" rx="3" '
+        f'fill="{MARKS["wild"]}"/><text x="5" y="51.5" {_FONT} font-size="11" font-weight="700" '
+        f'fill="#fff">{text}</text></g>'
+    )
+
+
+def wrap(text: str, width: float, size: float) -> list[str]:
+    """``text`` broken at spaces into lines of at most ``width`` units at font ``size`` (an estimate:
+    a character is about 0.56 of the size wide in Arial); a word longer than a line stands alone.
+
+    >>> wrap("Lay off fives onto 5-5-5 and the ten of spades", 200, 20)
+    ['Lay off fives', 'onto 5-5-5 and', 'the ten of spades']
+    """
+    most = max(1, int(width / (0.56 * size)))
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= most:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def _unpack(item: Item) -> tuple[Card, str | None, int | None, str | None]:
+    if not isinstance(item, tuple):
+        return _card(item), None, None, None
+    if len(item) == 4:
+        return _card(item[0]), item[1], item[2], item[3]
+    return _card(item[0]), item[1], item[2], None
+
+
+def _group_parts(group: Group, x: float, y: float, step: float) -> list[str]:
+    parts = []
+    for j, item in enumerate(group):
+        c, mark, badge, role = _unpack(item)
+        extra = (
+            (_frame(mark) if mark else "")
+            + (_badge(badge) if badge is not None else "")
+            + (_role(role) if role else "")
+        )
+        parts.append(f'<g transform="translate({x + j * step:g} {y:g})" data-card="{c.code}">{card_body(c)}{extra}</g>')
+    return parts
+
+
 def sections_svg(
-    sections: Sequence[tuple[str, Sequence[Group]]],
+    sections: Sequence[Section | tuple[str, Sequence[Group]]],
     *,
     title: str = "",
     notes: Sequence[str] = (),
+    footer: Sequence[str] = (),
     max_width: float = 900,
+    min_width: float = 560,
     overlap: float = 0.45,
 ) -> str:
     """A picture to post: labelled sections of card groups (melds), wrapped to ``max_width``.
@@ -249,9 +320,11 @@ def sections_svg(
     Each section is a label (``table``, ``hand``, ``new table``) and its
     groups; groups sit side by side, ``24`` units apart, and wrap onto a new
     line when the next would pass ``max_width``. A card may carry a mark
-    (a coloured frame, :data:`MARKS`) and a badge (a small number: the step
-    that moves it). ``title`` is written above, ``notes`` as lines below.
-    All text is escaped.
+    (a coloured frame, :data:`MARKS`), a badge (a small number: the step
+    that moves it) and a role (what a wild stands for). ``title`` is written
+    above, ``notes`` as lines below and ``footer`` small at the bottom, each
+    wrapped to the picture's width (at least ``min_width``, so a short row
+    of cards does not cut the words off). All text is escaped.
 
     >>> svg = sections_svg([("hand", [[("6S", "played", 1), "KD"]])], title="A <puzzle>", notes=["1. play 6S"])
     >>> svg.count('class="mark-played"'), "A &lt;puzzle&gt;" in svg, svg.count("<circle")
@@ -259,39 +332,59 @@ def sections_svg(
     """
     step = CARD_W * (1 - overlap)
     label_w, gap, line_h = 90.0, 24.0, CARD_H + 12
-    font = 'font-family="Arial,Helvetica,sans-serif"'
-    parts: list[str] = []
-    y = 8.0
-    if title:
-        parts.append(
-            f'<text x="8" y="{y + 20:g}" {font} font-size="20" font-weight="700" fill="#222">{escape(title)}</text>'
-        )
-        y += 34
+    body: list[str] = []
+    y = 0.0
     right = label_w
-    for label, groups in sections:
-        parts.append(f'<text x="8" y="{y + CARD_H / 2 + 5:g}" {font} font-size="14" fill="#555">{escape(label)}</text>')
+    for section in sections:
+        sec = section if isinstance(section, Section) else Section(section[0], section[1])
+        caption_h = 16.0 if sec.captions else 0.0
+        y += caption_h
+        body.append(
+            f'<text x="8" y="{y + CARD_H / 2 + 5:g}" {_FONT} font-size="14" fill="#555">{escape(sec.label)}</text>'
+        )
         x = label_w
-        if not groups:
-            parts.append(f'<text x="{x:g}" y="{y + CARD_H / 2 + 5:g}" {font} font-size="14" fill="#999">(none)</text>')
-        for group in groups:
+        if not sec.groups:
+            body.append(f'<text x="{x:g}" y="{y + CARD_H / 2 + 5:g}" {_FONT} font-size="14" fill="#999">(none)</text>')
+        for k, group in enumerate(sec.groups):
             width = CARD_W + step * (len(group) - 1)
             if x > label_w and x + width > max_width:
-                x, y = label_w, y + line_h
-            for j, item in enumerate(group):
-                card, mark, badge = item if isinstance(item, tuple) else (item, None, None)
-                c = _card(card)
-                extra = (_frame(mark) if mark else "") + (_badge(badge) if badge is not None else "")
-                parts.append(
-                    f'<g transform="translate({x + j * step:g} {y:g})" data-card="{c.code}">{card_body(c)}{extra}</g>'
+                x, y = label_w, y + line_h + caption_h
+            if k < len(sec.captions) and sec.captions[k]:
+                body.append(
+                    f'<text class="caption" x="{x + 2:g}" y="{y - 4:g}" {_FONT} font-size="11" '
+                    f'fill="#555">{escape(sec.captions[k])}</text>'
                 )
+            body += _group_parts(group, x, y, step)
             x += width + gap
             right = max(right, x)
         y += line_h + 6
-    for line in notes:
-        parts.append(f'<text x="8" y="{y + 14:g}" {font} font-size="14" fill="#222">{escape(line)}</text>')
-        y += 20
-    width, height = right + 8, y + 8
+    width = max(right + 8, min_width)
+    text_w = width - 16
+    head: list[str] = []
+    top = 8.0
+    for line in wrap(title, text_w, 20) if title else []:
+        head.append(
+            f'<text class="title" x="8" y="{top + 20:g}" {_FONT} font-size="20" font-weight="700" fill="#222">{escape(line)}</text>'
+        )
+        top += 26
+    top += 8 if title else 0
+    tail: list[str] = []
+    y += top
+    for note in notes:
+        for line in wrap(note, text_w, 14):
+            tail.append(
+                f'<text class="note" x="8" y="{y + 14:g}" {_FONT} font-size="14" fill="#222">{escape(line)}</text>'
+            )
+            y += 20
+    for note in footer:
+        for line in wrap(note, text_w, 11):
+            tail.append(
+                f'<text class="footer" x="8" y="{y + 12:g}" {_FONT} font-size="11" fill="#777">{escape(line)}</text>'
+            )
+            y += 15
+    height = y + 8
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:g} {height:g}" width="{width:g}" '
-        f'height="{height:g}"><rect width="100%" height="100%" fill="#f4f1ea"/>{"".join(parts)}</svg>'
+        f'height="{height:g}"><rect width="100%" height="100%" fill="#f4f1ea"/>{"".join(head)}'
+        f'<g transform="translate(0 {top:g})">{"".join(body)}</g>{"".join(tail)}</svg>'
     )

@@ -65,19 +65,19 @@ def _manipulation(puzzle: Puzzle, pos: ManipulationPosition, time_limit: float) 
 
 
 def _zsy(puzzle: Puzzle, time_limit: float) -> Decision:
-    """The first of the moves ``shanghai solve`` ranks best (fewest plays left after it)."""
+    """The one best reply or lead (:mod:`solver.zsy.reply`, passing included) among the moves
+    ``shanghai solve`` ranks."""
     from solver.answers import SolveOptions, solve_puzzle
 
     answer = solve_puzzle(puzzle, SolveOptions(time_limit=time_limit))
     now = answer.data["fewest_plays"]
-    ranked = answer.result["ranked"]
-    if not ranked:
-        return Decision("pass", "no combination beats the one to beat", {"fewest_plays": now})
-    best, after = ranked[0]
+    reply = answer.result["reply"]
+    if reply.combo is None:
+        return Decision("pass", reply.reason, {"fewest_plays": now})
     return Decision(
-        f"play {best}",
-        f"leaves {_n(after, 'play')} to go out (the hand now needs {now})",
-        {"fewest_plays": now, "after": after},
+        f"play {reply.combo}",
+        f"leaves {_n(reply.after, 'play')} to go out (the hand now needs {now})",
+        {"fewest_plays": now, "after": reply.after},
     )
 
 

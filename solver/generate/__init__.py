@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from solver.errors import ShanghaiError
@@ -28,7 +29,7 @@ from solver.generate.difficulty import LEVELS, Level
 from solver.puzzles import Puzzle, position_dict
 from solver.rules import rules_for
 
-__all__ = ["GAMES", "LEVELS", "GenerateError", "generate", "file_name"]
+__all__ = ["GAMES", "LEVELS", "GenerateError", "generate", "file_name", "plain_title", "TITLES"]
 
 GAMES = ("manipulation", "contract", "zsy")
 
@@ -38,6 +39,29 @@ MAX_TRIES = 200_000
 
 class GenerateError(ShanghaiError):
     """A bad generator request (unknown game or level, a count below one) or a level out of reach."""
+
+
+TITLES = ("count", "plain")
+"""Title styles: ``count`` names the answer's size ("Play 3 of your 4 cards"), ``plain`` does not."""
+
+
+def plain_title(puzzle: Puzzle) -> str:
+    """A title that does not give the answer's count away (nor, for a lay-off, whether it goes out).
+
+    >>> from solver.puzzles import loads
+    >>> p = loads('game = "zsy"\\ntitle = "Out in 2 plays"\\n[position]\\nhand = "3H 4H 5H 9S"\\n[meta]\\nkind = "out"\\n')
+    >>> plain_title(p)
+    'Go out in as few plays as you can'
+    """
+    kind = puzzle.meta.get("kind")
+    hand = len(puzzle.position.hand)
+    return {
+        "play": f"Play as many of your {hand} cards as you can",
+        "layoff": "Lay off as many cards as you can: can you go out?",
+        "goout": "Lay off as many cards as you can: can you go out?",
+        "discard": "Which card to discard?",
+        "out": "Go out in as few plays as you can",
+    }.get(str(kind), puzzle.title)
 
 
 def _candidate(game: str) -> Callable[[random.Random, Any, Level], Puzzle | None]:
@@ -62,12 +86,15 @@ def generate(
     rules: Any = None,
     *,
     progress: Callable[[Puzzle], None] | None = None,
+    titles: str = "count",
 ) -> list[Puzzle]:
     """``count`` distinct puzzles of ``game`` at ``difficulty`` (easy, medium, hard, expert).
 
     ``rules`` is a rule set or a mapping (a preset and overrides; the game's
     default rules when None). ``progress`` is called with each puzzle as it
     is found. Puzzle ``i`` is the same for every ``count`` above ``i``.
+    ``titles`` is ``count`` or ``plain`` (:func:`plain_title`: the title does
+    not give the answer's count away; the puzzles are the same).
     """
     if game not in GAMES:
         raise GenerateError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
@@ -75,6 +102,8 @@ def generate(
         raise GenerateError(f"unknown difficulty {difficulty!r} (known: {', '.join(LEVELS)})")
     if count < 1:
         raise GenerateError(f"count must be 1 or more, not {count}")
+    if titles not in TITLES:
+        raise GenerateError(f"unknown title style {titles!r} (known: {', '.join(TITLES)})")
     rule_set = rules if rules is not None and not isinstance(rules, dict) else rules_for(game, rules or {})
     level: Level = difficulty
     make = _candidate(game)
@@ -93,6 +122,8 @@ def generate(
         if key in seen:
             continue
         seen.add(key)
+        if titles == "plain":
+            puzzle = replace(puzzle, title=plain_title(puzzle))
         found.append(puzzle)
         if progress is not None:
             progress(puzzle)

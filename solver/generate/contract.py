@@ -18,13 +18,14 @@ checked again by the CP-SAT distance model.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.contract import Layoff, best_discards, best_lay_down, best_layoff, distance_to_contract
 from solver.contract.brute import exhaustive_layoff
 from solver.contract.referee import check_layoff
 from solver.errors import MeldError, ShanghaiError
-from solver.generate.difficulty import Difficulty, Level, measure
+from solver.generate.difficulty import SOLVE_SECONDS, Difficulty, Level, measure
 from solver.generate.players import contract_turn
 from solver.legality import position_problem
 from solver.melds import Meld, TableMeld, meld_kind
@@ -99,7 +100,7 @@ def unique_layoff(hand: Cards, table: tuple[TableMeld, ...], played: Cards, rule
     """
     for card, used in played.items():
         cut = Cards.from_counts({card: hand.count(card) - used + 1})
-        other = best_layoff(hand - cut, table, rules, player=0, objective="cards", time_limit=5.0)
+        other = best_layoff(hand - cut, table, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS)
         if other.status != "optimal" or len(other.played) >= len(played):
             return False
     return True
@@ -123,19 +124,53 @@ def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | 
     if position_problem(pos, rules) is not None:
         return None
     try:
-        layoff = best_layoff(hand, position, rules, player=0, objective="cards", time_limit=5.0)
+        layoff = best_layoff(hand, position, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS)
     except ShanghaiError:
         return None
     n = len(layoff.played)
     if layoff.status != "optimal" or n < 2 or (n == len(hand) and len(hand) > 1 and rng.random() < 0.5):
         return None
     difficulty = measure("contract", _layoff_features(rules, pos, layoff))
-    if difficulty.level != level:
+    if difficulty.level != level or not _idea_needed(rules, pos, layoff, level):
         return None
     if not unique_layoff(hand, position, layoff.played, rules):
         return None
     _confirm_layoff(rules, pos, layoff)
     return _layoff_puzzle(rules, pos, layoff, difficulty)
+
+
+IDEAS: dict[Level, int] = {"easy": 0, "medium": 0, "hard": 1, "expert": 1}
+"""Per level, the fewest of the weaker ideas that must fall short: a lay-off without swaps, or one that
+looks only at the melds a hand card fits as it stands (hard and expert need a swap or a far meld)."""
+
+
+def _idea_needed(rules: ContractRules, pos: ContractPosition, layoff: Layoff, level: Level) -> bool:
+    """Whether the answer needs as many ideas beyond the plain lay-off as the level asks (:data:`IDEAS`)."""
+    need = IDEAS[level]
+    if need == 0:
+        return True
+    n = len(layoff.played)
+    short = 0
+    if layoff.swaps:  # without swaps, fewer cards fit (else the swap would not be in the unique answer)
+        plain = replace(rules, wild_swap=False)
+        short += (
+            len(best_layoff(pos.hand, pos.table, plain, player=0, objective="cards", time_limit=SOLVE_SECONDS).played)
+            < n
+        )
+    near = tuple(t for t in pos.table if any(_fits_at_a_glance(c, t.meld) for c in pos.hand))
+    short += len(best_layoff(pos.hand, near, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS).played) < n
+    return short >= need
+
+
+def _fits_at_a_glance(card: Card, meld: Meld) -> bool:
+    """The same rank as a card of the meld, or the next rank of its suit (what a quick look sees)."""
+    return any(
+        c.rank is None
+        or card.rank is None
+        or c.rank == card.rank
+        or (c.suit == card.suit and abs(int(c.rank) - int(card.rank)) in (1, 12))
+        for c in meld.cards
+    )
 
 
 def _layoff_table(
@@ -181,7 +216,7 @@ def _layoff_features(rules: ContractRules, pos: ContractPosition, layoff: Layoff
     greedy, _ = contract_turn("greedy", rules, pos)
     decoys = 0
     for card in (hand - layoff.played).distinct():
-        alone = best_layoff(Cards([card]), position, rules, player=0, objective="cards", time_limit=5.0)
+        alone = best_layoff(Cards([card]), position, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS)
         decoys += bool(alone.played)
     return {
         "cards": n,
@@ -254,9 +289,9 @@ def _discard(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle |
     hand = Cards(cards)
     try:
         hand.check_against(rules.deck, "hand")
-        if best_lay_down(hand, rules, round_, time_limit=5.0) is not None:
+        if best_lay_down(hand, rules, round_, time_limit=SOLVE_SECONDS) is not None:
             return None
-        ranked = best_discards(hand, rules, round_, time_limit=5.0)
+        ranked = best_discards(hand, rules, round_, time_limit=SOLVE_SECONDS)
     except ShanghaiError:
         return None
     if len(ranked) < 2 or ranked[0][1] >= ranked[1][1] or ranked[0][1] >= 90:
@@ -274,8 +309,10 @@ def _discard(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle |
     difficulty = measure("contract", feats)
     if difficulty.level != level:
         return None
-    now = distance_to_contract(hand, rules, round_, time_limit=5.0, options=False)
-    check = distance_to_contract(hand - Cards([answer]), rules, round_, time_limit=5.0, options=False, method="cp-sat")
+    now = distance_to_contract(hand, rules, round_, time_limit=SOLVE_SECONDS, options=False)
+    check = distance_to_contract(
+        hand - Cards([answer]), rules, round_, time_limit=SOLVE_SECONDS, options=False, method="cp-sat"
+    )
     if check.missing != after:  # pragma: no cover - two models agree
         raise MeldError("the CP-SAT distance disagrees with the discard search")
     contract = " + ".join(map(str, rules.contract(round_)))

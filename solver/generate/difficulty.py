@@ -22,7 +22,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["LEVELS", "Level", "WEIGHTS", "BANDS", "Difficulty", "score", "level_of", "measure"]
+__all__ = ["LEVELS", "Level", "WEIGHTS", "BANDS", "Difficulty", "score", "level_of", "measure", "SOLVE_SECONDS"]
+
+SOLVE_SECONDS = 60.0
+"""The time limit of every solve while generating: far above what a candidate needs (well under a
+second), so that a busy machine never changes which candidates qualify and the same arguments
+write the same files byte for byte (a time-out rejects a candidate, which shifts all that follow)."""
 
 Level = Literal["easy", "medium", "hard", "expert"]
 LEVELS: tuple[Level, ...] = ("easy", "medium", "hard", "expert")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.errors import MeldError
-from solver.generate.difficulty import Difficulty, Level, measure
+from solver.generate.difficulty import SOLVE_SECONDS, Difficulty, Level, measure
 from solver.generate.players import manipulation_played
 from solver.generate.shallow import shallow_depth, shallow_play
 from solver.manipulation import Play, all_best_plays, best_play, can_play
@@ -111,7 +111,9 @@ def random_position(
 def features(table: tuple[Meld, ...], hand: Cards, play: Play, greedy: int, rules: ManipulationRules) -> dict[str, int]:
     """The difficulty features of a position and its (unique) best play."""
     decoys = sum(
-        1 for c in hand.distinct() if c not in play.played and can_play(table, Cards([c]), rules, time_limit=5.0)
+        1
+        for c in hand.distinct()
+        if c not in play.played and can_play(table, Cards([c]), rules, time_limit=SOLVE_SECONDS)
     )
     return {
         "moved_cards": play.moved_cards,
@@ -127,7 +129,7 @@ def candidate(rng: random.Random, rules: ManipulationRules, level: Level) -> Puz
     """One attempt at a puzzle of ``level`` (None when the random position does not qualify)."""
     sizes = SIZES[level]
     table, hand = random_position(rng, rules, rng.randint(*sizes.table), rng.randint(*sizes.hand))
-    play = best_play(table, hand, rules, time_limit=5.0)
+    play = best_play(table, hand, rules, time_limit=SOLVE_SECONDS)
     if play.status != "optimal" or play.least_change != "optimal" or play.cards < 2:
         return None
     greedy = len(manipulation_played("greedy", table, hand, rules))
@@ -136,7 +138,7 @@ def candidate(rng: random.Random, rules: ManipulationRules, level: Level) -> Puz
     difficulty: Difficulty = measure("manipulation", features(table, hand, play, greedy, rules))
     if difficulty.level != level:
         return None
-    if all_best_plays(table, hand, rules, time_limit=5.0, limit=2) != (play.played,):
+    if all_best_plays(table, hand, rules, time_limit=SOLVE_SECONDS, limit=2) != (play.played,):
         return None
     if validate_rearrangement(table, hand, play.table, rules.meld_spec) != play.played:  # pragma: no cover
         raise MeldError("the referee disagrees with the solver's play")

@@ -30,6 +30,7 @@ from typing import Any
 from solver.cards import Card, Cards
 from solver.engine import new_game
 from solver.engine.players import make_player
+from solver.generate.difficulty import SOLVE_SECONDS
 from solver.generate.shallow import shallow_play
 from solver.melds import Meld
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
@@ -48,7 +49,7 @@ def manipulation_played(kind: str, table: tuple[Meld, ...], hand: Cards, rules: 
         return shallow_play(table, hand, rules, 1)
     # the puzzle asks for the most cards: the must-play rule (which can list only the solver's play) is set aside
     plain = replace(rules, must_play="one")
-    game: Any = new_game("manipulation", plain, players=max(2, rules.min_players), seed=0, time_limit=5.0)
+    game: Any = new_game("manipulation", plain, players=max(2, rules.min_players), seed=0, time_limit=SOLVE_SECONDS)
     game.table = table
     game.hands[0] = hand
     game.opened[0] = True
@@ -63,7 +64,7 @@ def manipulation_played(kind: str, table: tuple[Meld, ...], hand: Cards, rules: 
 
 
 def _contract_game(rules: ContractRules, pos: ContractPosition) -> Any:
-    game: Any = new_game("contract", rules, players=max(2, rules.min_players), seed=0, time_limit=5.0)
+    game: Any = new_game("contract", rules, players=max(2, rules.min_players), seed=0, time_limit=SOLVE_SECONDS)
     game.round = pos.round
     game.hands[0] = pos.hand
     game.table = list(pos.table)
@@ -101,10 +102,10 @@ def contract_turn(kind: str, rules: ContractRules, pos: ContractPosition) -> tup
 
 def _zsy_game(rules: ZsyRules, hand: Cards, to_beat: Any) -> Any:
     game: Any = new_game("zsy", rules, players=max(4, rules.min_players), seed=0)
+    game.time_limit = SOLVE_SECONDS  # the solver player's searches finish (a 27-card hand needs seconds)
     game.phase = "trick"
     game.hands[0] = hand
-    for q in range(1, len(game.hands)):  # opponents close to going out: no player holds back
-        game.hands[q] = Cards(list(game.hands[q])[:2])
+    # the opponents keep their dealt hands: as in a puzzle (solver.zsy.reply.MANY_CARDS) nobody is about to go out
     game.trick = to_beat
     game.trick_player = 1 if to_beat is not None else -1
     game.to_move = 0
@@ -153,4 +154,6 @@ def finds_answer(kind: str, puzzle: Puzzle) -> bool:
         return bool(zsy_out_plays(kind, pos.hand, puzzle.rules) == puzzle.answer["fewest_plays"])
     to_beat = combo_from_position(pos.to_beat, pos.to_beat_kind, puzzle.rules)
     reply = zsy_reply(kind, pos.hand, to_beat, puzzle.rules)
+    if meta["solution"] == "pass":
+        return reply is None
     return reply is not None and reply == Cards.parse(meta["solution"])

@@ -2,9 +2,11 @@
 
 "Out in K plays": the hand splits into K combinations and no fewer
 (:func:`solver.zsy.fewest_plays`), and :func:`splits` proves by search
-that exactly one set of K card groups does it. "Which reply": exactly one
-set of cards among the legal replies leaves the fewest plays to go out
-(:func:`solver.zsy.plays_after`), and there are others to choose from.
+that exactly one set of K card groups does it. "Which reply": the one best
+reply (:func:`solver.zsy.best_reply`) is a reply that shortens the hand
+(exactly one set of cards leaves the fewest plays to go out, fewer than
+now), or a pass when every reply leaves more plays than now; there are
+other replies to choose from.
 
 Hands are dealt from a window of neighbouring ranks (so combinations form),
 with a wild now and then.
@@ -16,11 +18,11 @@ import random
 
 from solver.cards import Card, Cards
 from solver.errors import ComboError
-from solver.generate.difficulty import Level, measure
+from solver.generate.difficulty import SOLVE_SECONDS, Level, measure
 from solver.generate.players import zsy_out_plays, zsy_reply
 from solver.puzzles import Puzzle, ZsyPosition
 from solver.rules import ZsyRules
-from solver.zsy import Combo, classify, fewest_plays, legal_moves, plays_after, zsy_value
+from solver.zsy import Combo, best_reply, classify, fewest_plays, legal_moves, plays_after, zsy_value
 
 __all__ = ["HAND_SIZES", "NEAR_BEST_CAP", "random_hand", "splits", "candidate", "verify_split"]
 
@@ -67,7 +69,7 @@ def splits(hand: Cards, plays: int, rules: ZsyRules, limit: int = 2) -> list[tup
         return []
     low = min(hand, key=_order)
     moves = [m for m in legal_moves(hand, None, rules) if low in m.cards]
-    after, status = plays_after(hand, moves, rules, time_limit=10.0)
+    after, status = plays_after(hand, moves, rules, time_limit=SOLVE_SECONDS)
     if status != "optimal":  # pragma: no cover - small hands finish at once
         raise ComboError("the fewest-plays search did not finish")
     out: list[tuple[Cards, ...]] = []
@@ -98,12 +100,12 @@ def _codes(cards: Cards) -> str:
 
 def _out(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
     hand = random_hand(rng, rules, rng.randint(*HAND_SIZES[level]))
-    split = fewest_plays(hand, rules, time_limit=10.0)
+    split = fewest_plays(hand, rules, time_limit=SOLVE_SECONDS)
     k = split.count
     if split.status != "optimal" or k < 2 or len(hand) < k + 3:
         return None
     leads = legal_moves(hand, None, rules)
-    after, _ = plays_after(hand, leads, rules, time_limit=10.0)
+    after, _ = plays_after(hand, leads, rules, time_limit=SOLVE_SECONDS)
     feats = {
         "plays": k,
         "hand": len(hand),
@@ -129,6 +131,9 @@ def _out(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
 
 
 def _reply(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
+    """A "which reply" puzzle whose answer is the one best reply (:func:`solver.zsy.best_reply`):
+    a reply that shortens the hand (leaves fewer plays than now, and no other cards do), or a pass
+    when every reply leaves more plays than now."""
     hand = random_hand(rng, rules, rng.randint(*HAND_SIZES[level]))
     other = random_hand(rng, rules, 6, Cards(rules.deck) - hand)
     leads = [m for m in legal_moves(other, None, rules) if m.kind != "single" or rng.random() < 0.2]
@@ -138,25 +143,30 @@ def _reply(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
     moves = legal_moves(hand, to_beat, rules)
     if len({m.cards for m in moves}) < 2:
         return None
-    after, status = plays_after(hand, moves, rules, time_limit=10.0)
-    if status != "optimal":  # pragma: no cover
+    reply = best_reply(hand, to_beat, rules, moves=moves, time_limit=SOLVE_SECONDS)
+    if reply.status != "optimal":  # pragma: no cover
         return None
-    best = min(after)
-    winners = {m.cards for m, a in zip(moves, after) if a == best}
-    if len(winners) != 1:
-        return None
-    (answer,) = winners
-    now = fewest_plays(hand, rules, time_limit=10.0)
-    rest = fewest_plays(hand - answer, rules, time_limit=10.0)
-    if rest.count != best:  # pragma: no cover - two searches agree
-        raise ComboError("plays_after and fewest_plays disagree")
+    best = reply.ranked[0][1]
+    now = reply.now
+    if reply.combo is None:
+        if best <= now:  # kept for a reason of taste (a wild, an ace): not a puzzle with one answer
+            return None
+        answer, rest = Cards(), fewest_plays(hand, rules, time_limit=SOLVE_SECONDS)
+    else:
+        winners = {m.cards for m, a in reply.ranked if a == best}
+        if best >= now or len(winners) != 1:
+            return None
+        answer = reply.combo.cards
+        rest = fewest_plays(hand - answer, rules, time_limit=SOLVE_SECONDS)
+        if rest.count != best:  # pragma: no cover - two searches agree
+            raise ComboError("plays_after and fewest_plays disagree")
     greedy = zsy_reply("greedy", hand, to_beat, rules)
     feats = {
-        "plays": best + 1,
+        "plays": (best if reply.combo is None else best + 1),
         "hand": len(hand),
         "wilds": sum(1 for c in hand if zsy_value(c) > 14),
-        "greedy_shortfall": 0 if greedy == answer else 1,
-        "near_best": min(NEAR_BEST_CAP, len({m.cards for m, a in zip(moves, after) if a == best + 1})),
+        "greedy_shortfall": 0 if greedy == (answer or None) else 1,
+        "near_best": min(NEAR_BEST_CAP, len({m.cards for m, a in reply.ranked if a == best + 1})),
         "kinds": len({p.kind for p in rest.plays} | {to_beat.kind}),
     }
     difficulty = measure("zsy", feats)
@@ -166,12 +176,12 @@ def _reply(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
         "zsy",
         rules,
         ZsyPosition(hand, to_beat.cards, to_beat.kind),
-        f"Which reply to {to_beat}?",
-        {"fewest_plays": now.count, "moves": len(moves)},
+        f"Reply to {to_beat}, or pass?",
+        {"fewest_plays": now, "moves": len(moves)},
         meta={
             "kind": "reply",
             **difficulty.as_dict(),
-            "solution": _codes(answer),
+            "solution": _codes(answer) if answer else "pass",
             "then": [str(p) for p in rest.plays],
         },
     )

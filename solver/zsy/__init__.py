@@ -6,6 +6,7 @@ The public API, by module:
   :func:`classify`, :func:`beats`, :func:`combo_from_position`;
 - :mod:`solver.zsy.moves`: :func:`legal_moves` and the lazy :func:`iter_moves`;
 - :mod:`solver.zsy.fewest`: :func:`fewest_plays` and :func:`plays_after`;
+- :mod:`solver.zsy.reply`: :func:`best_reply`, the one choice of a reply (or a pass);
 - :mod:`solver.zsy.game`: the engine's game state, :mod:`solver.zsy.players`
   its AI players.
 """
@@ -29,6 +30,7 @@ from solver.zsy.combos import (
 )
 from solver.zsy.fewest import Split, fewest_plays, plays_after
 from solver.zsy.moves import iter_moves, legal_moves
+from solver.zsy.reply import Reply, best_reply
 
 __all__ = [
     "Kind",
@@ -49,4 +51,6 @@ __all__ = [
     "split_label",
     "label_shape",
     "plays_after",
+    "Reply",
+    "best_reply",
 ]

@@ -7,9 +7,9 @@ from typing import Any
 
 from solver.cards import Cards
 from solver.engine.base import Decision
-from solver.zsy.combos import ACE, Combo, is_wild, zsy_value
-from solver.zsy.fewest import fewest_plays, plays_after
+from solver.zsy.combos import Combo, is_wild, zsy_value
 from solver.zsy.game import Tribute, ZPass, ZPlay, ZsyGame
+from solver.zsy.reply import MANY_CARDS, best_reply
 
 __all__ = ["greedy_action", "solver_decision"]
 
@@ -62,32 +62,21 @@ def solver_decision(game: ZsyGame) -> Decision:
         return Decision(action, f"tribute: {action.step} the {'lowest' if action.step == 'give' else 'best'} card")
     p = game.to_move
     hand: Cards = game.hands[p]
-    now = fewest_plays(hand, game.rules).count
     plays = [a for a in legal if isinstance(a, ZPlay)]
     passing = next((a for a in legal if isinstance(a, ZPass)), None)
-    if not plays:
-        assert passing is not None
-        return Decision(passing, "no combination beats the trick", {"fewest": now})
-    left, _ = plays_after(hand, [a.combo for a in plays], game.rules, time_limit=game.time_limit)
-    scored = sorted(
-        ((after, _combo_cost(a.combo), a.combo.top, i, a) for i, (after, a) in enumerate(zip(left, plays))),
-        key=lambda t: t[:4],
+    threat = min((len(h) for q, h in enumerate(game.hands) if q != p and h), default=MANY_CARDS)
+    reply = best_reply(
+        hand,
+        None,
+        game.rules,
+        moves=[a.combo for a in plays],
+        can_pass=passing is not None,
+        threat=threat,
+        time_limit=game.time_limit,
     )
-    after, (wilds, _), top, _, best = scored[0]
-    threat = min((len(h) for q, h in enumerate(game.hands) if q != p and h), default=99)
-    if passing is not None:
-        why = _keep_reason(now, after, wilds, top, threat)
-        if why:
-            return Decision(passing, f"pass: {why}", {"fewest": now})
-    return Decision(best, f"leaves {after} play(s) to go out (now {now})", {"fewest_after": after, "fewest": now})
-
-
-def _keep_reason(now: int, after: int, wilds: int, top: int, threat: int) -> str:
-    """Why the best reply is better kept for later ("" when it should be played)."""
-    if after > now and threat > 2:
-        return f"every reply leaves {after} plays, more than {now}"
-    if wilds and threat > 3 and after > 1:
-        return "the best reply spends a wild; keep it for later"
-    if top >= ACE and threat > 4 and after > 1:
-        return "the best reply spends an ace or better; keep it for later"
-    return ""
+    if reply.combo is None:
+        assert passing is not None
+        reason = reply.reason if plays else "no combination beats the trick"
+        return Decision(passing, reason, {"fewest": reply.now})
+    chosen = next(a for a in plays if a.combo is reply.combo)
+    return Decision(chosen, reply.reason, {"fewest_after": reply.after, "fewest": reply.now})

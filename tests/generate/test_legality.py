@@ -58,7 +58,7 @@ def fresh(game: str, level: str, count: int, seed: int) -> tuple[Puzzle, ...]:
     [
         ("contract", "hard", 4, 1, {"layoff", "goout", "discard"}),
         ("manipulation", "easy", 2, 3, {"play"}),
-        ("zsy", "hard", 3, 1, {"reply", "out"}),
+        ("zsy", "medium", 5, 1, {"reply", "out"}),
     ],
 )
 def test_freshly_generated_puzzles_of_every_kind_are_legal(

@@ -1,0 +1,204 @@
+"""Models of a human solver, and the share of each that misses a puzzle, by game and level.
+
+A level is meant to be missed by more of the weaker models than the level
+below. The models, from weakest:
+
+- ``greedy``: the engine's greedy player put into the position (plays what
+  fits without rearranging; lays off what fits; leads the biggest
+  combination, replies with the cheapest).
+- ``shallow-1``, ``shallow-2`` (Manipulation): a search that lifts up to 1
+  or 2 table cards off (a run's end, a card of a set of four, a split) and
+  then plays greedily (:func:`solver.generate.shallow.shallow_play`).
+- ``glance``: the exact search, but looking only at part of the table: the
+  melds a hand card fits as it stands (Manipulation, Contract lay-offs); for
+  a discard, the rule "discard a lone card, the costliest"; in Zheng Shang
+  You, counting only sets (a hand's plays are its ranks), blind to straights.
+- ``no-swap`` (Contract lay-offs): the exact lay-off without wild swaps.
+- ``solver``: the engine's solver player (the strongest model; it should
+  find nearly every answer).
+
+``python -m solver.generate.calibrate`` prints, for the puzzles under a
+folder (default ``puzzles/generated``) or freshly generated ones
+(``--fresh N``), the share of each model that misses, per game and level
+(docs/generate.md has the table and how it was made).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from solver.cards import Card, Cards
+from solver.generate.difficulty import LEVELS, SOLVE_SECONDS
+from solver.generate.players import finds_answer
+from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, iter_puzzle_paths, load
+
+__all__ = ["MODELS", "misses", "shares", "main"]
+
+
+def _touches(card: Card, cards: Sequence[Card]) -> bool:
+    """``card`` fits beside one of ``cards`` at a glance: the same rank, or the next rank of the same suit."""
+    for c in cards:
+        if c.rank is None or card.rank is None:
+            return True
+        if c.rank == card.rank or (c.suit == card.suit and abs(int(c.rank) - int(card.rank)) in (1, 12)):
+            return True
+    return False
+
+
+def _glance_manipulation(p: Puzzle) -> bool:
+    from solver.manipulation import best_play
+
+    pos = p.position
+    assert isinstance(pos, ManipulationPosition)
+    seen = tuple(m for m in pos.table if any(_touches(c, m.cards) for c in pos.hand))
+    play = best_play(seen, pos.hand, p.rules, time_limit=SOLVE_SECONDS, least_change=False)  # type: ignore[arg-type]
+    return bool(play.cards >= p.answer["played"])
+
+
+def _shallow(depth: int) -> Callable[[Puzzle], bool]:
+    def finds(p: Puzzle) -> bool:
+        from solver.generate.shallow import shallow_play
+
+        pos = p.position
+        assert isinstance(pos, ManipulationPosition)
+        rules: Any = p.rules
+        return bool(len(shallow_play(pos.table, pos.hand, rules, depth)) >= p.answer["played"])
+
+    return finds
+
+
+def _layoff_cards(p: Puzzle, table: Any, rules: Any) -> int:
+    from solver.contract import best_layoff
+
+    pos = p.position
+    assert isinstance(pos, ContractPosition)
+    return len(best_layoff(pos.hand, table, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS).played)
+
+
+def _glance_contract(p: Puzzle) -> bool:
+    pos = p.position
+    assert isinstance(pos, ContractPosition)
+    if p.meta.get("kind") == "discard":
+        hand = list(pos.hand)
+        lone = [c for i, c in enumerate(hand) if not _touches(c, hand[:i] + hand[i + 1 :])]
+        pick = max(lone or hand, key=lambda c: (p.rules.points(c), c.index))  # type: ignore[union-attr]
+        return bool(str(pick) == p.meta["solution"])
+    seen = tuple(t for t in pos.table if any(_touches(c, t.meld.cards) for c in pos.hand))
+    return bool(_layoff_cards(p, seen, p.rules) >= p.answer["layoff"])
+
+
+def _no_swap(p: Puzzle) -> bool:
+    from dataclasses import replace
+
+    pos = p.position
+    assert isinstance(pos, ContractPosition)
+    if p.meta.get("kind") == "discard":
+        return finds_answer("greedy", p)
+    rules: Any = p.rules
+    return bool(_layoff_cards(p, pos.table, replace(rules, wild_swap=False)) >= p.answer["layoff"])
+
+
+def _sets_only(hand: Cards) -> int:
+    """A hand's plays counted by a player blind to straights: one set per rank (wilds join one)."""
+    from solver.zsy import is_wild, zsy_value
+
+    ranks = {zsy_value(c) for c in hand if not is_wild(c)}
+    return len(ranks) or (1 if hand else 0)
+
+
+def _glance_zsy(p: Puzzle) -> bool:
+    from solver.zsy import combo_from_position, is_wild, legal_moves
+
+    pos = p.position
+    assert isinstance(pos, ZsyPosition)
+    if pos.to_beat is None:
+        return bool(_sets_only(pos.hand) == p.answer["fewest_plays"])
+    to_beat = combo_from_position(pos.to_beat, pos.to_beat_kind, p.rules)  # type: ignore[arg-type]
+    moves = legal_moves(pos.hand, to_beat, p.rules)  # type: ignore[arg-type]
+    if not moves:
+        return p.meta.get("solution") == "pass"
+    best = min(moves, key=lambda m: (_sets_only(pos.hand - m.cards), sum(map(is_wild, m.cards)), m.top))
+    solution = str(p.meta.get("solution", ""))
+    if _sets_only(pos.hand - best.cards) >= _sets_only(pos.hand):
+        return solution == "pass"
+    return solution != "pass" and best.cards == Cards.parse(solution)
+
+
+def _engine(kind: str) -> Callable[[Puzzle], bool]:
+    return lambda p: finds_answer(kind, p)
+
+
+MODELS: dict[str, dict[str, Callable[[Puzzle], bool]]] = {
+    "manipulation": {
+        "greedy": _engine("greedy"),
+        "shallow-1": _shallow(1),
+        "shallow-2": _shallow(2),
+        "glance": _glance_manipulation,
+        "solver": _engine("solver"),
+    },
+    "contract": {
+        "greedy": _engine("greedy"),
+        "no-swap": _no_swap,
+        "glance": _glance_contract,
+        "solver": _engine("solver"),
+    },
+    "zsy": {"greedy": _engine("greedy"), "glance": _glance_zsy, "solver": _engine("solver")},
+}
+"""Per game, each model's test: does it find the puzzle's answer?"""
+
+
+def misses(puzzle: Puzzle) -> dict[str, bool]:
+    """For each model of the puzzle's game: True when it misses the answer."""
+    return {name: not finds(puzzle) for name, finds in MODELS[puzzle.game].items()}
+
+
+def shares(puzzles: Sequence[Puzzle]) -> dict[tuple[str, str], tuple[int, dict[str, float]]]:
+    """Per (game, level): the number of puzzles and the share of each model that misses them."""
+    out: dict[tuple[str, str], tuple[int, dict[str, float]]] = {}
+    groups: dict[tuple[str, str], list[Puzzle]] = {}
+    for p in puzzles:
+        groups.setdefault((p.game, str(p.meta.get("difficulty"))), []).append(p)
+    for key, group in groups.items():
+        counts: dict[str, int] = {}
+        for p in group:
+            for name, missed in misses(p).items():
+                counts[name] = counts.get(name, 0) + missed
+        out[key] = (len(group), {name: n / len(group) for name, n in counts.items()})
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Print the table of misses (Markdown) for a folder of puzzles or fresh ones."""
+    parser = argparse.ArgumentParser(prog="python -m solver.generate.calibrate", description=__doc__.split("\n")[0])
+    parser.add_argument("--dir", type=Path, default=Path("puzzles/generated"))
+    parser.add_argument("--fresh", type=int, default=0, help="generate N a level and game instead of reading --dir")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--games", default="manipulation,contract,zsy")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    games = args.games.split(",")
+    if args.fresh:
+        from solver.generate import generate
+
+        puzzles = [p for g in games for lv in LEVELS for p in generate(g, lv, args.fresh, args.seed)]
+    else:
+        puzzles = [p for p in map(load, iter_puzzle_paths(args.dir)) if p.game in games and p.meta.get("difficulty")]
+    table = shares(puzzles)
+    print("| game | level | puzzles | missed by |")
+    print("|---|---|---|---|")
+    for game in games:
+        for level in LEVELS:
+            if (game, level) not in table:
+                continue
+            n, share = table[(game, level)]
+            cells = ", ".join(f"{name} {100 * s:.0f}%" for name, s in share.items())
+            print(f"| {game} | {level} | {n} | {cells} |")
+    print(f"\n{len(puzzles)} puzzles, {time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,190 @@
+"""Ways to post a puzzle: a forum post, the puzzle of the day, a puzzle book.
+
+- :func:`post` writes one puzzle as Markdown, BBCode or HTML: the title, the
+  question picture, a link that opens the position on the solver's web page
+  (the page keeps a position in its URL's fragment), and the answer in words
+  behind a spoiler (``<details>`` in Markdown and HTML, ``[spoiler]`` in BBCode).
+- :func:`daily` is the same puzzle for everyone on a date: the game and the
+  level follow the calendar, the seed is the date, and the generator is
+  reproducible, so every machine makes the same puzzle.
+- :func:`book` writes a PDF (``fpdf2``, the optional ``book`` extra): one
+  page a puzzle with its picture, then the answers.
+
+>>> from solver.puzzles import loads
+>>> p = loads('game = "manipulation"\\ntitle = "Six"\\n[position]\\ntable = ["3H 4H 5H 6H"]\\nhand = "7H"\\n')
+>>> page_link(p, "http://localhost:8000")
+'http://localhost:8000/manipulation#table=3H+4H+5H+6H&hand=7H'
+>>> print(post(p, "bbcode", "six.png", "http://localhost:8000", ["Answer: play 1 card, 7H"]), end="")
+[b]Six[/b]
+[img]six.png[/img]
+[url=http://localhost:8000/manipulation#table=3H+4H+5H+6H&hand=7H]Open the position on the solver page[/url]
+[spoiler=Answer]Answer: play 1 card, 7H[/spoiler]
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from html import escape
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlencode
+
+from solver.errors import ShanghaiError
+from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle
+
+__all__ = ["FORMATS", "Format", "post", "page_link", "answer_words", "daily", "daily_choice", "book", "BookError"]
+
+Format = Literal["markdown", "bbcode", "html"]
+FORMATS: tuple[Format, ...] = ("markdown", "bbcode", "html")
+SUFFIX = {"markdown": "md", "bbcode": "bbcode", "html": "html"}
+
+DEFAULT_PAGE = "http://127.0.0.1:8000"
+"""Where ``shanghai serve`` puts the page by default (give ``--url`` for a public one)."""
+
+
+class BookError(ShanghaiError):
+    """The puzzle book cannot be written (no puzzles, or the PDF library is not installed)."""
+
+
+def page_link(puzzle: Puzzle, base: str = DEFAULT_PAGE) -> str:
+    """The URL that opens the puzzle's position (and rules) on the web page (``web/static/app.js``)."""
+    items: list[tuple[str, str]] = []
+    for key, value in sorted(puzzle.rules.changed().items()):
+        if isinstance(value, (list, tuple)):
+            continue  # a custom contract list has no place in the page's URL
+        items.append((f"o.{key}", str(value).lower() if isinstance(value, bool) else str(value)))
+    pos = puzzle.position
+    if isinstance(pos, ManipulationPosition):
+        if pos.table:
+            items.append(("table", " | ".join(str(m) for m in pos.table)))
+    elif isinstance(pos, ContractPosition):
+        items.append(("round", str(pos.round)))
+        if pos.table:
+            items.append(("table", " | ".join(f"{t.owner}:{t.meld}" for t in pos.table)))
+        if pos.laid_down:
+            items.append(("laid", "1"))
+        if pos.discard is not None:
+            items.append(("discard", str(pos.discard)))
+    else:
+        if pos.to_beat is not None:
+            items.append(("beat", str(pos.to_beat)))
+        if pos.to_beat_kind is not None:
+            items.append(("kind", pos.to_beat_kind))
+    items.append(("hand", str(pos.hand)))
+    return f"{base.rstrip('/')}/{puzzle.game}#{urlencode(items)}"
+
+
+def answer_words(puzzle: Puzzle, time_limit: float = 10.0) -> list[str]:
+    """The answer in words, as the answer picture writes it (:mod:`solver.picture`)."""
+    from solver.picture import answer_notes
+
+    return answer_notes(puzzle, time_limit)
+
+
+def _level(puzzle: Puzzle) -> str:
+    level = puzzle.meta.get("difficulty")
+    from solver.picture import GAME_NAMES
+
+    return GAME_NAMES[puzzle.game] + (f" · {level}" if level else "")
+
+
+def post(puzzle: Puzzle, fmt: Format, picture: str, page: str, answer: Sequence[str]) -> str:
+    """The post's text in ``fmt``: ``picture`` is the question picture's address, ``page`` the web page's."""
+    title = puzzle.title or f"{_level(puzzle)} puzzle"
+    link = page_link(puzzle, page)
+    if fmt == "markdown":
+        lines = "  \n".join(answer)
+        return (
+            f"**{title}**  \n{_level(puzzle)}\n\n![the position]({picture})\n\n"
+            f"[Open the position on the solver page]({link})\n\n"
+            f"<details><summary>Answer</summary>\n\n{lines}\n\n</details>\n"
+        )
+    if fmt == "bbcode":
+        body = "\n".join(answer)
+        return (
+            f"[b]{title}[/b]\n[img]{picture}[/img]\n"
+            f"[url={link}]Open the position on the solver page[/url]\n[spoiler=Answer]{body}[/spoiler]\n"
+        )
+    items = "".join(f"<li>{escape(a)}</li>" for a in answer)
+    return (
+        f'<article class="shanghai-puzzle"><h2>{escape(title)}</h2><p>{escape(_level(puzzle))}</p>\n'
+        f'<img src="{escape(picture)}" alt="{escape(title)}">\n'
+        f'<p><a href="{escape(link)}">Open the position on the solver page</a></p>\n'
+        f"<details><summary>Answer</summary><ul>{items}</ul></details></article>\n"
+    )
+
+
+# --- the puzzle of the day ----------------------------------------------------------------
+
+WEEK_LEVELS = ("easy", "easy", "medium", "medium", "hard", "hard", "expert")
+"""The level of each weekday, Monday first: the week gets harder."""
+
+
+def daily_choice(date: dt.date, game: str | None = None, level: str | None = None) -> tuple[str, str, int]:
+    """The game (by day, in turn), level (by weekday) and seed (``YYYYMMDD``) of a date's puzzle."""
+    from solver.generate import GAMES
+
+    return (
+        game or GAMES[date.toordinal() % len(GAMES)],
+        level or WEEK_LEVELS[date.weekday()],
+        int(date.strftime("%Y%m%d")),
+    )
+
+
+def daily(date: dt.date, game: str | None = None, level: str | None = None) -> Puzzle:
+    """The puzzle of ``date``: the same for everyone (the generator is reproducible from its seed)."""
+    from solver.generate import generate
+
+    game_, level_, seed = daily_choice(date, game, level)
+    puzzle = generate(game_, level_, 1, seed)[0]
+    title = f"Puzzle of {date.isoformat()}: {puzzle.title}"
+    meta = {**puzzle.meta, "date": date.isoformat(), "seed": seed}
+    return Puzzle(puzzle.game, puzzle.rules, puzzle.position, title, dict(puzzle.answer), "", meta)
+
+
+# --- the puzzle book ----------------------------------------------------------------------
+
+
+def book(puzzles: Sequence[Puzzle], out: Path, *, title: str = "Shanghai puzzles", time_limit: float = 10.0) -> int:
+    """Write a PDF book: a title page, one page a puzzle (its picture), then the answers (pictures and words).
+
+    Returns the number of pages.
+    """
+    if not puzzles:
+        raise BookError("no puzzles to put in a book")
+    try:
+        from fpdf import FPDF
+    except ImportError:  # pragma: no cover - the extra is installed where the book is made
+        raise BookError("the book needs the PDF library: pip install 'shanghai[book]' (fpdf2)") from None
+    import io
+
+    from solver.picture import puzzle_svg, svg_to_png
+
+    pdf: Any = FPDF(format="A4")
+    pdf.set_auto_page_break(auto=True, margin=15)
+    pdf.set_creation_date(dt.datetime(2000, 1, 1, tzinfo=dt.UTC))  # the same puzzles make the same file
+    pdf.add_page()
+    pdf.set_font("helvetica", "B", 28)
+    pdf.cell(0, 40, _latin(title), new_x="LMARGIN", new_y="NEXT", align="C")
+    pdf.set_font("helvetica", "", 14)
+    pdf.cell(0, 10, f"{len(puzzles)} puzzles, then their answers", new_x="LMARGIN", new_y="NEXT", align="C")
+    for n, puzzle in enumerate(puzzles, 1):
+        _picture_page(pdf, f"Puzzle {n}", io.BytesIO(svg_to_png(puzzle_svg(puzzle))))
+    for n, puzzle in enumerate(puzzles, 1):
+        picture = io.BytesIO(svg_to_png(puzzle_svg(puzzle, answer=True, time_limit=time_limit)))
+        _picture_page(pdf, f"Answer {n}", picture)
+    pdf.output(str(out))
+    return int(pdf.pages_count)
+
+
+def _latin(text: str) -> str:
+    """Text for the PDF's built-in font (Latin-1): other characters become '?'."""
+    return text.replace("—", "-").replace("·", "-").encode("latin-1", "replace").decode("latin-1")
+
+
+def _picture_page(pdf: Any, heading: str, png: Any) -> None:
+    pdf.add_page()
+    pdf.set_font("helvetica", "B", 16)
+    pdf.cell(0, 10, heading, new_x="LMARGIN", new_y="NEXT")
+    pdf.image(png, w=pdf.epw, keep_aspect_ratio=True, h=pdf.eph - 15)

@@ -1,0 +1,279 @@
+"""The stated solution of a puzzle, replayed by the referees and compared with the optimum.
+
+A generated puzzle's ``[meta]`` states its solution (``solution``, and
+``new_table``, ``swaps`` or ``then`` where the kind has them); a file's
+``[answer]`` may name the cards (``cards``). ``shanghai solve --check``
+compares more than the counts: each stated solution is replayed by the
+independent checks, sharing no code with the models that found the optimum,
+and must reach the optimum the solver proves:
+
+- Manipulation "play": the ``new_table`` through the rearrangement referee
+  (:func:`solver.melds.validate_rearrangement`: every meld valid, no table
+  card lost), the cards it plays are the answer's, as many as the optimum;
+  the ``solution`` moves account for every card that changes meld.
+- Contract lay-off / go out: the ``new_table`` (owners kept) through the
+  lay-off referee (:func:`solver.contract.referee.check_layoff`, swaps
+  included); it plays the stated cards, as many as the optimum.
+- Contract discard: the card is in the hand and leaves the fewest cards
+  missing, by the CP-SAT distance model (not the search that ranked it).
+- Zheng Shang You "out": every stated play is a combination of its kind, the
+  plays use exactly the hand, and there are as many as the fewest.
+- Zheng Shang You "reply": the reply is in the hand and beats the
+  combination to beat (or is ``pass``), the plays after it use exactly the
+  rest of the hand, and it is the best reply (:func:`solver.zsy.best_reply`).
+
+>>> from solver.puzzles import loads
+>>> p = loads('game = "zsy"\\n[position]\\nhand = "3H 4H 5H"\\n[answer]\\nfewest_plays = 1\\n'
+...           '[meta]\\nkind = "out"\\nsolution = ["straight:3H 4H 6H"]\\n')
+>>> stated_problem(p, {"fewest_plays": 1})
+'stated solution: straight:3H 4H 6H: 3H 4H 6H is not a legal straight'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from solver.cards import Cards
+from solver.errors import ShanghaiError
+from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
+
+__all__ = ["stated_problem", "replay_moves"]
+
+
+def _plain(text: str) -> Cards:
+    """A meld's cards from its text, dropping the roles wilds take (``2S=8H`` is the 2S)."""
+    return Cards.parse(" ".join(token.split("=")[0] for token in text.split()))
+
+
+def _inside(text: str, start: str) -> str:
+    """The text between ``[`` and ``]`` after ``start`` in a move line."""
+    head = text.index(start) + len(start)
+    return text[head : text.index("]", head)]
+
+
+def _parse_line(line: str, old: list[Cards], new: list[Cards]) -> tuple[Cards, list[int] | None, list[int]]:
+    """A move line's cards, the old melds it may come from (None: the hand) and the new melds it may go to
+    (every meld of the same cards: the text does not say which of two equal melds)."""
+    cards = Cards.parse(line.split(" from ")[0].split(" to ")[0].split(" ", 1)[1])
+    to = _plain(_inside(line, " to ["))
+    targets = [j for j, m in enumerate(new) if m == to]
+    if line.startswith("move "):
+        source = _plain(_inside(line, " from ["))
+        return cards, [i for i, m in enumerate(old) if m == source], targets
+    if not line.startswith("play "):
+        raise ValueError("neither a move nor a play")
+    return cards, None, targets
+
+
+def _stays(old: list[Cards], new: list[Cards], outgoing: list[Cards], incoming: list[Cards]) -> bool:
+    """The cards no line moves stay together: each old meld's rest is one new meld's rest."""
+    stayed_old = sorted(str(m - outgoing[i]) for i, m in enumerate(old) if m - outgoing[i])
+    stayed_new = sorted(str(m - incoming[j]) for j, m in enumerate(new) if m - incoming[j])
+    return stayed_old == stayed_new
+
+
+def replay_moves(old: list[Cards], new: list[Cards], hand: Cards, lines: list[str]) -> tuple[Cards, str | None]:
+    """Replay a Manipulation answer's move lines on the old and new tables (melds as multisets).
+
+    Each ``move C from [OLD] to [NEW]`` takes cards of an old meld to a new
+    one, each ``play C to [NEW]`` hand cards to a new meld; the cards that
+    no line moves stay where they were. Where two melds have the same
+    cards, every way of telling them apart is tried. Returns the hand cards
+    played and the first inconsistency (None when the lines account for the
+    new table).
+    """
+    parsed: list[tuple[Cards, list[int] | None, list[int]]] = []
+    for line in lines:
+        try:
+            parsed.append(_parse_line(line, old, new))
+        except (ValueError, IndexError, ShanghaiError):
+            return Cards(), f"{line!r} is not a move or a play of cards"
+        if not parsed[-1][2] or parsed[-1][1] == []:
+            return Cards(), f"{line!r} names a meld that is not on the table before or after"
+    played = Cards(c for cards, src, _ in parsed if src is None for c in cards)
+    if not played <= hand:
+        return played, f"the moves play {played}, not all in the hand"
+    outgoing = [Cards() for _ in old]
+    incoming = [Cards() for _ in new]
+
+    def fits(k: int) -> bool:
+        if k == len(parsed):
+            return _stays(old, new, outgoing, incoming)
+        cards, sources, targets = parsed[k]
+        for i in sources if sources is not None else [None]:
+            if i is not None and not outgoing[i] + cards <= old[i]:
+                continue
+            for j in targets:
+                if not incoming[j] + cards <= new[j]:
+                    continue
+                saved = (outgoing[i] if i is not None else None, incoming[j])
+                if i is not None:
+                    outgoing[i] = outgoing[i] + cards
+                incoming[j] = incoming[j] + cards
+                if fits(k + 1):
+                    return True
+                if i is not None and saved[0] is not None:
+                    outgoing[i] = saved[0]
+                incoming[j] = saved[1]
+        return False
+
+    if not fits(0):
+        return played, "the moves do not account for every card that changes meld"
+    return played, None
+
+
+def _manipulation(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
+    from solver.melds import Meld, validate_rearrangement
+
+    pos = puzzle.position
+    assert isinstance(pos, ManipulationPosition)
+    new_text = puzzle.meta.get("new_table")
+    if new_text is None:
+        return []
+    new = [Meld.parse(m) for m in new_text]
+    rules: Any = puzzle.rules
+    played = validate_rearrangement(pos.table, pos.hand, new, rules.meld_spec)
+    out = []
+    if "cards" in puzzle.answer and played != Cards.parse(str(puzzle.answer["cards"])):
+        out.append(f"the new table plays {played}, the answer says {puzzle.answer['cards']}")
+    best = puzzle.answer.get("played", data.get("cards"))
+    if best is not None and len(played) != best:
+        out.append(f"the new table plays {len(played)} cards, the best plays {best}")
+    lines = puzzle.meta.get("solution")
+    if isinstance(lines, list):
+        moved, why = replay_moves([m.multiset for m in pos.table], [m.multiset for m in new], pos.hand, lines)
+        if why is None and moved != played:
+            why = f"the moves play {moved}, the new table {played}"
+        if why is not None:
+            out.append(why)
+    return out
+
+
+def _contract_layoff(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
+    from solver.contract.referee import check_layoff
+    from solver.melds import Meld, TableMeld
+
+    pos = puzzle.position
+    assert isinstance(pos, ContractPosition)
+    new_text = puzzle.meta.get("new_table")
+    if new_text is None or len(new_text) != len(pos.table):
+        return [f"the new table has {len(new_text or [])} melds, the table {len(pos.table)}"]
+    new = [TableMeld(Meld.parse(m), t.owner) for m, t in zip(new_text, pos.table)]
+    played = check_layoff(pos.table, pos.hand, new, puzzle.rules, player=0)  # type: ignore[arg-type]
+    out = []
+    if played != Cards.parse(str(puzzle.meta.get("solution", ""))):
+        out.append(f"the new table lays off {played}, the solution says {puzzle.meta.get('solution')}")
+    layoff = data.get("layoff") or {}
+    if len(played) != layoff.get("cards", 0):
+        out.append(f"the new table lays off {len(played)} cards, the best lays off {layoff.get('cards', 0)}")
+    swaps = puzzle.meta.get("swaps")
+    if isinstance(swaps, list) and "swaps" in puzzle.answer and len(swaps) != puzzle.answer["swaps"]:
+        out.append(f"{len(swaps)} swaps stated, the answer says {puzzle.answer['swaps']}")
+    if puzzle.meta.get("kind") == "goout" and len(pos.hand) - len(played) > 1:
+        out.append(f"the lay-off leaves {len(pos.hand) - len(played)} cards: it does not go out")
+    return out
+
+
+def _contract_discard(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
+    from solver.contract import best_discards, distance_to_contract
+
+    pos = puzzle.position
+    rules: Any = puzzle.rules
+    assert isinstance(pos, ContractPosition)
+    card = Cards.parse(str(puzzle.meta.get("solution", "")))
+    if len(card) != 1 or not card <= pos.hand:
+        return [f"the discard {puzzle.meta.get('solution')} is not one card of the hand"]
+    after = distance_to_contract(pos.hand - card, rules, pos.round, options=False, method="cp-sat").missing
+    ranked = best_discards(pos.hand, rules, pos.round)
+    best = ranked[0][1] if ranked else after
+    out = []
+    if after != best:
+        out.append(f"discarding {card} leaves {after} cards missing, the best discard {best}")
+    stated = puzzle.meta.get("distance_after")
+    if stated is not None and stated != after:
+        out.append(f"discarding {card} leaves {after} cards missing, the file says {stated}")
+    return out
+
+
+def _zsy_plays(texts: list[Any], rest: Cards, rules: Any) -> tuple[int, str | None]:
+    """How many stated plays, and why they are not a split of ``rest`` (None when they are)."""
+    from solver.zsy import Combo
+
+    used = Cards()
+    for text in texts:
+        try:
+            used = used + Combo.parse(str(text), rules).cards
+        except ShanghaiError as exc:
+            return len(texts), str(exc)
+    if used != rest:
+        return len(texts), f"the plays use {used}, not the hand {rest}"
+    return len(texts), None
+
+
+def _zsy_out(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
+    pos = puzzle.position
+    assert isinstance(pos, ZsyPosition)
+    texts = puzzle.meta.get("solution")
+    if not isinstance(texts, list):
+        return ["the solution is not a list of plays"]
+    count, why = _zsy_plays(texts, pos.hand, puzzle.rules)
+    if why is not None:
+        return [f"{' | '.join(map(str, texts))}: {why}"]
+    if count != data["fewest_plays"]:
+        return [f"{count} plays stated, the fewest are {data['fewest_plays']}"]
+    return []
+
+
+def _zsy_reply(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
+    from solver.zsy import best_reply, combo_from_position, legal_moves
+
+    pos = puzzle.position
+    rules: Any = puzzle.rules
+    assert isinstance(pos, ZsyPosition) and pos.to_beat is not None
+    to_beat = combo_from_position(pos.to_beat, pos.to_beat_kind, rules)
+    text = str(puzzle.meta.get("solution", ""))
+    best = best_reply(pos.hand, to_beat, rules)
+    best_text = "pass" if best.combo is None else " ".join(c.code for c in best.combo.cards)
+    if text == "pass":
+        reply = Cards()
+    else:
+        reply = Cards.parse(text)
+        if not any(m.cards == reply for m in legal_moves(pos.hand, to_beat, rules)):
+            return [f"{text} is not a reply in the hand that beats {to_beat}"]
+    count, why = _zsy_plays(list(puzzle.meta.get("then", [])), pos.hand - reply, rules)
+    if why is not None:
+        return [f"after {text}: {why}"]
+    out = []
+    if (best.combo is None) != (text == "pass") or (best.combo is not None and best.combo.cards != reply):
+        out.append(f"{text} is not the best reply ({best_text}; {best.reason})")
+    if count != best.after:
+        out.append(f"{count} plays stated after {text}, the fewest after the best reply are {best.after}")
+    return out
+
+
+_CHECKS: dict[tuple[str, str], Callable[[Puzzle, Mapping[str, Any]], list[str]]] = {
+    ("manipulation", "play"): _manipulation,
+    ("contract", "layoff"): _contract_layoff,
+    ("contract", "goout"): _contract_layoff,
+    ("contract", "discard"): _contract_discard,
+    ("zsy", "out"): _zsy_out,
+    ("zsy", "reply"): _zsy_reply,
+}
+
+
+def stated_problem(puzzle: Puzzle, data: Mapping[str, Any]) -> str | None:
+    """Why the puzzle's stated solution is wrong (None when it replays to the optimum, or there is none).
+
+    ``data`` is the solver's answer (:func:`solver.answers.solve_puzzle`),
+    the optimum the stated solution must reach.
+    """
+    kind = puzzle.meta.get("kind") or ("play" if puzzle.game == "manipulation" else "")
+    check = _CHECKS.get((puzzle.game, str(kind)))
+    if check is None or ("solution" not in puzzle.meta and "new_table" not in puzzle.meta):
+        return None
+    try:
+        problems = check(puzzle, data)
+    except ShanghaiError as exc:
+        problems = [str(exc)]
+    return "; ".join(f"stated solution: {p}" for p in problems) or None

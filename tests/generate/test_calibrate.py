@@ -1,0 +1,54 @@
+"""Models of a human solver (the difficulty's yardstick) and titles that do not give the count away."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from solver.cards import Cards
+from solver.generate import generate, plain_title
+from solver.generate.calibrate import MODELS, _sets_only, misses, shares
+from solver.puzzles import iter_puzzle_paths, load
+
+ROOT = Path(__file__).resolve().parents[2]
+GEN = ROOT / "puzzles" / "generated"
+
+
+def test_shallow_search_by_depth() -> None:
+    path = next(p for p in iter_puzzle_paths(GEN / "manipulation") if load(p).meta["features"]["shallow_depth"] == 2)
+    missed = misses(load(path))
+    assert missed["greedy"] and missed["shallow-1"] and not missed["shallow-2"] and not missed["solver"]
+
+
+def test_a_look_only_at_sets_misses_a_split_with_a_straight() -> None:
+    assert _sets_only(Cards.parse("QS QH QD 8H 9D 10H")) == 4
+    puzzle = load(GEN / "zsy" / "easy-out-02.toml")
+    assert any(s.startswith("straight:") for s in puzzle.meta["solution"])
+    assert misses(puzzle)["glance"] and not misses(puzzle)["solver"]
+
+
+def test_a_lay_off_without_swaps_misses_a_swap_answer() -> None:
+    swap = next(p for p in map(load, iter_puzzle_paths(GEN / "contract")) if p.answer.get("swaps"))
+    assert misses(swap)["no-swap"]
+
+
+def test_shares_count_each_model_per_level() -> None:
+    puzzles = [load(p) for p in iter_puzzle_paths(GEN / "zsy")[:4]]
+    table = shares(puzzles)
+    assert sum(n for n, _ in table.values()) == 4
+    for _, share in table.values():
+        assert set(share) == set(MODELS["zsy"]) and all(0 <= s <= 1 for s in share.values())
+
+
+def test_plain_titles_hide_the_count_and_keep_the_puzzles() -> None:
+    counted = generate("zsy", "easy", 3, seed=1)
+    plain = generate("zsy", "easy", 3, seed=1, titles="plain")
+    assert [p.position for p in counted] == [p.position for p in plain]
+    for p in plain:
+        if p.meta["kind"] == "out":
+            assert not re.search(r"\d", p.title)
+    layoff = next(p for p in map(load, iter_puzzle_paths(GEN / "contract")) if p.meta["kind"] == "goout")
+    assert plain_title(layoff) == plain_title(
+        next(p for p in map(load, iter_puzzle_paths(GEN / "contract")) if p.meta["kind"] == "layoff")
+    )
+    assert str(layoff.answer["layoff"]) not in plain_title(layoff)

@@ -1,0 +1,93 @@
+"""Ways to post: a post in three formats, the puzzle of the day, a puzzle book."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+from typer.testing import CliRunner
+
+from cli.main import app
+from solver.generate.post import FORMATS, daily, daily_choice, page_link, post
+from solver.puzzles import ContractPosition, dumps, load
+
+ROOT = Path(__file__).resolve().parents[2]
+REPLY = ROOT / "puzzles" / "generated" / "zsy" / "hard-reply-01.toml"
+LAYOFF = ROOT / "puzzles" / "contract" / "poker-layoff-joker-swap.toml"
+runner = CliRunner()
+
+
+def test_the_link_holds_the_position_as_the_page_reads_it() -> None:
+    puzzle = load(LAYOFF)
+    link = urlsplit(page_link(puzzle, "https://example.org/shanghai/"))
+    assert link.path == "/shanghai/contract"
+    fields = dict(parse_qsl(link.fragment))
+    pos = puzzle.position
+    assert isinstance(pos, ContractPosition)
+    assert fields["hand"] == str(pos.hand) and fields["round"] == str(pos.round) and fields["laid"] == "1"
+    assert fields["table"].split(" | ")[0] == f"{pos.table[0].owner}:{pos.table[0].meld}"
+    assert fields["o.wild_cards"] == "jokers" and fields["o.jokers"] == "6"
+
+
+def test_each_format_has_the_picture_the_link_and_the_answer_behind_a_spoiler() -> None:
+    puzzle = load(REPLY)
+    words = ["Answer: reply set:7H 7D, then out in 3 plays"]
+    link = page_link(puzzle)
+    texts = {f: post(puzzle, f, "q.png", "http://127.0.0.1:8000", words) for f in FORMATS}
+    assert "![the position](q.png)" in texts["markdown"] and f"]({link})" in texts["markdown"]
+    assert "<details><summary>Answer</summary>" in texts["markdown"]
+    assert "[img]q.png[/img]" in texts["bbcode"] and f"[url={link}]" in texts["bbcode"]
+    assert "[spoiler=Answer]Answer: reply set:7H 7D" in texts["bbcode"]
+    assert (
+        '<img src="q.png"' in texts["html"]
+        and "<details><summary>Answer</summary><ul><li>Answer: reply" in texts["html"]
+    )
+    for text in texts.values():  # the answer is only behind the spoiler
+        head = text.split("Answer</summary>")[0].split("[spoiler=Answer]")[0]
+        assert "7H 7D" not in head
+
+
+def test_post_cli_writes_the_picture_and_three_posts(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["post", str(REPLY), "-o", str(tmp_path), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (tmp_path / "hard-reply-01.png").read_bytes()[:4] == b"\x89PNG"
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".bbcode", ".html", ".md", ".png"]
+    assert data["answer"][0].startswith("Answer: reply set:7H 7D")
+    md = runner.invoke(app, ["post", str(REPLY), "-o", str(tmp_path), "--format", "markdown"])
+    assert md.exit_code == 0 and "<details><summary>Answer</summary>" in md.stdout
+    bad = runner.invoke(app, ["post", str(REPLY), "-o", str(tmp_path), "--format", "pdf"])
+    assert bad.exit_code == 2 and "--format must be one of" in bad.output
+
+
+def test_the_puzzle_of_the_day_is_the_same_for_everyone_and_changes_by_day() -> None:
+    day = dt.date(2026, 12, 7)  # a Monday: easy
+    assert daily_choice(day)[1:] == ("easy", 20261207)
+    assert daily_choice(day + dt.timedelta(days=6))[1] == "expert"
+    games = {daily_choice(day + dt.timedelta(days=k))[0] for k in range(3)}
+    assert games == {"manipulation", "contract", "zsy"}
+    a, b = daily(day, game="zsy"), daily(day, game="zsy")
+    assert dumps(a) == dumps(b) and a.title.startswith("Puzzle of 2026-12-07: ")
+    assert dumps(daily(day + dt.timedelta(days=7), game="zsy")) != dumps(a)
+
+
+def test_daily_cli(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["daily", "--date", "2026-12-07", "--game", "zsy", "-o", str(tmp_path / "d.toml")])
+    assert result.exit_code == 0, result.output
+    assert load(tmp_path / "d.toml").meta["date"] == "2026-12-07"
+    bad = runner.invoke(app, ["daily", "--date", "12/07/2026"])
+    assert bad.exit_code == 2 and "YYYY-MM-DD" in bad.output
+
+
+def test_book_writes_a_pdf_puzzles_then_answers(tmp_path: Path) -> None:
+    files = [str(REPLY), str(LAYOFF)]
+    result = runner.invoke(app, ["book", *files, "-o", str(tmp_path / "book.pdf"), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["puzzles"] == 2 and data["pages"] == 1 + 2 + 2
+    pdf = (tmp_path / "book.pdf").read_bytes()
+    assert pdf[:5] == b"%PDF-"
+    bad = runner.invoke(app, ["book", *files, "-o", str(tmp_path / "book.txt")])
+    assert bad.exit_code == 2 and "must end in .pdf" in bad.output
