@@ -252,6 +252,11 @@ class EngineServer:
                         return
                     continue
                 runner.put(req.get("id"), lambda req=req: self.answer(req), cmd in STOPPABLE)  # type: ignore[misc]
+        except BaseException:  # Ctrl-C or a broken stdin: stop what runs, so closing does not wait for it
+            runner.stop(_EVERY)
+            if pool is not None:
+                pool.stop(_EVERY)
+            raise
         finally:
             runner.close()
             if pool is not None:
