@@ -10,6 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cli import choices
 from cli.common import (
     EXIT_FAIL,
     bad_input,
@@ -51,7 +52,12 @@ def hint(
     json: JsonOpt = False,
     time_limit: Annotated[float, seconds_option("Seconds per solver question.")] = 10.0,
     player: Annotated[
-        str, typer.Option("--player", help="Who answers a game record: solver, greedy, ismcts or ismcts:BUDGET.")
+        str,
+        typer.Option(
+            "--player",
+            help=f"Who answers a game record: {choices.PLAYER_HELP}.",
+            autocompletion=choices.complete_player,
+        ),
     ] = "solver",
 ) -> None:
     """The best action for the player to move, and why.
@@ -232,14 +238,18 @@ def _human_turn(game: Any, you: int) -> Any:
 
 
 def play(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="manipulation, contract or zsy.")],
+    game_name: Annotated[
+        str, typer.Argument(metavar="GAME", help=choices.GAME_HELP, autocompletion=choices.complete_game)
+    ],
     players: Annotated[
         Optional[int],  # noqa: UP045
         typer.Option(
             "--players", "-n", help="Number of players, you are player 0 (default: 4, or what the rules need)."
         ),
     ] = None,
-    opponents: Annotated[str, typer.Option(help="AI kind of the other seats: random, greedy or solver.")] = "solver",
+    opponents: Annotated[
+        str, typer.Option(help=choices.OPPONENT_HELP, autocompletion=choices.complete_player)
+    ] = "solver",
     seed: Annotated[int, typer.Option(help="Deal seed.")] = 0,
     preset: PresetOpt = None,
     rule: RuleOpt = None,
@@ -382,12 +392,17 @@ def _print_selfplay(title: str, summary: dict[str, Any], workers: int) -> None:
 
 
 def selfplay_cmd(
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="manipulation, contract or zsy.")],
+    game_name: Annotated[
+        str, typer.Argument(metavar="GAME", help=choices.GAME_HELP, autocompletion=choices.complete_game)
+    ],
     games: Annotated[int, typer.Option("--games", min=1, help="Number of games.")] = 100,
     players: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
-            help="Comma-separated player kinds, one per seat [default: solver then greedy, 4 seats or what the rules need]."
+            help="Comma-separated player kinds, one per seat: "
+            + choices.PLAYER_HELP
+            + " [default: solver then greedy, 4 seats or what the rules need].",
+            autocompletion=choices.complete_players,
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the first game (then +1 per game).")] = 0,

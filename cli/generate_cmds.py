@@ -8,8 +8,10 @@ from typing import Annotated, Optional
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from cli import choices
 from cli.common import bad_input, emit_json, err, out
 from cli.files import STREAM_SEPARATOR, make_folder, write_output
+from cli.inline import PRESET_NAMES
 from solver.errors import ShanghaiError
 from solver.generate import GAMES, LEVELS, file_name, generate
 from solver.puzzles import Puzzle, dumps, position_json
@@ -18,11 +20,14 @@ __all__ = ["generate_cmd"]
 
 
 def generate_cmd(
-    game: Annotated[str, typer.Argument(help="manipulation, contract or zsy.")],
-    difficulty: Annotated[str, typer.Option(help="easy, medium, hard or expert.")] = "medium",
+    game: Annotated[str, typer.Argument(help=choices.GAME_HELP, autocompletion=choices.complete_game)],
+    difficulty: Annotated[str, typer.Option(help=choices.LEVEL_HELP, autocompletion=choices.complete_level)] = "medium",
     count: Annotated[int, typer.Option(help="How many puzzles.")] = 10,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same files.")] = 0,
-    preset: Annotated[Optional[str], typer.Option(help="Rule preset.")] = None,  # noqa: UP045
+    preset: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help=f"Rule preset: {choices.words(PRESET_NAMES)}.", autocompletion=choices.complete_preset),
+    ] = None,
     rule: Annotated[
         Optional[list[str]], typer.Option("--rule", help="Rule option KEY=VALUE (repeatable).")  # noqa: UP045
     ] = None,

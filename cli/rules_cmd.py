@@ -110,10 +110,16 @@ def _print(game: str) -> None:
         say(out, "    ", (name, "bold"), "  ", text)
 
 
+def _complete_game(incomplete: str) -> list[str]:
+    return [g for g in GAMES if g.startswith(incomplete)]
+
+
 def rules(
     game: Annotated[
         Optional[str],  # noqa: UP045 - typer needs Optional here
-        typer.Argument(metavar="[GAME]", help="manipulation, contract or zsy (default: all three)."),
+        typer.Argument(
+            metavar="[GAME]", help="manipulation, contract or zsy (default: all three).", autocompletion=_complete_game
+        ),
     ] = None,
     json: Annotated[bool, typer.Option("--json", help="Machine output: one JSON object per game.")] = False,
     md: Annotated[bool, typer.Option("--markdown", help="The tables of docs/rules.md.")] = False,

@@ -334,6 +334,7 @@ class _Listing:
 
 def _zsy_listing(hand: Cards, to_beat: Any, rules: ZsyRules, deadline: float) -> _Listing:
     """List the first moves and count the rest until ``deadline`` (then the count is a lower bound)."""
+    from solver.cpsat import stopped
     from solver.zsy import iter_moves
 
     moves: list[Any] = []
@@ -342,7 +343,7 @@ def _zsy_listing(hand: Cards, to_beat: Any, rules: ZsyRules, deadline: float) ->
         count += 1
         if count <= ZSY_LISTED:
             moves.append(move)
-        if count & 1023 == 0 and time.perf_counter() > deadline:
+        if count & 1023 == 0 and (time.perf_counter() > deadline or stopped()):
             return _Listing(tuple(moves), count, False)
     return _Listing(tuple(moves), count, True)
 

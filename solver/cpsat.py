@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from ortools.sat.python import cp_model_helper as cp
@@ -39,6 +41,9 @@ __all__ = [
     "solver_for",
     "require_answer",
     "stop_searches",
+    "Stop",
+    "stoppable",
+    "stopped",
 ]
 
 MIN_TIME: Final = 0.001
@@ -74,6 +79,74 @@ def stop_searches() -> int:
     return len(running)
 
 
+class Stop:
+    """A request to stop, given from another thread, to the questions asked under it (:func:`stoppable`).
+
+    :meth:`stop` stops the CP-SAT searches running under it at once (CP-SAT's ``StopSearch``: each
+    returns the best answer found so far), makes every later one return at once, and ends the
+    Python searches that check :func:`stopped` with their deadline (the ismcts search, the
+    Zheng Shang You listing and fewest-plays search, the Contract exact search). The answer is then
+    the one so far: ``feasible`` where it is not proven (the engine's ``stop``, docs/protocol.md).
+    """
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self._lock = threading.Lock()
+        self._running: list[Any] = []
+
+    @property
+    def is_set(self) -> bool:
+        """True once :meth:`stop` was called."""
+        return self._event.is_set()
+
+    def stop(self) -> None:
+        """Stop every search under this token (safe from any thread, any number of times)."""
+        self._event.set()
+        with self._lock:
+            running = list(self._running)
+        for search in running:
+            search.stop_search()
+            params = getattr(search, "parameters", None)  # a CpSolver that has not started yet
+            if params is not None:
+                params.max_time_in_seconds = MIN_TIME
+
+    def _add(self, search: Any) -> None:
+        with self._lock:
+            self._running.append(search)
+        if self._event.is_set():
+            search.stop_search()
+
+    def _remove(self, search: Any) -> None:
+        with self._lock:
+            if search in self._running:
+                self._running.remove(search)
+
+
+_LOCAL = threading.local()
+
+
+@contextmanager
+def stoppable(token: Stop) -> Iterator[Stop]:
+    """Ask every question in this block (in this thread) under ``token``."""
+    before = getattr(_LOCAL, "token", None)
+    _LOCAL.token = token
+    try:
+        yield token
+    finally:
+        _LOCAL.token = before
+
+
+def _token() -> Stop | None:
+    token: Stop | None = getattr(_LOCAL, "token", None)
+    return token
+
+
+def stopped() -> bool:
+    """True if this thread's questions were asked to stop (:class:`Stop`); cheap enough for a search loop."""
+    token = getattr(_LOCAL, "token", None)
+    return token is not None and token.is_set
+
+
 def parameters(
     time_limit: float,
     *,
@@ -91,7 +164,7 @@ def parameters(
     params = cp.SatParameters()
     params.catch_sigint_signal = False  # Ctrl-C is the program's (see stop_searches), never CP-SAT's
     params.num_workers = workers
-    params.max_time_in_seconds = max(MIN_TIME, time_limit)
+    params.max_time_in_seconds = MIN_TIME if stopped() else max(MIN_TIME, time_limit)
     if lean or not presolve:
         params.cp_model_presolve = False
     if lean or not probing:
@@ -122,14 +195,21 @@ def require_answer(status: Status) -> Status:
 def solve_proto(proto: cp.CpModelProto, params: cp.SatParameters) -> cp.CpSolverResponse:
     """Solve a model written directly as a proto (no ``CpModel`` wrapper: cheaper to build)."""
     wrapper = cp.SolveWrapper()
+    token = _token()
+    if token is not None and token.is_set:
+        params.max_time_in_seconds = MIN_TIME
     wrapper.set_parameters(params)
     with _RUNNING_LOCK:
         _RUNNING.add(wrapper)
+    if token is not None:
+        token._add(wrapper)
     try:
         response: cp.CpSolverResponse = wrapper.solve(proto)  # type: ignore[no-untyped-call]
     finally:
         with _RUNNING_LOCK:
             _RUNNING.discard(wrapper)
+        if token is not None:
+            token._remove(wrapper)
     return response
 
 
@@ -161,6 +241,9 @@ def solver_for(params: cp.SatParameters) -> cp_model.CpSolver:
     stopped by :func:`stop_searches`)."""
     solver = _stoppable_solver()()
     solver.parameters = params
+    token = _token()
+    if token is not None:  # stopped with the others (a CpSolver not solving ignores the call)
+        token._add(solver)
     return solver
 
 

@@ -43,6 +43,7 @@ from solver.cards import ALL_CARDS, Card, Cards
 from solver.contract.handonly import hand_melds, price_hand_only
 from solver.contract.precheck import quick_reject
 from solver.contract.shapes import Cand, Counts, Shape, bits_of, combo_cost, decode_combo, price, shapes_for
+from solver.cpsat import stopped
 from solver.errors import SolverTimeout, Status
 from solver.melds import Meld
 from solver.ranks import N_NATURAL
@@ -144,7 +145,7 @@ class _Walk:
 
     def _tick(self, mask: int) -> None:
         self.leaves += 1
-        if self.deadline is not None and not self.leaves & mask and time.perf_counter() > self.deadline:
+        if self.deadline is not None and not self.leaves & mask and (time.perf_counter() > self.deadline or stopped()):
             self.search.complete = False
             raise StopWalk
 

@@ -55,6 +55,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from solver.cpsat import stopped
 from solver.engine.base import Decision, Game
 from solver.engine.evaluate import ranked, values
 from solver.engine.search import clone_game
@@ -233,6 +234,8 @@ class IsmctsPlayer:
     def _more(self, sims: int, begun: float, deadline: float | None) -> bool:
         """True if one more deal fits the budget: fewer than ``budget`` deals, or (seconds) a deal
         as long as the mean so far, from ``begun``, ends before the deadline."""
+        if stopped():  # the engine's stop: the answer so far
+            return False
         if deadline is None:
             return sims < self.budget
         now = self.clock()
@@ -245,6 +248,8 @@ class IsmctsPlayer:
         0.3 s measured) cannot carry the decision far past its budget. A question cut short is
         answered by the greedy rule, and the deal it belongs to is then dropped (the deadline has
         passed at the next check): no such answer is ever counted."""
+        if stopped():
+            return True
         if deadline is None:
             return False
         left = deadline - self.clock()

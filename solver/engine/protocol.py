@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import queue
 import sys
 import threading
 import time
@@ -25,14 +26,23 @@ from typing import IO, Any
 
 from solver.budget import BudgetError
 from solver.cards import clip
+from solver.cpsat import Stop, stoppable, stopped
 from solver.engine import GAME_NAMES, SetupError, new_game, record_of
 from solver.engine.base import Game
 from solver.errors import IllegalActionError, ShanghaiError, SolverTimeout
 
-__all__ = ["EngineServer", "ProtocolError", "COMMANDS", "POOLED", "serve"]
+__all__ = ["EngineServer", "ProtocolError", "COMMANDS", "POOLED", "STOPPABLE", "PROTOCOL_VERSION", "serve"]
 
 POOLED = ("solve", "hint")
 """Commands that ``serve`` answers in worker processes when they need no game (``hint`` on a puzzle)."""
+
+STOPPABLE = ("solve", "hint", "ai_move")
+"""Commands that ``stop`` ends early: their reply is the answer so far, with ``"stopped": true``."""
+
+PROTOCOL_VERSION = 2
+"""The protocol's version (``version``): 2 added ``ping``, ``isready``, ``version`` and ``stop``."""
+
+_EVERY = object()
 
 
 def _dumps(data: dict[str, Any]) -> str:
@@ -107,6 +117,10 @@ class EngineServer:
             "ai_move": self.cmd_ai_move,
             "record": self.cmd_record,
             "close": self.cmd_close,
+            "ping": self.cmd_ping,
+            "isready": self.cmd_isready,
+            "version": self.cmd_version,
+            "stop": self.cmd_stop,
             "quit": self.cmd_quit,
         }
 
@@ -155,7 +169,10 @@ class EngineServer:
             cmd = _field(req, "cmd", str)
             if cmd not in self.handlers:
                 raise ProtocolError("unknown_command", f"unknown command {clip(cmd)}")
-            return {"id": rid, "result": self.handlers[cmd](req)}
+            result = self.handlers[cmd](req)
+            if cmd in STOPPABLE and stopped():  # the engine's stop came: the answer so far
+                result["stopped"] = True
+            return {"id": rid, "result": result}
         except ProtocolError as exc:
             code, message = exc.code, exc.message
         except (SetupError, BudgetError) as exc:
@@ -186,7 +203,9 @@ class EngineServer:
 
         ``solve`` and ``hint`` on a puzzle run in worker processes (:mod:`solver.engine.workers`):
         their replies come when ready, possibly after replies to later lines (the ``id`` matches
-        them up), and each is stopped at its hard limit. Every other request is answered in order.
+        them up), and each is stopped at its hard limit. Every other request is answered in order,
+        by one thread, while this one goes on reading: ``ping`` is answered at once, and ``stop``
+        ends the running (and already queued) requests, which then reply with the answer so far.
         ``workers=0`` answers everything in order in this process; ``target`` replaces the handler
         the workers run (a module-level function; tests give a slow one).
         """
@@ -202,6 +221,7 @@ class EngineServer:
         pool = None
         if workers > 0:
             pool = SolvePool(write, workers) if target is None else SolvePool(write, workers, target)
+        runner = _Runner(write)
         try:
             for line in stdin:
                 if not line.strip():
@@ -209,25 +229,51 @@ class EngineServer:
                 try:
                     req = self.parse_line(line)
                 except ProtocolError as exc:
-                    write(_dumps({"id": None, "error": {"code": exc.code, "message": exc.message}}))
+                    reply = _dumps({"id": None, "error": {"code": exc.code, "message": exc.message}})
+                    runner.put(None, lambda reply=reply: reply)  # type: ignore[misc]
+                    continue
+                cmd = req.get("cmd")
+                if cmd == "ping":  # at once, even while a request runs
+                    write(self.answer(req))
+                    continue
+                if cmd == "stop":
+                    write(self._stop(req, runner, pool))
                     continue
                 limit = self.pooled(req) if pool is not None else None
                 if pool is not None and limit is not None:
                     pool.submit(req.get("id"), req, limit)
                     continue
-                if req.get("cmd") == "quit" and pool is not None:
-                    pool.close()  # answer every pending solve before saying bye
-                write(self.answer(req))
-                if self.done:
-                    return
+                if cmd == "quit":
+                    runner.drain()  # every earlier reply first
+                    if pool is not None:
+                        pool.close()  # answer every pending solve before saying bye
+                    write(self.answer(req))
+                    if self.done:
+                        return
+                    continue
+                runner.put(req.get("id"), lambda req=req: self.answer(req), cmd in STOPPABLE)  # type: ignore[misc]
         except KeyboardInterrupt:  # Ctrl-C: stop now; the workers are killed, pending requests dropped
+            runner.stop(_EVERY)
             if pool is not None:
                 pool.kill()
                 pool = None
             raise
+        except BaseException:  # a broken stdin: stop what runs, so closing does not wait for it
+            runner.stop(_EVERY)
+            if pool is not None:
+                pool.stop(_EVERY)
+            raise
         finally:
+            runner.close()
             if pool is not None:
                 pool.close()
+
+    def _stop(self, req: Mapping[str, Any], runner: _Runner, pool: Any) -> str:
+        """The reply to ``stop``: the ids of the requests asked to stop (their replies follow)."""
+        rid = req.get("id")
+        which: Any = req.get("target", _EVERY)
+        ids = runner.stop(which) + (pool.stop(which) if pool is not None else [])
+        return _dumps({"id": rid, "result": {"stopped": ids}})
 
     # --- commands --------------------------------------------------------------------
 
@@ -341,15 +387,19 @@ class EngineServer:
         if game.is_terminal():
             raise ProtocolError("game_over", "the game is over")
         kind = _field(req, "ai", str, "solver")
-        if kind not in PLAYER_KINDS:
-            raise ProtocolError("bad_value", f"unknown AI {kind!r} (known: {', '.join(PLAYER_KINDS)})")
+        if kind not in PLAYER_KINDS and not kind.startswith("ismcts:"):
+            known = ", ".join(PLAYER_KINDS)
+            raise ProtocolError("bad_value", f"unknown AI {clip(kind)} (known: {known}, ismcts:BUDGET[:ROLLOUT])")
         seed = _field(req, "seed", int, len(game.history))
         limit = _seconds(req, "time_limit", None)
         old = getattr(game, "time_limit", None)
         if limit is not None and old is not None:
             game.time_limit = float(limit)  # type: ignore[attr-defined]
         try:
-            player = make_player(kind, seed)
+            try:
+                player = make_player(kind, seed)
+            except ShanghaiError as exc:  # a bad ismcts budget (solver.budget) or rollout
+                raise ProtocolError("bad_value", str(exc)) from None
             decision = player.decide(game) if hasattr(player, "decide") else None
             action = decision.action if decision else player.choose(game)
         finally:
@@ -375,10 +425,88 @@ class EngineServer:
         del self.games[gid]
         return {"closed": gid}
 
+    def cmd_ping(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """Liveness: answered at once by ``shanghai engine``, even while a request runs."""
+        return {"pong": True}
+
+    def cmd_isready(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """Answered in order, so once every earlier request (but pooled solves) has been answered."""
+        return {"ready": True}
+
+    def cmd_version(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """The engine's version, the protocol's, and its commands."""
+        from solver import __version__
+
+        return {
+            "engine": "shanghai",
+            "version": __version__,
+            "protocol": PROTOCOL_VERSION,
+            "commands": list(self.handlers),
+        }
+
+    def cmd_stop(self, req: Mapping[str, Any]) -> dict[str, Any]:
+        """``stop`` outside ``shanghai engine`` (one request at a time): nothing is running."""
+        return {"stopped": []}
+
     def cmd_quit(self, req: Mapping[str, Any]) -> dict[str, Any]:
         """Stop the engine after this reply."""
         self.done = True
         return {"bye": True}
+
+
+class _Runner:
+    """The thread that answers in-order requests one after the other, each under its own :class:`Stop`."""
+
+    def __init__(self, write: Callable[[str], None]) -> None:
+        self.write = write
+        self.queue: queue.Queue[tuple[Any, Callable[[], str], Stop | None] | None] = queue.Queue()
+        self.lock = threading.Lock()
+        self.pending: list[tuple[Any, Stop]] = []  # stoppable requests queued or running
+        self.thread = threading.Thread(target=self._loop, name="engine-runner", daemon=True)
+        self.thread.start()
+
+    def put(self, rid: Any, job: Callable[[], str], can_stop: bool = False) -> None:
+        """Answer ``job`` after every earlier one (``can_stop``: ``stop`` may end it early)."""
+        token = Stop() if can_stop else None
+        if token is not None:
+            with self.lock:
+                self.pending.append((rid, token))
+        self.queue.put((rid, job, token))
+
+    def _loop(self) -> None:
+        while True:
+            item = self.queue.get()
+            try:
+                if item is None:
+                    return
+                _, job, token = item
+                if token is None:
+                    self.write(job())
+                    continue
+                with stoppable(token):
+                    reply = job()
+                with self.lock:
+                    self.pending = [(r, t) for r, t in self.pending if t is not token]
+                self.write(reply)
+            finally:
+                self.queue.task_done()
+
+    def stop(self, which: Any) -> list[Any]:
+        """Stop the queued and running stoppable requests (every one, or those with id ``which``)."""
+        with self.lock:
+            hit = [(r, t) for r, t in self.pending if which is _EVERY or r == which]
+        for _, token in hit:
+            token.stop()
+        return [r for r, _ in hit]
+
+    def drain(self) -> None:
+        """Wait until every queued request has been answered."""
+        self.queue.join()
+
+    def close(self) -> None:
+        """Answer what is queued, then end the thread."""
+        self.queue.put(None)
+        self.thread.join()
 
 
 COMMANDS = tuple(EngineServer().handlers)

@@ -39,6 +39,10 @@ def _answer(request: dict[str, Any]) -> str:
     return EngineServer().handle_line(json.dumps(request)) or ""
 
 
+STOP = "stop"
+"""What the parent sends a worker to stop the request it is answering (the engine's ``stop``)."""
+
+
 def _worker_main(conn: Connection, target: Callable[[dict[str, Any]], str]) -> None:
     """A worker's loop: a request in, its reply line out, until the pipe closes or ``None`` arrives.
 
@@ -52,7 +56,35 @@ def _worker_main(conn: Connection, target: Callable[[dict[str, Any]], str]) -> N
             return
         if request is None:
             return
-        conn.send(target(request))
+        if request == STOP:  # it came after the answer: nothing to stop
+            continue
+        try:
+            conn.send(_stoppable(conn, target, request))
+        except (EOFError, OSError):
+            return
+
+
+def _stoppable(conn: Connection, target: Callable[[dict[str, Any]], str], request: dict[str, Any]) -> str:
+    """``target(request)`` in a thread, under a :class:`~solver.cpsat.Stop` that a ``STOP`` from the parent sets."""
+    from solver.cpsat import Stop, stoppable
+
+    token = Stop()
+    box: list[str] = []
+
+    def run() -> None:
+        with stoppable(token):
+            try:
+                box.append(target(request))
+            except Exception as exc:  # pragma: no cover - the engine's handler answers every error itself
+                box.append(_error(request.get("id"), "internal_error", f"{type(exc).__name__}: {exc}"))
+
+    thread = threading.Thread(target=run, name="solve", daemon=True)
+    thread.start()
+    while thread.is_alive():
+        if conn.poll(0.05) and conn.recv() == STOP:
+            token.stop()
+    thread.join()
+    return box[0]
 
 
 class _Worker:
@@ -60,6 +92,7 @@ class _Worker:
 
     def __init__(self, context: Any, target: Callable[[dict[str, Any]], str]) -> None:
         self.conn, child = context.Pipe()
+        self.lock = threading.Lock()  # one sender at a time: the request, or a stop
         self.process = context.Process(target=_worker_main, args=(child, target), daemon=True)
         self.process.start()
         child.close()
@@ -98,14 +131,17 @@ class SolvePool:
         self.slots = threading.Semaphore(max(1, workers))
         self.lock = threading.Lock()
         self.idle: list[_Worker] = []
-        self.busy: set[_Worker] = set()
         self.threads: list[threading.Thread] = []
         self.killed = False
+        self.running: list[tuple[Any, _Worker]] = []  # (request id, its worker) being answered
+        self.waiting: list[dict[str, Any]] = []  # requests waiting for a worker (a stop marks them)
 
     def submit(self, rid: Any, request: dict[str, Any], time_limit: float) -> None:
         """Answer ``request`` in a worker; its reply (or a ``timeout`` error) is written when ready."""
-        thread = threading.Thread(target=self._run, args=(rid, request, time_limit), daemon=True)
+        job: dict[str, Any] = {"rid": rid, "stop": False}
+        thread = threading.Thread(target=self._run, args=(rid, request, time_limit, job), daemon=True)
         with self.lock:
+            self.waiting.append(job)
             self.threads = [t for t in self.threads if t.is_alive()]
             self.threads.append(thread)
         thread.start()
@@ -115,49 +151,75 @@ class SolvePool:
         with self.lock:
             return sum(t.is_alive() for t in self.threads)
 
-    def _run(self, rid: Any, request: dict[str, Any], time_limit: float) -> None:
+    def _run(self, rid: Any, request: dict[str, Any], time_limit: float, job: dict[str, Any]) -> None:
         with self.slots:
             with self.lock:
+                if self.killed:
+                    return
                 worker = self.idle.pop() if self.idle else None
             if worker is None or not worker.process.is_alive():
                 worker = _Worker(self.context, self.target)
+            reply = self._ask(worker, rid, request, time_limit, job)
             with self.lock:
-                if self.killed:
+                if self.killed:  # Ctrl-C while it ran: no reply, and the worker goes too
                     worker.kill()
                     return
-                self.busy.add(worker)
-            try:
-                reply = self._ask(worker, rid, request, time_limit)
-            finally:
-                with self.lock:
-                    self.busy.discard(worker)
-            if reply is not None and not self.killed:
-                self.write(reply)
+                if worker.process.is_alive():
+                    self.idle.append(worker)
+            self.write(reply)
 
-    def _ask(self, worker: _Worker, rid: Any, request: dict[str, Any], time_limit: float) -> str | None:
-        """The reply line of one worker to one request (None after :meth:`kill`)."""
+    def _ask(self, worker: _Worker, rid: Any, request: dict[str, Any], time_limit: float, job: dict[str, Any]) -> str:
+        """The reply line of one worker to one request (an error line if it timed out or died)."""
         seconds = self.limit(time_limit)
+        entry = (rid, worker)
         try:
-            worker.conn.send(request)
+            with worker.lock:
+                worker.conn.send(request)
+            with self.lock:
+                self.running.append(entry)
+                if job in self.waiting:
+                    self.waiting.remove(job)
+                if job["stop"]:  # stopped while it waited for a worker: the answer so far at once
+                    with worker.lock:
+                        worker.conn.send(STOP)
             if not worker.conn.poll(seconds):
                 worker.kill()
                 return _error(rid, "timeout", f"no answer within the hard limit of {seconds:g} s; stopped")
             reply: str = worker.conn.recv()
+            return reply
         except (EOFError, OSError):
             worker.kill()
             code = worker.process.exitcode
             return _error(rid, "internal_error", f"the solver worker stopped (exit code {code})")
-        with self.lock:
-            self.idle.append(worker)
-        return reply
+        finally:
+            with self.lock:
+                if entry in self.running:
+                    self.running.remove(entry)
+                if job in self.waiting:
+                    self.waiting.remove(job)
 
     def kill(self) -> None:
         """Stop at once (Ctrl-C): kill every worker, busy or idle; pending requests get no reply."""
         with self.lock:
             self.killed = True
-            workers, self.idle = [*self.busy, *self.idle], []
+            workers, self.idle = [*(w for _, w in self.running), *self.idle], []
         for worker in workers:
             worker.kill()
+
+    def stop(self, which: Any) -> list[Any]:
+        """Ask the workers answering requests (every one, or those whose id is ``which``) to stop;
+        each then replies with its answer so far. Returns the ids asked."""
+        from solver.engine.protocol import _EVERY
+
+        with self.lock:
+            hit = [(rid, w) for rid, w in self.running if which is _EVERY or rid == which]
+            queued = [job for job in self.waiting if which is _EVERY or job["rid"] == which]
+            for job in queued:
+                job["stop"] = True
+        for _, worker in hit:
+            with worker.lock, contextlib.suppress(OSError, ValueError):
+                worker.conn.send(STOP)
+        return [rid for rid, _ in hit] + [job["rid"] for job in queued]
 
     def close(self) -> None:
         """Wait for every pending request (each is bounded by its hard limit), then stop the workers."""

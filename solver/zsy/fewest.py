@@ -31,6 +31,7 @@ from itertools import chain, islice
 from typing import Final, NamedTuple
 
 from solver.cards import Card, Cards
+from solver.cpsat import stopped
 from solver.errors import ComboError, ShanghaiError, SolverTimeout, Status
 from solver.rules import ZsyRules
 from solver.zsy.combos import (
@@ -157,7 +158,7 @@ class _Search:
         """Count a step; every 1024 steps check the deadline and the memory cap."""
         self.calls += 1
         if self.calls & 1023 == 0:
-            if time.perf_counter() > self.deadline:
+            if time.perf_counter() > self.deadline or stopped():
                 raise SolverTimeout("the fewest-plays search ran out of time")
             if len(self.memo) + len(self.low) > MAX_STATES:
                 raise SolverTimeout(f"the fewest-plays search reached its cap of {MAX_STATES:,} states")

@@ -68,4 +68,4 @@ def test_cli_selfplay_players_with_a_budget_and_bad_ones() -> None:
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["players"]["ismcts:2:random"]["seats"] == 2
     bad = run("selfplay", "zsy", "--games", "2", "--players", "ismcts:zero,greedy,greedy,greedy")
-    assert bad.returncode == 2 and "unknown player" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and "bad ismcts budget 'zero'" in bad.stderr and "Traceback" not in bad.stderr
