@@ -17,6 +17,7 @@ import contextlib
 import dataclasses
 import html
 import json
+import re
 import secrets
 import typing
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -241,6 +242,10 @@ def _static(name: str) -> str:
     return resources.files("web").joinpath("static", name).read_text(encoding="utf-8")
 
 
+def _has_static(name: str) -> bool:
+    return resources.files("web").joinpath("static", name).is_file()
+
+
 @cache
 def _page(game: str) -> str:
     from solver.svg import deck_sprite
@@ -253,7 +258,8 @@ def _page(game: str) -> str:
     )
 
 
-_TYPES = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
+_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+"""The static files served: the page's ES modules (``*.js``) and its style sheet, by suffix."""
 
 
 @cache
@@ -566,6 +572,7 @@ def _page_routes(app: FastAPI) -> None:
 
     @app.get("/static/{name}", include_in_schema=False)
     async def static(name: str) -> Response:
-        if name not in _TYPES:
+        suffix = name[name.rfind(".") :] if "." in name else ""
+        if suffix not in _TYPES or not re.fullmatch(r"[a-z0-9_-]+\.[a-z]+", name) or not _has_static(name):
             raise EngineError("not_found", f"no file {name!r}")
-        return Response(_static(name), media_type=_TYPES[name], headers={"Cache-Control": "no-cache"})
+        return Response(_static(name), media_type=_TYPES[suffix], headers={"Cache-Control": "no-cache"})

@@ -1,0 +1,201 @@
+// Solving and the answer: the solve result drawn as cards, the steps replayed one by one.
+import { $, el, api, tokens, baseCode, countOf, sortKey } from "./util.js";
+import { GAME, cardEl, cardsEl, actionEl } from "./cards.js";
+import { S, puzzle, validate } from "./entry.js";
+
+
+export async function solve() {
+  const btn = $("#solve-btn");
+  const answer = $("#answer");
+  if (!(await validate())) {
+    answer.replaceChildren(el("p", { class: "error", id: "solve-error", text: "Fix the position first: " + (S.zones.find((z) => z.error) || {}).error || S.generalError }));
+    return;
+  }
+  btn.disabled = true;
+  answer.replaceChildren(el("p", { class: "muted", text: "Solving…" }));
+  const p = puzzle();
+  try {
+    const [result, hint] = await Promise.all([
+      api("solve", { puzzle: p, time_limit: 5 }),
+      api("hint", { puzzle: p, time_limit: 5 }).catch((e) => ({ error: e.message })),
+    ]);
+    answer.replaceChildren();
+    answer.dataset.status = result.status;
+    if (GAME === "manipulation") renderManipulation(answer, p, result);
+    else if (GAME === "contract") renderContract(answer, p, result);
+    else renderZsy(answer, p, result);
+    if (hint && !hint.error) {
+      answer.append(el("div", { class: "advice", id: "advice" }, el("b", { text: "Advice: " }), actionEl(hint.action), el("div", { class: "muted", text: hint.reason })));
+    }
+    answer.append(el("p", { class: "muted", text: `solved in ${(result.seconds * 1000).toFixed(1)} ms` }));
+  } catch (e) {
+    answer.replaceChildren(el("p", { class: "error", id: "solve-error", text: e.message }));
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+function statusEl(status) {
+  return el("span", { class: "status-" + status, text: status === "optimal" ? "proven optimal" : status === "feasible" ? "best found in the time allowed" : status });
+}
+
+// A move of the solve answer: {cards, from, from_meld, to, to_meld, text} (docs/json.md).
+function parseMove(m) {
+  return { kind: m.from_meld === null ? "play" : "move", cards: m.cards, src: m.from_meld, dst: m.to_meld };
+}
+
+function renderManipulation(root, p, r) {
+  const n = r.cards;
+  root.append(el("p", { class: "answer-head", id: "answer-head" },
+    n ? `Play ${n} card${n === 1 ? "" : "s"}` : "No card can be played", " · ", statusEl(r.status)));
+  if (n) root.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "play" }), cardsEl(r.played, { mark: "played" })));
+  // Marks: the cards moved into each new meld and the cards played from the hand.
+  const moves = r.moves.map(parseMove).filter(Boolean);
+  const marks = r.table.map((m) => m.map(() => null));
+  for (const mv of moves) {
+    const i = r.table.findIndex((m) => sortKey(m) === sortKey(mv.dst));
+    if (i < 0) continue;
+    for (const c of mv.cards) {
+      const j = r.table[i].findIndex((t, k) => baseCode(t) === baseCode(c) && !marks[i][k]);
+      if (j >= 0) marks[i][j] = mv.kind === "play" ? "played" : "moved";
+    }
+  }
+  root.append(el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch played" }), "played from hand"),
+    el("span", {}, el("span", { class: "swatch moved" }), "moved on the table")));
+  const board = el("div", { id: "new-table", class: "board" });
+  root.append(el("h3", { text: "New table" }), board);
+  const stepsList = el("ol", { class: "steps", id: "steps" }, r.moves.map((m) => el("li", { text: m.text })));
+  const drawFinal = () => {
+    board.replaceChildren(...r.table.map((m, i) => el("div", { class: "meld-row" }, cardsEl(m, { marks: marks[i] }))));
+    if (r.hand.length) board.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "hand" }), cardsEl(r.hand)));
+  };
+  drawFinal();
+  root.append(el("p", { class: "muted", text: `${r.kept_melds} of ${p.position.table.length} melds kept, ${r.moved_cards} table card${r.moved_cards === 1 ? "" : "s"} moved` }));
+  if (!moves.length) return;
+  const player = stepPlayer(p, moves, board, stepsList, drawFinal);
+  root.append(el("h3", { text: "Steps" }),
+    el("div", { class: "bar" },
+      el("button", { type: "button", id: "step-btn", onclick: player.step }, "Step ▶"),
+      el("button", { type: "button", id: "replay-btn", onclick: player.reset }, "From the start")),
+    stepsList);
+}
+
+// The steps one by one on the old table: each press moves the cards of one step (animated).
+function stepPlayer(p, moves, board, stepsList, drawFinal) {
+  let state = null;
+  let at = 0;
+  let key = 0;
+  const start = () => {
+    key = 0;
+    const mk = (t) => ({ key: "k" + key++, code: t });
+    state = {
+      slots: p.position.table.map((m) => ({ cards: tokens(m).map(mk), src: sortKey(tokens(m)), dst: null })),
+      hand: tokens(p.position.hand).map(mk),
+    };
+    at = 0;
+  };
+  const draw = (moved) => {
+    const before = new Map([...board.querySelectorAll("[data-key]")].map((n) => [n.dataset.key, n.getBoundingClientRect()]));
+    board.replaceChildren(...state.slots.filter((s) => s.cards.length).map((s) => el("div", { class: "meld-row" },
+      el("div", { class: "cards" }, s.cards.map((c) => cardEl(c.code, { key: c.key, mark: moved.has(c.key) ? moved.get(c.key) : null }))))));
+    board.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "hand" }),
+      el("div", { class: "cards" }, state.hand.map((c) => cardEl(c.code, { key: c.key })))));
+    for (const node of board.querySelectorAll("[data-key]")) {
+      const old = before.get(node.dataset.key);
+      if (!old) continue;
+      const now = node.getBoundingClientRect();
+      const dx = old.left - now.left;
+      const dy = old.top - now.top;
+      if (!dx && !dy) continue;
+      node.style.transition = "none";
+      node.style.transform = `translate(${dx}px, ${dy}px)`;
+      requestAnimationFrame(() => requestAnimationFrame(() => { node.style.transition = ""; node.style.transform = ""; }));
+    }
+    [...stepsList.children].forEach((li, i) => { li.className = i < at - 1 ? "done" : i === at - 1 ? "current" : ""; });
+  };
+  const take = (list, code) => {
+    const i = list.findIndex((c) => baseCode(c.code) === baseCode(code));
+    return i >= 0 ? list.splice(i, 1)[0] : { key: "k" + key++, code };
+  };
+  const step = () => {
+    if (state === null || at >= moves.length) { start(); draw(new Map()); if (at >= moves.length) return; }
+    const mv = moves[at];
+    at += 1;
+    const dst = sortKey(mv.dst);
+    let target = state.slots.find((s) => s.dst === dst);
+    if (!target) {
+      const need = countOf(mv.dst);
+      const later = new Set(moves.slice(at).filter((m) => m.src).map((m) => sortKey(m.src)));
+      target = state.slots.find((s) => s.dst === null && s.cards.length && !later.has(s.src) &&
+        [...countOf(s.cards.map((c) => c.code))].every(([c, k]) => (need.get(c) || 0) >= k));
+      if (target) target.dst = dst;
+      else { target = { cards: [], src: null, dst }; state.slots.push(target); }
+    }
+    const source = mv.src ? state.slots.find((s) => s.src === sortKey(mv.src) && s !== target) : null;
+    const moved = new Map();
+    for (const c of mv.cards) {
+      const card = take(source ? source.cards : state.hand, c);
+      card.code = mv.dst.find((t) => baseCode(t) === baseCode(c)) || card.code;
+      target.cards.push(card);
+      moved.set(card.key, mv.kind === "play" ? "played" : "moved");
+    }
+    // Keep each meld in its final order once it is complete.
+    if (sortKey(target.cards.map((c) => c.code)) === dst) {
+      const order = mv.dst.slice();
+      target.cards.sort((a, b) => order.findIndex((t) => baseCode(t) === baseCode(a.code)) - order.findIndex((t) => baseCode(t) === baseCode(b.code)));
+    }
+    draw(moved);
+    $("#step-btn").textContent = at >= moves.length ? "Again ▶" : `Step ${at + 1} ▶`;
+  };
+  const reset = () => { start(); draw(new Map()); $("#step-btn").textContent = "Step 1 ▶"; };
+  return { step, reset, drawFinal };
+}
+
+function renderContract(root, p, r) {
+  const facts = el("dl", { class: "facts", id: "contract-facts" });
+  const fact = (k, v) => facts.append(el("dt", { text: k }), el("dd", {}, v));
+  root.append(el("p", { class: "answer-head", id: "answer-head" }, `Round ${r.round}: ${r.contract}`, " · ", statusEl(r.status)), facts);
+  if (r.can_lay_down === null) fact("Laid down", "yes, already");
+  else fact("Can lay down", el("b", { id: "can-lay-down", text: r.can_lay_down ? "yes" : "no" }));
+  if (r.lay_down) {
+    fact("Best lay-down", el("div", { id: "lay-down" }, r.lay_down.map((m) => el("div", { class: "meld-row" }, cardsEl(tokens(m))))));
+    fact("Points left", String(r.points_left));
+  }
+  if (r.distance && r.distance.missing > 0) {
+    fact("Distance", el("span", { id: "distance", text: `${r.distance.missing} card${r.distance.missing === 1 ? "" : "s"} short` }));
+    if (r.distance.completion) fact("Would complete it", cardsEl(tokens(r.distance.completion)));
+    if (r.distance.options) fact("Cards that help", cardsEl(tokens(r.distance.options), { mini: true }));
+  }
+  if (r.layoff) {
+    const played = tokens(r.layoff.played);
+    if (played.length) {
+      fact("Best lay-off", el("span", {}, cardsEl(played, { marks: played.map(() => "played") }), `${r.layoff.cards} card${r.layoff.cards === 1 ? "" : "s"}, ${r.layoff.points} points`));
+      const left = countOf(played);
+      const rows = r.layoff.table.map((t) => {
+        const cards = tokens(t.cards);
+        const marks = cards.map((c) => { const b = baseCode(c); if (left.get(b)) { left.set(b, left.get(b) - 1); return "played"; } return null; });
+        return el("div", { class: "meld-row" }, el("span", { class: "tag", text: t.owner === 0 ? "mine" : "opp " + t.owner }), cardsEl(cards, { marks }));
+      });
+      fact("Table after", el("div", {}, rows));
+    } else fact("Best lay-off", "nothing to lay off");
+    fact("Hand after", tokens(r.layoff.hand).length ? cardsEl(tokens(r.layoff.hand)) : "empty");
+  }
+  if (r.swaps && r.swaps.length) {
+    fact("Swaps", el("ul", {}, r.swaps.map((s) => el("li", {}, cardEl(s.card), ` replaces ${s.wild} in meld ${s.meld + 1}; the ${s.wild} goes to meld ${s.to + 1}`))));
+  }
+  fact("Can go out", el("b", { text: r.can_go_out ? "yes" : "no" }));
+}
+
+function renderZsy(root, p, r) {
+  root.append(el("p", { class: "answer-head", id: "answer-head" },
+    r.to_beat ? `${r.moves.length} repl${r.moves.length === 1 ? "y" : "ies"} beat it` : `${r.moves.length} possible leads`, " · ", statusEl(r.status)));
+  if (r.to_beat) root.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "to beat" }), cardsEl(r.to_beat.cards, { fan: true }), el("span", { class: "muted", text: r.to_beat.kind })));
+  root.append(el("h3", { text: `Fewest plays to go out: ${r.fewest_plays}` }),
+    el("div", { class: "replies", id: "split" }, r.split.map((g) => el("div", { class: "reply" }, cardsEl(g, { fan: true })))));
+  const shown = r.moves.slice(0, 24);
+  root.append(el("h3", { text: r.to_beat ? "Replies, best first" : "Leads, best first" }),
+    el("div", { class: "replies", id: "replies" }, shown.map((m) => el("div", { class: "reply" }, el("span", { class: "kind", text: m.kind }), cardsEl(m.cards, { fan: true })))));
+  if (r.moves.length > shown.length) root.append(el("p", { class: "muted", text: `and ${r.moves.length - shown.length} more` }));
+  if (!r.moves.length && r.to_beat) root.append(el("p", { text: "Pass: nothing in this hand beats it." }));
+}
+

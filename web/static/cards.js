@@ -1,0 +1,66 @@
+// Cards drawn from the sprite the server inlines (solver/svg.py), and actions drawn as cards.
+import { el, baseCode } from "./util.js";
+
+export const GAME = document.body.dataset.game;
+export const SUITS = ["S", "H", "D", "C"];
+export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+export const JOKERS = ["RJ", "BJ", "JK"];
+const SVGNS = "http://www.w3.org/2000/svg";
+export const GAME_TITLE = { manipulation: "Manipulation Shanghai", contract: "Contract Shanghai", zsy: "Zheng Shang You" };
+
+export function svgUse(id, viewBox) {
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", viewBox);
+  svg.setAttribute("aria-hidden", "true");
+  const use = document.createElementNS(SVGNS, "use");
+  use.setAttribute("href", "#" + id);
+  svg.append(use);
+  return svg;
+}
+
+export function isRed(code) { return /[HD]$/.test(code) || code === "RJ"; }
+
+// One card drawn from the sprite; a token may carry a wild's role ("2S=8H").
+export function cardEl(token, opts) {
+  opts = opts || {};
+  const code = baseCode(token);
+  const role = token.includes("=") ? token.split("=")[1] : null;
+  const node = el(opts.onclick ? "button" : "span", {
+    class: "card" + (opts.mark ? " " + opts.mark : ""),
+    type: opts.onclick ? "button" : null,
+    "data-card": code,
+    "data-key": opts.key || null,
+    "aria-label": opts.label || (code + (role ? " as " + role : "")),
+    title: opts.title || null,
+    onclick: opts.onclick || null,
+  });
+  node.append(svgUse("card-" + code, "0 0 60 84"));
+  if (role) node.append(el("span", { class: "role", text: "=" + role }));
+  return node;
+}
+
+export function cardsEl(list, opts) {
+  opts = opts || {};
+  const marks = opts.marks || [];
+  return el("div", { class: "cards" + (opts.fan ? " fan" : "") + (opts.mini ? " mini" : "") },
+    list.map((t, i) => cardEl(t, { mark: marks[i], onclick: opts.onclick ? () => opts.onclick(i, t) : null })));
+}
+
+
+// An action's text with its cards drawn: "play set:7S 7H" -> play, set, two cards.
+export function actionEl(text, mini) {
+  const words = text.split(" ");
+  const out = el("span", { class: "action" + (mini ? " mini" : "") });
+  let cards = [];
+  const flush = () => { if (cards.length) { out.append(cardsEl(cards, { fan: true, mini: true })); cards = []; } };
+  for (const w of words) {
+    const [prefix, rest] = w.includes(":") ? w.split(":") : [null, w];
+    if (prefix) { flush(); out.append(" " + prefix + " "); }
+    if (/^(10|[2-9AJQKT])[SHDC](=\S+)?$|^(RJ|BJ|JK)(=\S+)?$/i.test(rest)) cards.push(rest);
+    else if (rest === "|") { flush(); out.append(" | "); }
+    else { flush(); out.append(" " + rest + " "); }
+  }
+  flush();
+  return out;
+}
+
