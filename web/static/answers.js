@@ -39,9 +39,36 @@ function statusEl(status) {
   return el("span", { class: "status-" + status, text: status === "optimal" ? "proven optimal" : status === "feasible" ? "best found in the time allowed" : status });
 }
 
-// A move of the solve answer: {cards, from, from_meld, to, to_meld, text} (docs/json.md).
+// A move of the solve answer: {cards, from, from_meld, to, to_meld, text} (docs/json.md):
+// `from` indexes the old table (null: from the hand), `to` the new table.
 function parseMove(m) {
-  return { kind: m.from_meld === null ? "play" : "move", cards: m.cards, src: m.from_meld, dst: m.to_meld };
+  return { kind: m.from === null ? "play" : "move", cards: m.cards, from: m.from, to: m.to, dst: m.to_meld };
+}
+
+// What each new meld is built on: the old meld whose cards left after the moves out of it are
+// exactly the new meld's cards not moved in (null: a meld built from moved cards only).
+export function meldHomes(oldTable, newTable, moves) {
+  const rest = oldTable.map((m) => countOf(m));
+  const incoming = newTable.map(() => []);
+  for (const mv of moves) {
+    for (const c of mv.cards) {
+      if (mv.from !== null) rest[mv.from].set(baseCode(c), (rest[mv.from].get(baseCode(c)) || 0) - 1);
+      incoming[mv.to].push(c);
+    }
+  }
+  const key = (counts) => [...counts].filter(([, n]) => n > 0).flatMap(([c, n]) => Array(n).fill(c)).sort().join(" ");
+  const left = rest.map(key);
+  const taken = new Set();
+  return newTable.map((m, j) => {
+    const stay = countOf(m);
+    for (const c of incoming[j]) stay.set(baseCode(c), stay.get(baseCode(c)) - 1);
+    const want = key(stay);
+    if (!want) return null;
+    const k = left.findIndex((l, i) => l === want && !taken.has(i));
+    if (k < 0) return null;
+    taken.add(k);
+    return k;
+  });
 }
 
 function renderManipulation(root, p, r) {
@@ -50,11 +77,10 @@ function renderManipulation(root, p, r) {
     n ? `Play ${n} card${n === 1 ? "" : "s"}` : "No card can be played", " · ", statusEl(r.status)));
   if (n) root.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "play" }), cardsEl(r.played, { mark: "played" })));
   // Marks: the cards moved into each new meld and the cards played from the hand.
-  const moves = r.moves.map(parseMove).filter(Boolean);
+  const moves = r.moves.map(parseMove);
   const marks = r.table.map((m) => m.map(() => null));
   for (const mv of moves) {
-    const i = r.table.findIndex((m) => sortKey(m) === sortKey(mv.dst));
-    if (i < 0) continue;
+    const i = mv.to;
     for (const c of mv.cards) {
       const j = r.table[i].findIndex((t, k) => baseCode(t) === baseCode(c) && !marks[i][k]);
       if (j >= 0) marks[i][j] = mv.kind === "play" ? "played" : "moved";
@@ -66,13 +92,13 @@ function renderManipulation(root, p, r) {
   root.append(el("h3", { text: "New table" }), board);
   const stepsList = el("ol", { class: "steps", id: "steps" }, r.moves.map((m) => el("li", { text: m.text })));
   const drawFinal = () => {
-    board.replaceChildren(...r.table.map((m, i) => el("div", { class: "meld-row" }, cardsEl(m, { marks: marks[i] }))));
-    if (r.hand.length) board.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "hand" }), cardsEl(r.hand)));
+    board.replaceChildren(...r.table.map((m, i) => el("div", { class: "meld-row", "data-meld": i }, cardsEl(m, { marks: marks[i] }))));
+    if (r.hand.length) board.append(el("div", { class: "meld-row", "data-hand": "" }, el("span", { class: "tag", text: "hand" }), cardsEl(r.hand)));
   };
   drawFinal();
   root.append(el("p", { class: "muted", text: `${r.kept_melds} of ${p.position.table.length} melds kept, ${r.moved_cards} table card${r.moved_cards === 1 ? "" : "s"} moved` }));
   if (!moves.length) return;
-  const player = stepPlayer(p, moves, board, stepsList, drawFinal);
+  const player = stepPlayer(p, r, moves, board, stepsList);
   root.append(el("h3", { text: "Steps" }),
     el("div", { class: "bar" },
       el("button", { type: "button", id: "step-btn", onclick: player.step }, "Step ▶"),
@@ -81,24 +107,27 @@ function renderManipulation(root, p, r) {
 }
 
 // The steps one by one on the old table: each press moves the cards of one step (animated).
-function stepPlayer(p, moves, board, stepsList, drawFinal) {
+// Cards go from old meld `from` (or the hand) to new meld `to`; a new meld grows on the old meld
+// it is built on (meldHomes), else in a new row.
+function stepPlayer(p, r, moves, board, stepsList) {
+  const oldTable = p.position.table.map(tokens);
+  const homes = meldHomes(oldTable, r.table, moves);
   let state = null;
   let at = 0;
   let key = 0;
   const start = () => {
     key = 0;
     const mk = (t) => ({ key: "k" + key++, code: t });
-    state = {
-      slots: p.position.table.map((m) => ({ cards: tokens(m).map(mk), src: sortKey(tokens(m)), dst: null })),
-      hand: tokens(p.position.hand).map(mk),
-    };
+    const slots = oldTable.map((m) => ({ cards: m.map(mk), meld: null }));
+    homes.forEach((k, j) => { if (k !== null) slots[k].meld = j; });
+    state = { slots, byMeld: new Map(slots.filter((s) => s.meld !== null).map((s) => [s.meld, s])), hand: tokens(p.position.hand).map(mk) };
     at = 0;
   };
   const draw = (moved) => {
     const before = new Map([...board.querySelectorAll("[data-key]")].map((n) => [n.dataset.key, n.getBoundingClientRect()]));
-    board.replaceChildren(...state.slots.filter((s) => s.cards.length).map((s) => el("div", { class: "meld-row" },
+    board.replaceChildren(...state.slots.filter((s) => s.cards.length).map((s) => el("div", { class: "meld-row", "data-meld": s.meld === null ? "" : s.meld },
       el("div", { class: "cards" }, s.cards.map((c) => cardEl(c.code, { key: c.key, mark: moved.has(c.key) ? moved.get(c.key) : null }))))));
-    board.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "hand" }),
+    board.append(el("div", { class: "meld-row", "data-hand": "" }, el("span", { class: "tag", text: "hand" }),
       el("div", { class: "cards" }, state.hand.map((c) => cardEl(c.code, { key: c.key })))));
     for (const node of board.querySelectorAll("[data-key]")) {
       const old = before.get(node.dataset.key);
@@ -121,25 +150,22 @@ function stepPlayer(p, moves, board, stepsList, drawFinal) {
     if (state === null || at >= moves.length) { start(); draw(new Map()); if (at >= moves.length) return; }
     const mv = moves[at];
     at += 1;
-    const dst = sortKey(mv.dst);
-    let target = state.slots.find((s) => s.dst === dst);
+    let target = state.byMeld.get(mv.to);
     if (!target) {
-      const need = countOf(mv.dst);
-      const later = new Set(moves.slice(at).filter((m) => m.src).map((m) => sortKey(m.src)));
-      target = state.slots.find((s) => s.dst === null && s.cards.length && !later.has(s.src) &&
-        [...countOf(s.cards.map((c) => c.code))].every(([c, k]) => (need.get(c) || 0) >= k));
-      if (target) target.dst = dst;
-      else { target = { cards: [], src: null, dst }; state.slots.push(target); }
+      target = { cards: [], meld: mv.to };
+      state.byMeld.set(mv.to, target);
+      state.slots.push(target);
     }
-    const source = mv.src ? state.slots.find((s) => s.src === sortKey(mv.src) && s !== target) : null;
+    const source = mv.from === null ? state.hand : state.slots[mv.from].cards;
     const moved = new Map();
     for (const c of mv.cards) {
-      const card = take(source ? source.cards : state.hand, c);
+      const card = take(source, c);
       card.code = mv.dst.find((t) => baseCode(t) === baseCode(c)) || card.code;
       target.cards.push(card);
       moved.set(card.key, mv.kind === "play" ? "played" : "moved");
     }
     // Keep each meld in its final order once it is complete.
+    const dst = sortKey(mv.dst);
     if (sortKey(target.cards.map((c) => c.code)) === dst) {
       const order = mv.dst.slice();
       target.cards.sort((a, b) => order.findIndex((t) => baseCode(t) === baseCode(a.code)) - order.findIndex((t) => baseCode(t) === baseCode(b.code)));
@@ -148,7 +174,7 @@ function stepPlayer(p, moves, board, stepsList, drawFinal) {
     $("#step-btn").textContent = at >= moves.length ? "Again ▶" : `Step ${at + 1} ▶`;
   };
   const reset = () => { start(); draw(new Map()); $("#step-btn").textContent = "Step 1 ▶"; };
-  return { step, reset, drawFinal };
+  return { step, reset };
 }
 
 function renderContract(root, p, r) {
