@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -53,3 +55,59 @@ def test_step_replay_ends_on_the_answer(page: Any, name: str) -> None:
     shown = sorted(sorted(_cards(rows.nth(i).locator(".card"))) for i in range(rows.count()))
     assert shown == sorted(sorted(c.split("=")[0] for c in m) for m in cli["table"])
     assert sorted(_cards(page.locator("#new-table .meld-row[data-hand] .card"))) == sorted(cli["hand"])
+
+
+def test_a_position_error_is_named_not_undefined(page: Any) -> None:
+    """An error of the whole position (no zone of its own) is the message shown on Solve."""
+    _open(page, "/manipulation#preset=norwegian&table=6S+6H+6C&hand=6S+KD")
+    page.click("#solve-btn")
+    text = page.locator("#solve-error").inner_text()
+    assert "undefined" not in text
+    assert "2 copies of 6S" in text
+
+
+def test_the_address_follows_a_rule_change(page: Any) -> None:
+    """The link in the address bar holds the rules chosen, not the ones of the last card tap."""
+    _open(page, "/manipulation#hand=6S+KD")
+    page.click("#rules summary")
+    page.select_option("#preset", "norwegian")
+    expect(page.locator("#rules-summary")).to_have_text(re.compile("^norwegian"))
+    expect(page).to_have_url(re.compile("preset=norwegian"))
+    page.locator("#rules-body input[name='decks']").fill("2")
+    page.locator("#rules-body input[name='decks']").dispatch_event("change")
+    expect(page).to_have_url(re.compile("o.decks=2"))
+    assert "hand=6S+KD" in page.url
+
+
+def test_another_link_in_the_same_tab_drops_the_old_answer(page: Any) -> None:
+    _open(page, "/manipulation#preset=norwegian&table=3H+4H+5H+6H+|+3C+4C+5C+6C&hand=6S+KD")
+    _solve(page)
+    assert "Play 1 card" in page.inner_text("#answer-head")
+    page.goto(page.base + "/manipulation#preset=norwegian&table=3H+4H+5H&hand=9C+KD")
+    expect(page.locator(".zone[data-kind='hand'] input")).to_have_value("9C KD")
+    assert page.locator("#answer-head").count() == 0
+    _solve(page)
+    assert "No card can be played" in page.inner_text("#answer-head")
+
+
+def test_download_keeps_the_title_and_answer(page: Any) -> None:
+    """An uploaded puzzle downloaded again keeps its title and [answer]; its title is shown."""
+    path = ROOT / "puzzles" / "manipulation" / "hard-1deck-both-1.toml"
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    _open(page, "/manipulation")
+    page.set_input_files("#upload", str(path))
+    expect(page.locator("#share-note")).to_have_text("Puzzle loaded.")
+    assert page.locator("#puzzle-title").inner_text() == data["title"]
+    assert data["title"] in page.title()
+    with page.expect_download() as download:
+        page.click("#download-btn")
+    back = tomllib.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert back["title"] == data["title"]
+    assert back["answer"] == data["answer"]
+    assert back["position"] == data["position"]
+    # A changed position keeps the title but not an answer that no longer applies.
+    page.click(".zone[data-kind='hand'] .card >> nth=0")
+    with page.expect_download() as download:
+        page.click("#download-btn")
+    back = tomllib.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert back["title"] == data["title"] and "answer" not in back

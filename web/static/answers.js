@@ -8,10 +8,13 @@ export async function solve() {
   const btn = $("#solve-btn");
   const answer = $("#answer");
   if (!(await validate())) {
-    answer.replaceChildren(el("p", { class: "error", id: "solve-error", text: "Fix the position first: " + (S.zones.find((z) => z.error) || {}).error || S.generalError }));
+    const bad = S.zones.find((z) => z.error);
+    answer.replaceChildren(el("p", { class: "error", id: "solve-error", role: "alert", text: "Fix the position first: " + (bad ? bad.error : S.generalError) }));
+    answer.scrollIntoView({ block: "nearest" });
     return;
   }
   btn.disabled = true;
+  const seq = ++S.solveSeq;
   answer.replaceChildren(el("p", { class: "muted", text: "Solving…" }));
   const p = puzzle();
   try {
@@ -19,6 +22,7 @@ export async function solve() {
       api("solve", { puzzle: p, time_limit: 5 }),
       api("hint", { puzzle: p, time_limit: 5 }).catch((e) => ({ error: e.message })),
     ]);
+    if (seq !== S.solveSeq) return;
     answer.replaceChildren();
     answer.dataset.status = result.status;
     if (GAME === "manipulation") renderManipulation(answer, p, result);

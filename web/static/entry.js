@@ -15,6 +15,10 @@ export const S = {
   laidDown: false,
   beatKind: "",
   nextId: 1,
+  title: "",           // the puzzle's title (a file's, or a link's)
+  answer: null,        // a loaded file's [answer], kept while its position and rules are unchanged
+  answerFor: "",
+  solveSeq: 0,         // the newest solve request: an older answer arriving late is dropped
 };
 
 function zone(kind, cards, extra) {
@@ -60,8 +64,13 @@ export function puzzle() {
       if (S.beatKind) position.to_beat_kind = S.beatKind;
     }
   }
-  return { game: GAME, rules: Object.assign({}, S.rules), position };
+  const out = { game: GAME, rules: Object.assign({}, S.rules), position };
+  if (S.title) out.title = S.title;
+  if (S.answer && S.answerFor === unchangedKey(out)) out.answer = S.answer;
+  return out;
 }
+
+function unchangedKey(p) { return JSON.stringify([p.rules, p.position]); }
 
 // --- the URL: the position lives in the fragment -------------------------------------------
 
@@ -81,6 +90,7 @@ export function writeHash() {
     if (pos.to_beat_kind) p.set("kind", pos.to_beat_kind);
   }
   if (pos.hand) p.set("hand", pos.hand);
+  if (S.title) p.set("title", S.title);
   const hash = "#" + p.toString();
   if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
 }
@@ -96,6 +106,8 @@ export function readHash() {
   const p = new URLSearchParams(location.hash.slice(1));
   resetZones();
   S.rules = {};
+  S.title = p.get("title") || "";
+  S.answer = null;
   for (const [k, v] of p) {
     if (k === "preset") S.rules.preset = v;
     else if (k.startsWith("o.")) S.rules[k.slice(2)] = parseValue(v);
@@ -153,6 +165,11 @@ export function loadPuzzleData(data) {
     S.zones.find((z) => z.kind === "beat").cards = tokens(pos.to_beat);
     S.beatKind = pos.to_beat_kind || "";
   }
+  S.title = data.title || "";
+  S.answer = null;
+  const loaded = puzzle();
+  S.answer = data.answer || null;
+  S.answerFor = unchangedKey(loaded);
 }
 
 // --- rules panel -------------------------------------------------------------------------------
@@ -207,6 +224,7 @@ export async function rulesChanged() {
   } catch (e) {
     S.rulesError = e.message;
   }
+  writeHash();
   renderRules();
   renderAll();
   validate();
@@ -219,6 +237,8 @@ function activeZone() { return S.zones.find((z) => z.id === S.active) || S.zones
 function renderPosition() {
   const root = $("#position");
   root.replaceChildren(el("h2", { text: GAME_TITLE[GAME] + ": position" }));
+  if (S.title) root.append(el("p", { class: "puzzle-title", id: "puzzle-title", text: S.title }));
+  document.title = "shanghai · " + GAME_TITLE[GAME] + (S.title ? " · " + S.title : "");
   if (S.rulesError) root.append(el("p", { class: "error", text: S.rulesError }));
   if (GAME === "contract") {
     const rounds = S.contracts.length || 7;

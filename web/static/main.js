@@ -16,6 +16,14 @@ function setMode(mode) {
   sessionStorage.setItem("shanghai-mode", mode);
 }
 
+// The answer panel as a fresh page shows it.
+function clearAnswer() {
+  S.solveSeq += 1;
+  const answer = $("#answer");
+  delete answer.dataset.status;
+  answer.replaceChildren(el("p", { class: "muted" }, "Enter a position, then press ", el("b", { text: "Solve" }), "."));
+}
+
 async function main() {
   for (const a of document.querySelectorAll("nav.games a")) {
     if (a.dataset.game === GAME) a.setAttribute("aria-current", "page");
@@ -29,7 +37,7 @@ async function main() {
   if (location.hash === "#play") { setMode("play"); history.replaceState(null, "", location.pathname); }
   if (upload) loadPuzzleData(JSON.parse(upload)); else readHash();
   $("#solve-btn").onclick = solve;
-  $("#clear-btn").onclick = () => { resetZones(); S.round = 1; S.laidDown = false; S.beatKind = ""; $("#answer").replaceChildren(); changed(); };
+  $("#clear-btn").onclick = () => { resetZones(); S.round = 1; S.laidDown = false; S.beatKind = ""; S.title = ""; S.answer = null; clearAnswer(); changed(); };
   $("#share-btn").onclick = async () => {
     writeHash();
     try { await navigator.clipboard.writeText(location.href); $("#share-note").textContent = "Link copied: it holds the whole position."; }
@@ -52,7 +60,8 @@ async function main() {
     } catch (exc) { $("#share-note").textContent = "Cannot load the file: " + exc.message; }
     finally { e.target.value = ""; }
   };
-  window.addEventListener("hashchange", () => { if (location.hash !== "#play") { readHash(); rulesChanged(); } });
+  // Another link opened in this tab: a new position, so the old answer goes.
+  window.addEventListener("hashchange", () => { if (location.hash !== "#play") { readHash(); clearAnswer(); rulesChanged(); } });
   setupPlay();
   await rulesChanged();
   document.body.dataset.ready = "1";
