@@ -111,3 +111,72 @@ def test_download_keeps_the_title_and_answer(page: Any) -> None:
         page.click("#download-btn")
     back = tomllib.loads(Path(download.value.path()).read_text(encoding="utf-8"))
     assert back["title"] == data["title"] and "answer" not in back
+
+
+def test_player_counts_follow_the_preset(page: Any) -> None:
+    """Play offers only the player counts the chosen preset allows."""
+    _open(page, "/zsy")
+    page.click("#mode-play")
+    counts = page.locator("#play-players option")
+    expect(counts).to_have_text([str(n) for n in range(4, 9)])
+    page.select_option("#play-preset", "pairs")
+    expect(counts).to_have_text(["4"])
+    page.select_option("#play-preset", "teams6")
+    expect(counts).to_have_text(["6"])
+    _open(page, "/manipulation")
+    page.click("#mode-play")
+    page.select_option("#play-preset", "norwegian")
+    expect(page.locator("#play-players option")).to_have_text([str(n) for n in range(2, 6)])
+
+
+def test_meld_numbers_count_from_one_everywhere(page: Any) -> None:
+    """Table melds are numbered from 1 in the answer, the play table and the action buttons
+    (the action texts count from 0: `layoff 1 10S` lays off on the second meld)."""
+    _open(page, "/contract")
+    texts = page.evaluate(
+        """async () => {
+        const { actionEl } = await import('/static/cards.js');
+        return ['layoff 1 10S', 'swap 0 10C 2S 1', 'swap 2 5S 1=6S'].map((a) => actionEl(a).textContent.replace(/\\s+/g, ' ').trim());
+    }"""
+    )
+    assert texts[0] == "layoff meld 2"
+    assert texts[1] == "swap meld 1 meld 2"
+    assert texts[2] == "swap meld 3 meld 2 as 6S"
+    path = ROOT / "puzzles" / "contract" / "layoff-swap-chain.toml"
+    page.set_input_files("#upload", str(path))
+    expect(page.locator("#share-note")).to_have_text("Puzzle loaded.")
+    _solve(page)
+    cli = _cli(path)
+    tags = page.locator("#contract-facts .meld-row .tag").all_inner_texts()
+    assert [t.split(" · ")[0] for t in tags] == [str(i + 1) for i in range(len(cli["layoff"]["table"]))]
+    for s in cli.get("swaps") or []:
+        assert f"in meld {s['meld'] + 1}; " in page.inner_text("#contract-facts")
+
+
+def test_zsy_answers_show_plays_left_and_wild_roles(page: Any) -> None:
+    _open(page, "/zsy#hand=3H+6H+6D+4S+5S+7S+8S+KD+RJ&beat=4H+4C")
+    _solve(page)
+    replies = page.locator("#replies .reply")
+    first = replies.first
+    assert "then 2 plays to go out" in first.inner_text()
+    joker = page.locator("#replies .reply .card[data-card='RJ']").first
+    assert re.fullmatch(r"RJ as (6|K|8|7|5)", str(joker.get_attribute("aria-label")))
+    assert joker.locator(".role").count() == 1
+
+
+def test_card_fans_stay_in_their_panel(browser: Any, live_server: str) -> None:
+    """At 320 px a long Zheng Shang You split wraps inside the answer panel."""
+    context = browser.new_context(viewport={"width": 320, "height": 700})
+    page = context.new_page()
+    hand = "3H+4H+5H+6H+7H+8H+9H+10H+JH+QH+KH+AH+3S+4S+5S+6S+7S+8S+9S+10S"
+    page.goto(live_server + f"/zsy#hand={hand}")
+    page.wait_for_selector("body[data-ready='1']")
+    page.click("#solve-btn")
+    page.wait_for_selector("#answer-head", timeout=30000)
+    panel = page.locator("#answer").bounding_box()
+    assert panel is not None
+    right = panel["x"] + panel["width"]
+    edges = page.locator("#answer .card").evaluate_all("els => els.map(e => e.getBoundingClientRect().right)")
+    assert edges and max(edges) <= right + 0.5
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
+    context.close()

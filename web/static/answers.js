@@ -1,6 +1,6 @@
 // Solving and the answer: the solve result drawn as cards, the steps replayed one by one.
 import { $, el, api, tokens, baseCode, countOf, sortKey } from "./util.js";
-import { GAME, cardEl, cardsEl, actionEl } from "./cards.js";
+import { GAME, cardEl, cardsEl, actionEl, meldName } from "./cards.js";
 import { S, puzzle, validate } from "./entry.js";
 
 
@@ -201,17 +201,17 @@ function renderContract(root, p, r) {
     if (played.length) {
       fact("Best lay-off", el("span", {}, cardsEl(played, { marks: played.map(() => "played") }), `${r.layoff.cards} card${r.layoff.cards === 1 ? "" : "s"}, ${r.layoff.points} points`));
       const left = countOf(played);
-      const rows = r.layoff.table.map((t) => {
+      const rows = r.layoff.table.map((t, i) => {
         const cards = tokens(t.cards);
         const marks = cards.map((c) => { const b = baseCode(c); if (left.get(b)) { left.set(b, left.get(b) - 1); return "played"; } return null; });
-        return el("div", { class: "meld-row" }, el("span", { class: "tag", text: t.owner === 0 ? "mine" : "opp " + t.owner }), cardsEl(cards, { marks }));
+        return el("div", { class: "meld-row" }, el("span", { class: "tag", text: `${i + 1} · ${t.owner === 0 ? "mine" : "opp " + t.owner}` }), cardsEl(cards, { marks }));
       });
       fact("Table after", el("div", {}, rows));
     } else fact("Best lay-off", "nothing to lay off");
     fact("Hand after", tokens(r.layoff.hand).length ? cardsEl(tokens(r.layoff.hand)) : "empty");
   }
   if (r.swaps && r.swaps.length) {
-    fact("Swaps", el("ul", {}, r.swaps.map((s) => el("li", {}, cardEl(s.card), ` replaces ${s.wild} in meld ${s.meld + 1}; the ${s.wild} goes to meld ${s.to + 1}`))));
+    fact("Swaps", el("ul", {}, r.swaps.map((s) => el("li", {}, cardEl(s.card), ` replaces ${s.wild} in ${meldName(s.meld)}; the ${s.wild} goes to ${meldName(s.to)}`))));
   }
   fact("Can go out", el("b", { text: r.can_go_out ? "yes" : "no" }));
 }
@@ -219,13 +219,40 @@ function renderContract(root, p, r) {
 function renderZsy(root, p, r) {
   root.append(el("p", { class: "answer-head", id: "answer-head" },
     r.to_beat ? `${r.moves.length} repl${r.moves.length === 1 ? "y" : "ies"} beat it` : `${r.moves.length} possible leads`, " · ", statusEl(r.status)));
-  if (r.to_beat) root.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "to beat" }), cardsEl(r.to_beat.cards, { fan: true }), el("span", { class: "muted", text: r.to_beat.kind })));
+  if (r.to_beat) root.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "to beat" }), cardsEl(zsyRoles(r.to_beat.cards, r.to_beat.kind), { fan: true }), el("span", { class: "muted", text: r.to_beat.kind })));
   root.append(el("h3", { text: `Fewest plays to go out: ${r.fewest_plays}` }),
     el("div", { class: "replies", id: "split" }, r.split.map((g) => el("div", { class: "reply" }, cardsEl(g, { fan: true })))));
   const shown = r.moves.slice(0, 24);
   root.append(el("h3", { text: r.to_beat ? "Replies, best first" : "Leads, best first" }),
-    el("div", { class: "replies", id: "replies" }, shown.map((m) => el("div", { class: "reply" }, el("span", { class: "kind", text: m.kind }), cardsEl(m.cards, { fan: true })))));
+    el("div", { class: "replies", id: "replies" }, shown.map((m) => el("div", { class: "reply" },
+      el("span", { class: "kind", text: m.kind }), cardsEl(zsyRoles(m.cards, m.kind), { fan: true }),
+      el("span", { class: "plays-left", text: m.plays_left === 1 ? "then 1 play to go out" : `then ${m.plays_left} plays to go out` })))));
   if (r.moves.length > shown.length) root.append(el("p", { class: "muted", text: `and ${r.moves.length - shown.length} more` }));
   if (!r.moves.length && r.to_beat) root.append(el("p", { text: "Pass: nothing in this hand beats it." }));
 }
 
+// Zheng Shang You ranks, low to high; the 2s and jokers are wild (rules/zheng-shang-you.md).
+const ZSY_RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"];
+const zsyRank = (code) => code.replace(/[SHDC]$/, "");
+const zsyWild = (code) => code === "RJ" || code === "BJ" || zsyRank(code) === "2";
+
+// The role each wild plays, written as the page writes roles ("RJ=7"): in a set, the rank of
+// its natural cards; in a straight, the gaps between the natural cards and then the ranks
+// above them (a wild at an end takes the highest value it can), below them once at the ace.
+// Parallel straights are shown without roles (their shape can be read more than one way).
+export function zsyRoles(cards, kind) {
+  const naturals = cards.filter((c) => !zsyWild(c));
+  if (kind === "set") {
+    if (!naturals.length) return cards;
+    const rank = zsyRank(naturals[0]);
+    return cards.map((c) => (zsyWild(c) && zsyRank(c) !== rank ? c + "=" + rank : c));
+  }
+  if (kind !== "straight" || !naturals.length) return cards;
+  const have = new Set(naturals.map((c) => ZSY_RANKS.indexOf(zsyRank(c))));
+  let low = Math.min(...have);
+  let high = Math.max(...have);
+  while (high - low + 1 < cards.length) { if (high < 11) high += 1; else low -= 1; }
+  const free = [];
+  for (let v = low; v <= high; v++) if (!have.has(v)) free.push(ZSY_RANKS[v]);
+  return cards.map((c) => (zsyWild(c) ? c + "=" + free.shift() : c));
+}

@@ -48,15 +48,21 @@ export function cardsEl(list, opts) {
 
 
 // An action's text with its cards drawn: "play set:7S 7H" -> play, set, two cards.
+// Table melds are numbered from 1 wherever the page shows a number (the actions count from 0).
+export function meldName(index) { return "meld " + (index + 1); }
+
 export function actionEl(text, mini) {
   const words = text.split(" ");
+  const melds = words[0] === "layoff" || words[0] === "swap";  // their numbers index the table
   const out = el("span", { class: "action" + (mini ? " mini" : "") });
   let cards = [];
   const flush = () => { if (cards.length) { out.append(cardsEl(cards, { fan: true, mini: true })); cards = []; } };
   for (const w of words) {
     const [prefix, rest] = w.includes(":") ? w.split(":") : [null, w];
     if (prefix) { flush(); out.append(" " + prefix + " "); }
+    const meld = melds ? /^(\d+)(?:=(\S+))?$/.exec(rest) : null;
     if (/^(10|[2-9AJQKT])[SHDC](=\S+)?$|^(RJ|BJ|JK)(=\S+)?$/i.test(rest)) cards.push(rest);
+    else if (meld) { flush(); out.append(" ", el("span", { class: "meld-no", "data-meld": meld[1] }, meldName(parseInt(meld[1], 10)) + (meld[2] ? " as " + meld[2] : "")), " "); }
     else if (rest === "|") { flush(); out.append(" | "); }
     else { flush(); out.append(" " + rest + " "); }
   }

@@ -1,6 +1,6 @@
 // Play against AI players.
 import { $, el, api, tokens, baseCode, countOf, sortKey, sleep, download, readFile } from "./util.js";
-import { GAME, cardsEl, actionEl } from "./cards.js";
+import { GAME, cardsEl, actionEl, meldName } from "./cards.js";
 import { S } from "./entry.js";
 
 
@@ -13,15 +13,31 @@ function note(text, error) {
 }
 
 export function setupPlay() {
-  const players = $("#play-players");
-  const range = GAME === "manipulation" ? [2, 3, 4, 5, 6] : GAME === "contract" ? [3, 4, 5, 6] : [4, 5, 6];
-  players.replaceChildren(...range.map((n) => el("option", { value: n, text: String(n), selected: n === 4 })));
   const preset = $("#play-preset");
   preset.replaceChildren(...Object.keys(S.meta[GAME].presets).map((p) => el("option", { value: p, text: p, selected: p === S.meta[GAME].default_preset })));
+  preset.onchange = playerCounts;
+  playerCounts();
   $("#new-game").onclick = newGame;
   $("#hint-btn").onclick = hint;
   $("#record-btn").onclick = downloadRecord;
   $("#record-upload").onchange = loadRecord;
+}
+
+// The player counts the chosen preset allows: its min_players..max_players as the rule set
+// itself reads them (/api/deck answers the effective rules).
+async function playerCounts() {
+  const players = $("#play-players");
+  let rules;
+  try {
+    rules = (await api("deck", { game: GAME, rules: { preset: $("#play-preset").value } })).rules;
+  } catch (e) {
+    note(e.message, true);
+    return;
+  }
+  const keep = parseInt(players.value, 10) || 4;
+  const range = Array.from({ length: rules.max_players - rules.min_players + 1 }, (_, i) => rules.min_players + i);
+  const pick = range.includes(keep) ? keep : range.includes(4) ? 4 : range[0];
+  players.replaceChildren(...range.map((n) => el("option", { value: n, text: String(n), selected: n === pick })));
 }
 
 async function newGame() {
@@ -170,10 +186,10 @@ function renderBoard() {
   } else {
     const table = o.table || [];
     board.append(el("h3", { text: `Table (${table.length} meld${table.length === 1 ? "" : "s"})` }));
-    // Melds are numbered as the actions name them (layoff 0 ..., swap 1 ...).
+    // Melds are numbered from 1, as the action buttons name them (meldName).
     board.append(el("div", { id: "play-table" }, table.map((m, i) => typeof m === "string"
-      ? el("div", { class: "meld-row" }, el("span", { class: "tag", text: String(i) }), cardsEl(tokens(m)))
-      : el("div", { class: "meld-row" }, el("span", { class: "tag", text: `${i} · ${m.owner === 0 ? "you" : "p" + m.owner}` }), cardsEl(tokens(m.cards))))));
+      ? el("div", { class: "meld-row", "data-meld": i }, el("span", { class: "tag", text: meldName(i) }), cardsEl(tokens(m)))
+      : el("div", { class: "meld-row", "data-meld": i }, el("span", { class: "tag", text: `${meldName(i)} · ${m.owner === 0 ? "you" : "p" + m.owner}` }), cardsEl(tokens(m.cards))))));
     if (GAME === "contract") board.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "discard" }), o.discard ? cardsEl([o.discard]) : el("span", { class: "muted", text: "none" })));
   }
   const hand = tokens(o.hand);
