@@ -17,6 +17,7 @@ import contextlib
 import dataclasses
 import html
 import json
+import math
 import re
 import secrets
 import typing
@@ -41,6 +42,8 @@ __all__ = ["create_app", "STATUS", "CSP"]
 GameName = Literal["manipulation", "contract", "zsy"]
 
 STATUS: dict[str, int] = {
+    "forbidden": 403,
+    "rate_limited": 429,
     "parse_error": 400,
     "invalid_request": 400,
     "missing_field": 400,
@@ -74,9 +77,13 @@ _HEADERS = {
 }
 
 
-def error(code: str, message: str) -> JSONResponse:
-    """An error response: the protocol's error object with the code's HTTP status."""
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=STATUS.get(code, 400))
+def error(code: str, message: str, retry_after: float | None = None) -> JSONResponse:
+    """An error response: the protocol's error object with the code's HTTP status
+    (and ``Retry-After``, in whole seconds, when the client should come back later)."""
+    headers = {"Retry-After": str(max(1, math.ceil(retry_after)))} if retry_after is not None else None
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=STATUS.get(code, 400), headers=headers
+    )
 
 
 # --- request models ------------------------------------------------------------------------
@@ -104,12 +111,17 @@ class SolveRequest(_Body):
     all: bool = Field(False, description="Manipulation: list every distinct best set of hand cards.")
 
 
-class HintRequest(_Body):
-    """``hint``: the best action in a game (``game_id``) or in a puzzle position (``puzzle``)."""
+TOKEN = Field(None, max_length=128, description="The seat's token (new_game gives one per human seat).")
 
-    game_id: str | None = None
+
+class HintRequest(_Body):
+    """``hint``: the best action in a game (``game_id``, with the seat's ``token``) or in a puzzle
+    position (``puzzle``)."""
+
+    game_id: str | None = Field(None, max_length=64)
     puzzle: dict[str, Any] | None = None
     time_limit: float | None = None
+    token: str | None = TOKEN
 
 
 class NewGameRequest(_Body):
@@ -122,12 +134,19 @@ class NewGameRequest(_Body):
     options: dict[str, Any] = Field(
         default_factory=dict, description="Engine options: max_hands, max_rounds, turn_limit, time_limit."
     )
+    seats: list[str] | None = Field(
+        None,
+        max_length=8,
+        description="Who plays each seat: 'human' or an AI kind (random, greedy, solver, ...). "
+        "Default: a human, then 'solver' in every other seat.",
+    )
 
 
 class GameRequest(_Body):
-    """A command about one game."""
+    """A command about one game (``token``: the seat it is for)."""
 
     game_id: str = Field(max_length=64)
+    token: str | None = TOKEN
 
 
 class PlayerRequest(GameRequest):
@@ -156,6 +175,7 @@ class RecordRequest(_Body):
     """``load_record``: a game record as ``record`` returns it (what ``shanghai hint`` reads)."""
 
     record: dict[str, Any]
+    seats: list[str] | None = Field(None, max_length=8, description="As for new_game.")
 
 
 class RulesRequest(_Body):
@@ -175,6 +195,20 @@ class TomlRequest(_Body):
     """The text of a puzzle file."""
 
     toml: str = Field(max_length=60000)
+
+
+def _seats(seats: list[str] | None, players: int) -> list[str]:
+    from web.seats import check_seats
+
+    try:
+        return check_seats(seats, players)
+    except ValueError as exc:
+        raise EngineError("bad_value", str(exc)) from None
+
+
+def _client(request: Request) -> str:
+    """Who is asking, for quotas: the connection's address."""
+    return request.client.host if request.client is not None else "unknown"
 
 
 def _fields(model: BaseModel) -> dict[str, Any]:
@@ -334,25 +368,18 @@ def _api_docs(schema: dict[str, Any]) -> str:
 # --- the app --------------------------------------------------------------------------------------
 
 
-def create_app(limits: Limits | None = None) -> FastAPI:
-    """The web app: pages, static files and the API, with its own :class:`WebEngine`."""
+def create_app(limits: Limits | None = None, store: str | None = None) -> FastAPI:
+    """The web app: pages, static files and the API, with its own :class:`WebEngine`
+    (games in ``store``: None for this process's memory, or ``redis://host:port/db``)."""
     limits = limits or Limits()
-    engine = WebEngine(limits)
+    engine = WebEngine(limits, store)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.get_running_loop().run_in_executor(None, engine.start)
-
-        async def sweep() -> None:
-            while True:
-                await asyncio.sleep(60)
-                engine.expire()
-
-        task = asyncio.create_task(sweep())
         try:
             yield
         finally:
-            task.cancel()
             engine.stop()
 
     app = FastAPI(
@@ -402,7 +429,7 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(EngineError)
     async def engine_error(request: Request, exc: EngineError) -> JSONResponse:
-        return error(exc.code, exc.message)
+        return error(exc.code, exc.message, exc.retry_after)
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:
@@ -421,19 +448,23 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
 
     @app.post("/api/hint", tags=["protocol"])
     async def hint(body: HintRequest) -> dict[str, Any]:
-        """The best action and why, for the player to move in a game or in a puzzle position."""
+        """The best action and why, for the seat to move in a game (its ``token`` needed) or in a puzzle."""
         if (body.game_id is None) == (body.puzzle is None):
             raise EngineError("missing_field", "give exactly one of 'game_id' and 'puzzle'")
         if body.game_id is not None:
-            return await engine.game(body.game_id, {"cmd": "hint"})
-        return await engine.stateless({"cmd": "hint", **_fields(body)})
+            return await engine.game(body.game_id, {"cmd": "hint", "token": body.token})
+        fields = _fields(body)
+        fields.pop("token", None)
+        return await engine.stateless({"cmd": "hint", **fields})
 
     @app.post("/api/new_game", tags=["protocol"])
-    async def new_game(body: NewGameRequest) -> dict[str, Any]:
-        """Start a game; the answer's ``game_id`` names it in the other commands."""
+    async def new_game(body: NewGameRequest, request: Request) -> dict[str, Any]:
+        """Start a game: its ``game_id``, ``seats``, a ``token`` for each human seat, and the AI seats'
+        moves before the first human turn (``ai_moves``). The seed is not shown until the game ends."""
         fields = _fields(body)
         fields.setdefault("seed", secrets.randbelow(2**31))
-        return await engine.new_game({"cmd": "new_game", **fields})
+        seats = _seats(body.seats, body.players)
+        return await engine.new_game({"cmd": "new_game", **fields}, seats, _client(request))
 
     def game_command(cmd: str, model: type[GameRequest], doc: str) -> None:
         async def endpoint(body: Any) -> dict[str, Any]:
@@ -445,16 +476,24 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
         endpoint.__name__ = cmd
         app.post(f"/api/{cmd}", tags=["protocol"], name=cmd)(endpoint)
 
-    game_command("legal", PlayerRequest, "The legal actions (text forms) of the player to move.")
-    game_command("apply", ApplyRequest, "Apply an action for the player to move.")
-    game_command("observe", PlayerRequest, "What one player sees (hidden cards stay hidden), and the status.")
-    game_command("ai_move", AiMoveRequest, "The action an AI player would take (applied when 'apply' is true).")
-    game_command("record", GameRequest, "The game record (replays exactly; what 'shanghai hint' reads).")
-
-    @app.post("/api/close", tags=["protocol"])
-    async def close(body: GameRequest) -> dict[str, Any]:
-        """Forget a game (a finished or kept game leaves its record for a day)."""
-        return await engine.close(body.game_id)
+    game_command("legal", PlayerRequest, "The legal actions (text forms) of the token's seat (none if not to move).")
+    game_command(
+        "apply",
+        ApplyRequest,
+        "Apply an action for the token's seat; the AI seats then move until a human seat is to move "
+        "(their moves in 'ai_moves'), and 'state' is the seat's view after them.",
+    )
+    game_command(
+        "observe",
+        PlayerRequest,
+        "What the token's seat sees, and the status; without a token, the public view (no hand).",
+    )
+    game_command(
+        "ai_move", AiMoveRequest, "What an AI player would do for the token's seat (a hint; 'apply' is forbidden)."
+    )
+    game_command("record", GameRequest, "The game record (replays exactly), once the game has ended.")
+    game_command("keep", GameRequest, "Keep this game (and its record) for a day instead of an hour idle.")
+    game_command("close", GameRequest, "Forget a game (needs a seat's token; a finished game's record stays).")
 
     # --- web additions ---
 
@@ -462,20 +501,17 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
 def _game_routes(app: FastAPI, engine: WebEngine) -> None:
     """Games kept for later, records loaded back, and the server's health."""
 
-    @app.post("/api/keep", tags=["games"])
-    async def keep(body: GameRequest) -> dict[str, Any]:
-        """Keep this game's record after the game expires."""
-        return await engine.keep(body.game_id)
-
     @app.post("/api/load_record", tags=["games"])
-    async def load_record(body: RecordRequest) -> dict[str, Any]:
-        """Replay a game record into a new game, to go on playing or ask for a hint."""
-        return await engine.load_record(body.record)
+    async def load_record(body: RecordRequest, request: Request) -> dict[str, Any]:
+        """Replay a game record into a new game (seats and tokens as for ``new_game``)."""
+        players = body.record.get("num_players", 4)
+        seats = _seats(body.seats, players if isinstance(players, int) and not isinstance(players, bool) else 4)
+        return await engine.load_record(body.record, seats, _client(request))
 
     @app.get("/api/health", tags=["games"])
     async def health() -> dict[str, Any]:
         """Liveness, and how many games are running."""
-        return {"ok": True, "version": __version__, "games": len(engine.sessions)}
+        return {"ok": True, "version": __version__, "games": engine.count()}
 
     # --- pages ---
 

@@ -7,57 +7,35 @@ Two kinds of request, one engine:
   processes, each holding its own ``EngineServer``; a slow solve occupies one
   worker and never the event loop, and a queue bound turns overload into a
   ``busy`` error instead of a pile-up;
-- **games** each get their own ``EngineServer`` (so one user's AI move never
-  waits for another's) behind a per-game lock, run in a thread pool. Game ids
-  are random tokens, not the engine's ``g1``: nobody can guess another
-  player's game.
+- **games** live in a store (:mod:`web.store`: this process's memory, or
+  Redis shared by several server processes) and are played by
+  :class:`web.games.Games` in a thread pool, with seats and tokens
+  (:mod:`web.seats`). Game ids and seat tokens are random: nobody can guess
+  another player's game or act for their seat.
 
-Games expire after ``game_ttl`` seconds without a request; the record of a
-finished game, or of one the user asked to keep, outlives it for
-``record_ttl`` seconds.
+Games expire after ``game_ttl`` seconds without a request; a finished game,
+or one the user asked to keep, stays ``record_ttl`` seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import multiprocessing
 import os
-import secrets
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
 from solver.engine.protocol import EngineServer
+from web.games import Games
+from web.settings import EngineError, Limits
+from web.store import Store, StoreError, open_store
 
 __all__ = ["EngineError", "Limits", "WebEngine"]
-
-
-class EngineError(Exception):
-    """An error answer: the protocol's code and message (the HTTP layer picks the status)."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Server limits. ``workers`` 0 solves in threads of this process (tests, tiny machines)."""
-
-    workers: int = 2
-    max_time_limit: float = 10.0
-    default_time_limit: float = 5.0
-    max_pending: int = 256
-    max_games: int = 500
-    game_ttl: float = 3600.0
-    record_ttl: float = 86400.0
-    max_records: int = 2000
-    max_body: int = 64 * 1024
 
 
 # --- the worker processes ------------------------------------------------------------------
@@ -189,17 +167,35 @@ class _ProcessPool:
         self.workers = []
 
 
-# --- games ------------------------------------------------------------------------------------
+_RECORD = {
+    "game": str,
+    "rules": dict,
+    "num_players": int,
+    "seed": int,
+    "players": list,
+    "options": dict,
+    "actions": list,
+}
 
 
-@dataclass(slots=True)
-class _Session:
-    server: EngineServer
-    engine_id: str
-    game: str
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    last_used: float = field(default_factory=time.monotonic)
-    keep: bool = False
+def _check_record(record: Mapping[str, Any]) -> None:
+    """A record's fields are there and of their types (``EngineError`` naming the first that is not)."""
+    unknown = sorted(set(record) - set(_RECORD))
+    if unknown:
+        raise EngineError("bad_value", f"unknown record field {unknown[0]!r}")
+    for name, kind in _RECORD.items():
+        if name not in record:
+            if name in ("players", "options", "rules"):
+                continue
+            raise EngineError("missing_field", f"missing record field {name!r}")
+        value = record[name]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise EngineError("bad_value", f"record field {name!r} must be {_KIND[kind]}, not {json.dumps(value)[:40]}")
+    if not all(isinstance(a, str) for a in record["actions"]):
+        raise EngineError("bad_value", "record field 'actions' must be a list of strings")
+
+
+_KIND = {str: "a string", dict: "an object", int: "an integer", list: "a list"}
 
 
 def _unwrap(reply: Mapping[str, Any]) -> dict[str, Any]:
@@ -213,13 +209,15 @@ def _unwrap(reply: Mapping[str, Any]) -> dict[str, Any]:
 class WebEngine:
     """Answers API requests with the protocol's commands; see the module docstring."""
 
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, store: Store | str | None = None) -> None:
         self.limits = limits or Limits()
-        self.sessions: dict[str, _Session] = {}
-        self.records: dict[str, tuple[float, dict[str, Any]]] = {}
+        self.store: Store = store if store is not None and not isinstance(store, str) else open_store(store)
+        self.games = Games(self.store, self.limits)
         self._pool: _ProcessPool | None = None
         self._solve_threads: concurrent.futures.ThreadPoolExecutor | None = None
-        self._threads = concurrent.futures.ThreadPoolExecutor(max_workers=8, thread_name_prefix="shanghai-game")
+        self._threads = concurrent.futures.ThreadPoolExecutor(
+            max_workers=self.limits.games_threads, thread_name_prefix="shanghai-game"
+        )
         self._pending = 0
         self._lock = threading.Lock()
 
@@ -241,10 +239,13 @@ class WebEngine:
             self._solve_threads.shutdown(wait=False, cancel_futures=True)
             self._solve_threads = None
         self._threads.shutdown(wait=False, cancel_futures=True)
+        self.store.close()
 
     # --- stateless requests ---------------------------------------------------------------
 
-    def _time_limit(self, value: float | None) -> float:
+    def _time_limit(self, value: Any) -> float:
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            raise EngineError("bad_value", f"time_limit must be a number of seconds, not {json.dumps(value)[:40]}")
         limit = self.limits.default_time_limit if value is None else float(value)
         if not 0 < limit <= self.limits.max_time_limit:
             raise EngineError("bad_value", f"time_limit must be more than 0 and at most {self.limits.max_time_limit:g}")
@@ -280,113 +281,53 @@ class WebEngine:
 
     # --- games ----------------------------------------------------------------------------
 
-    def _session(self, game_id: str) -> _Session:
-        session = self.sessions.get(game_id)
-        if session is None:
-            if game_id in self.records:
-                raise EngineError("game_over", f"game {game_id!r} has expired; its record is kept")
-            raise EngineError("unknown_game", f"no game {game_id!r}")
-        return session
-
-    def _call(self, session: _Session, request: dict[str, Any]) -> dict[str, Any]:
-        with session.lock:
-            session.last_used = time.monotonic()
-            return _unwrap(session.server.handle({**request, "game_id": session.engine_id}))
+    async def _run(self, fn: Any, *args: Any) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        try:
+            result: dict[str, Any] = await loop.run_in_executor(self._threads, fn, *args)
+        except StoreError as exc:
+            raise EngineError("busy", str(exc), retry_after=5) from None
+        return result
 
     async def game(self, game_id: str, request: dict[str, Any]) -> dict[str, Any]:
-        """Run a game command (``legal``, ``apply``, ``observe``, ``ai_move``, ``hint``, ``record``)."""
-        if request.get("cmd") == "record" and game_id not in self.sessions and game_id in self.records:
-            return self.records[game_id][1]
-        session = self._session(game_id)
+        """Run a game command (``legal``, ``apply``, ``observe``, ``ai_move``, ``hint``, ``record``,
+        ``keep``, ``close``); ``request`` has its ``cmd`` and fields (``token``, ``player``...)."""
+        request = dict(request)
         if "time_limit" in request:
-            request = {**request, "time_limit": self._time_limit(request["time_limit"])}
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, self._call, session, request)
+            request["time_limit"] = self._time_limit(request["time_limit"])
+        return await self._run(self.games.command, game_id, str(request.pop("cmd")), request)
 
-    def _new_session(self, game: str) -> tuple[str, _Session]:
-        self.expire()
-        if len(self.sessions) >= self.limits.max_games:
-            raise EngineError("busy", "too many games are running; try again later")
-        return secrets.token_urlsafe(12), _Session(EngineServer(), "", game)
-
-    def _start(self, request: dict[str, Any]) -> tuple[str, _Session, dict[str, Any]]:
-        game_id, session = self._new_session(str(request.get("game")))
-        options = dict(request.get("options") or {})
+    def _options(self, game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        options = dict(options)
         if "time_limit" in options:
             options["time_limit"] = self._time_limit(options["time_limit"])
-        elif request.get("game") in ("manipulation", "contract"):  # the games whose AI players search
+        elif game in ("manipulation", "contract"):  # the games whose AI players search
             options["time_limit"] = self.limits.default_time_limit / 2
-        result = _unwrap(session.server.handle({**request, "cmd": "new_game", "options": options}))
-        session.engine_id = result["game_id"]
-        return game_id, session, result
+        return options
 
-    async def new_game(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Start a game; returns the protocol's answer with a random ``game_id``."""
-        game_id, session, result = self._start(request)
-        self.sessions[game_id] = session
-        return {**result, "game_id": game_id, "seed": request.get("seed", 0)}
-
-    def _load(self, record: Mapping[str, Any]) -> dict[str, Any]:
-        keys = {"game", "rules", "num_players", "seed", "players", "options", "actions"}
-        unknown = sorted(set(record) - keys)
-        if unknown:
-            raise EngineError("bad_value", f"unknown record field {unknown[0]!r}")
-        actions = record.get("actions", [])
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise EngineError("bad_value", "record field 'actions' must be a list of strings")
-        request = {
-            "game": record.get("game"),
-            "rules": record.get("rules", {}),
-            "players": record.get("num_players", 4),
-            "seed": record.get("seed", 0),
-            "options": record.get("options", {}),
+    async def new_game(self, request: dict[str, Any], seats: list[str], owner: str = "") -> dict[str, Any]:
+        """Start a game; the answer has a random ``game_id``, the seats and the human seats' tokens."""
+        fields = {
+            "game": request.get("game"),
+            "rules": request.get("rules") or {},
+            "players": request.get("players", 4),
+            "seed": request.get("seed", 0),
+            "options": self._options(str(request.get("game")), request.get("options") or {}),
         }
-        for name, value in request.items():
-            if value is None:
-                raise EngineError("missing_field", f"missing record field {name!r}")
-        game_id, session, result = self._start(request)
-        for i, text in enumerate(actions):
-            reply = session.server.handle({"cmd": "apply", "game_id": session.engine_id, "action": text})
-            if "error" in reply:
-                raise EngineError("bad_input", f"record action {i + 1} ({text!r}): {reply['error']['message']}")
-        self.sessions[game_id] = session
-        status = _unwrap(session.server.handle({"cmd": "observe", "game_id": session.engine_id}))
-        return {**result, "game_id": game_id, "actions": len(actions), "to_move": status["to_move"]}
+        return await self._run(self.games.new_game, fields, seats, owner)
 
-    async def load_record(self, record: Mapping[str, Any]) -> dict[str, Any]:
+    async def load_record(self, record: Mapping[str, Any], seats: list[str], owner: str = "") -> dict[str, Any]:
         """Replay a game record (as ``record`` returns it) into a new game."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._threads, self._load, record)
+        _check_record(record)
+        meta = {
+            "game": record["game"],
+            "rules": record.get("rules", {}),
+            "players": record["num_players"],
+            "seed": record["seed"],
+            "options": self._options(str(record["game"]), record.get("options", {})),
+        }
+        return await self._run(self.games.load_record, meta, list(record["actions"]), seats, owner)
 
-    async def keep(self, game_id: str) -> dict[str, Any]:
-        """Keep the game's record when the game expires."""
-        self._session(game_id).keep = True
-        return {"game_id": game_id, "keep": True}
-
-    async def close(self, game_id: str) -> dict[str, Any]:
-        """Forget a game now (a kept or finished game leaves its record)."""
-        session = self._session(game_id)
-        self._retire(game_id, session)
-        return {"closed": game_id}
-
-    def _retire(self, game_id: str, session: _Session) -> None:
-        self.sessions.pop(game_id, None)
-        with session.lock:
-            record = session.server.handle({"cmd": "record", "game_id": session.engine_id})
-            status = session.server.handle({"cmd": "observe", "game_id": session.engine_id})
-        finished = "result" in status and status["result"].get("terminal")
-        if "result" in record and (session.keep or finished):
-            self.records[game_id] = (time.monotonic(), record["result"])
-            while len(self.records) > self.limits.max_records:
-                self.records.pop(next(iter(self.records)))
-
-    def expire(self, now: float | None = None) -> int:
-        """Retire games idle longer than ``game_ttl`` and drop old records; returns games retired."""
-        now = time.monotonic() if now is None else now
-        old = [(gid, s) for gid, s in list(self.sessions.items()) if now - s.last_used > self.limits.game_ttl]
-        for gid, session in old:
-            self._retire(gid, session)
-        for gid, (saved, _) in list(self.records.items()):
-            if now - saved > self.limits.record_ttl:
-                self.records.pop(gid, None)
-        return len(old)
+    def count(self) -> int:
+        """Running games (in the store: every server process's)."""
+        return self.store.count()

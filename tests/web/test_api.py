@@ -126,49 +126,60 @@ def test_check_and_toml_round_trip(client: TestClient) -> None:
 
 
 def test_a_game_through_the_api(client: TestClient) -> None:
-    r = client.post("/api/new_game", json={"game": "zsy", "players": 4, "seed": 3, "options": {"max_hands": 1}})
+    seats = ["human", "greedy", "greedy", "greedy"]
+    r = client.post(
+        "/api/new_game", json={"game": "zsy", "players": 4, "seed": 3, "options": {"max_hands": 1}, "seats": seats}
+    )
     assert r.status_code == 200
-    gid = r.json()["game_id"]
+    new = r.json()
+    gid, token = new["game_id"], new["tokens"]["0"]
     assert len(gid) >= 16  # a random token, not g1
-    assert "illegal_action" in client.post("/api/apply", json={"game_id": gid, "action": "pass"}).text
-    legal = client.post("/api/legal", json={"game_id": gid}).json()["actions"]
-    assert legal
-    assert client.post("/api/hint", json={"game_id": gid}).json()["action"] in legal
+    assert new["seats"] == seats and set(new["tokens"]) == {"0"} and "seed" not in new
+    mine = {"game_id": gid, "token": token}
+    legal = client.post("/api/legal", json=mine).json()["actions"]
+    assert legal and "illegal_action" in client.post("/api/apply", json={**mine, "action": "pass"}).text
+    assert client.post("/api/hint", json=mine).json()["action"] in legal
     for _ in range(400):
-        status = client.post("/api/ai_move", json={"game_id": gid, "ai": "greedy", "apply": True}).json()
+        legal = client.post("/api/legal", json=mine).json()["actions"]
+        status = client.post("/api/apply", json={**mine, "action": legal[-1]}).json()
+        assert all(m["player"] != 0 for m in status["ai_moves"])
         if status["terminal"]:
             break
-    assert status["terminal"]
-    _error(client.post("/api/ai_move", json={"game_id": gid}), "game_over")
+    assert status["terminal"] and status["state"]["seed"] == 3
+    _error(client.post("/api/hint", json=mine), "game_over")
     record = client.post("/api/record", json={"game_id": gid}).json()
-    assert record["seed"] == 3 and record["actions"]
+    assert record["seed"] == 3 and record["actions"] and len(record["actions"]) == status["actions"]
     # A record loads into a new game at the same point.
     loaded = client.post("/api/load_record", json={"record": record}).json()
-    assert loaded["actions"] == len(record["actions"])
-    again = client.post("/api/observe", json={"game_id": loaded["game_id"], "player": 0}).json()
-    assert again["terminal"]
+    assert loaded["actions"] == len(record["actions"]) and set(loaded["tokens"]) == {"0"}
+    again = client.post("/api/observe", json={"game_id": loaded["game_id"], "token": loaded["tokens"]["0"]}).json()
+    assert again["terminal"] and again["actions"] == len(record["actions"])
     bad = {**record, "actions": [*record["actions"][:2], "play single:ZZ"]}
     assert "record action 3" in _error(client.post("/api/load_record", json={"record": bad}), "bad_input")
-    assert client.post("/api/close", json={"game_id": gid}).json() == {"closed": gid}
+    assert client.post("/api/close", json=mine).json() == {"closed": gid}
     # The finished game's record outlives the game.
     assert client.post("/api/record", json={"game_id": gid}).json() == record
 
 
 def test_games_expire_and_kept_records_stay() -> None:
-    engine = WebEngine(Limits(workers=0, game_ttl=10))
+    engine = WebEngine(Limits(workers=0, game_ttl=0.5, record_ttl=60))
 
     async def run() -> None:
-        kept = (await engine.new_game({"cmd": "new_game", "game": "zsy", "seed": 1}))["game_id"]
-        dropped = (await engine.new_game({"cmd": "new_game", "game": "zsy", "seed": 2}))["game_id"]
-        await engine.keep(kept)
-        record = await engine.game(kept, {"cmd": "record"})
-        assert engine.expire(now=engine.sessions[kept].last_used + 11) == 2
-        assert await engine.game(kept, {"cmd": "record"}) == record
+        kept = await engine.new_game({"game": "zsy", "seed": 1}, ["human", "random", "random", "random"])
+        dropped = await engine.new_game({"game": "zsy", "seed": 2}, ["human", "random", "random", "random"])
+        await engine.game(kept["game_id"], {"cmd": "keep", "token": kept["tokens"]["0"]})
+        assert engine.count() == 2
+        await asyncio.sleep(0.7)
+        assert engine.count() == 0  # neither is running; the kept one is still there
+        state = await engine.game(kept["game_id"], {"cmd": "observe", "token": kept["tokens"]["0"]})
+        assert state["to_move"] == 0 and len(state["hand"]) == 14
         with pytest.raises(Exception, match="no game"):
-            await engine.game(dropped, {"cmd": "record"})
+            await engine.game(dropped["game_id"], {"cmd": "observe"})
 
-    asyncio.run(run())
-    engine.stop()
+    try:
+        asyncio.run(run())
+    finally:
+        engine.stop()
 
 
 def test_bodies_are_json_objects_not_files(client: TestClient) -> None:

@@ -1,0 +1,144 @@
+"""Seats of a web game: who may act for whom, and what everyone else may see.
+
+Every human seat gets a random token when the game starts; the store keeps
+only its SHA-256, so whoever reads the store cannot act for a seat. A
+request with a seat's token acts for that seat; one without sees the
+public view: what every player sees (the table, the hand sizes, the
+discard), never a hand.
+
+An AI player's own reason often names cards only it holds ("with AC the
+contract is 2 cards away"), so the web never shows it: :func:`public_reason`
+says what the move did in public terms (the action is public once made).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "HUMAN",
+    "check_seats",
+    "hash_token",
+    "new_tokens",
+    "seat_of",
+    "public_view",
+    "public_reason",
+    "public_table",
+]
+
+HUMAN = "human"
+"""The seat kind of a person at the page (every other kind is an AI player)."""
+
+_PRIVATE = ("hand",)
+"""Fields of an observation that only their player may see."""
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token (its SHA-256, hex)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def new_tokens(seats: Sequence[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """A fresh token for each human seat: (seat number -> token, seat number -> its hash)."""
+    tokens = {str(i): secrets.token_urlsafe(18) for i, kind in enumerate(seats) if kind == HUMAN}
+    return tokens, {seat: hash_token(t) for seat, t in tokens.items()}
+
+
+def seat_of(hashes: Mapping[str, str], token: str) -> int | None:
+    """The seat ``token`` belongs to, or None (compared in constant time)."""
+    digest = hash_token(token)
+    found = None
+    for seat, h in hashes.items():
+        if hmac.compare_digest(h, digest):
+            found = int(seat)
+    return found
+
+
+def hand_list(hand: Any) -> list[str]:
+    """A hand as a list of card codes (the engine gives a string or a list)."""
+    if isinstance(hand, str):
+        return hand.split()
+    return [str(c) for c in hand]
+
+
+def public_view(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """An observation with every private field removed: what every player sees."""
+    out = {k: v for k, v in observation.items() if k not in _PRIVATE}
+    out["player"] = None
+    return out
+
+
+def public_table(observation: Mapping[str, Any]) -> tuple[list[list[str]], str | None]:
+    """The table as lists of card codes, and the top discard (None if there is none)."""
+    table: list[list[str]] = []
+    for meld in observation.get("table", []) or []:
+        text = meld["cards"] if isinstance(meld, Mapping) else meld
+        table.append(str(text).split())
+    if observation.get("game") == "zsy" and observation.get("trick"):
+        table = [str(observation["trick"]).split()]
+    discard = observation.get("discard")
+    return table, str(discard) if discard else None
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def public_reason(kind: str, action: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """What an AI seat's move did, in public facts only: the action (public once made) and the
+    public views before and after it (hand sizes, the table, the discard)."""
+    word, _, rest = action.strip().partition(" ")
+    word = word.lower()
+    p = before.get("to_move", -1)
+    sizes_before = before.get("hand_sizes") or []
+    sizes_after = after.get("hand_sizes") or []
+    left = sizes_after[p] if isinstance(p, int) and 0 <= p < len(sizes_after) else None
+    shed = sizes_before[p] - left if left is not None and p < len(sizes_before) else None
+    tail = f"; {_count(left, 'card')} left in hand" if left is not None else ""
+    who = f"the {kind} player"
+    if word == "play":
+        if before.get("game") == "zsy":
+            return f"{who} plays {rest.strip()}{tail}"
+        return f"{who} plays {_count(shed or 0, 'card')} from hand to the table{tail}"
+    if word == "draw":
+        return f"{who} draws a card"
+    if word == "pass":
+        return f"{who} passes"
+    if word == "discard":
+        return f"{who} discards {rest.strip()}{tail}"
+    if word == "take":
+        top = before.get("discard")
+        return f"{who} takes {top} from the discard pile" if top else f"{who} takes {rest.strip()}"
+    if word in ("decline", "nocall"):
+        return f"{who} lets the discard go"
+    if word == "call":
+        return f"{who} calls Shanghai! for {before.get('discard')}"
+    if word == "laydown":
+        return f"{who} lays down its contract{tail}"
+    if word in ("layoff", "swap"):
+        return f"{who} lays off on the table{tail}"
+    if word in ("offer", "give"):
+        return f"{who} gives {rest.strip()} in tribute"
+    return f"{who}: {word}"
+
+
+def check_seats(seats: Sequence[str] | None, players: int) -> list[str]:
+    """The seats of a new game (``ValueError`` naming a bad one): one per player, each ``human``
+    or an AI kind; at least one human (a game of AIs alone is ``shanghai selfplay``'s job)."""
+    from solver.engine.players import PLAYER_KINDS
+
+    if seats is None:
+        return [HUMAN] + ["solver"] * (players - 1)
+    if len(seats) != players:
+        raise ValueError(f"seats must list {players} seats (one per player), not {len(seats)}")
+    known = (HUMAN, *PLAYER_KINDS)
+    for i, kind in enumerate(seats):
+        if kind not in known:
+            raise ValueError(f"seat {i}: unknown kind {kind[:40]!r} (known: {', '.join(known)})")
+    if HUMAN not in seats:
+        raise ValueError("at least one seat must be 'human'")
+    return list(seats)
