@@ -162,27 +162,6 @@ def test_zsy_replies(page: Any) -> None:
     assert page.locator("#split .reply").count() >= 1
 
 
-def test_play_a_whole_game(page: Any) -> None:
-    """Zheng Shang You against three solver players, one hand, through the page."""
-    _open(page, "/zsy")
-    page.evaluate("document.body.dataset.fast = '1'")
-    page.click("#mode-play")
-    page.click("#new-game")
-    for _ in range(200):
-        page.locator("#final, #play-actions:not([hidden]) #actions button").first.wait_for(timeout=60000)
-        if page.locator("#final").count():
-            break
-        page.locator("#actions button").first.click()
-        page.wait_for_timeout(50)
-    assert page.locator("#final").count() == 1
-    assert page.locator("#final td").count() >= 8
-    assert page.locator("#log li").count() > 4
-    with page.expect_download() as download:
-        page.click("#record-btn")
-    record = json.loads(Path(download.value.path()).read_text())
-    assert record["game"] == "zsy" and record["actions"]
-
-
 @pytest.mark.parametrize(("name", "width", "height"), [("phone", 390, 844), ("desktop", 1280, 800)])
 def test_screenshots(browser: Any, live_server: str, tmp_path: Path, name: str, width: int, height: int) -> None:
     """The page at phone and desktop sizes (SHANGHAI_SCREENSHOTS=docs/img writes the README's pictures)."""

@@ -70,3 +70,24 @@ export function actionEl(text, mini) {
   return out;
 }
 
+
+// A hand in the order a player holds it: by rank (then suit), or by suit (then rank). Suits
+// alternate colours (S H C D); Zheng Shang You ranks run 3..A, 2, then the jokers; the other
+// games 2..A, jokers last.
+const ORDER = {
+  zsy: ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "BJ", "RJ"],
+  other: ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "BJ", "RJ", "JK"],
+};
+const SUIT_ORDER = ["S", "H", "C", "D"];
+
+export function sortHand(list, game, mode) {
+  const ranks = ORDER[game === "zsy" ? "zsy" : "other"];
+  const key = (t) => {
+    const code = baseCode(t);
+    const joker = /^(RJ|BJ|JK)$/.test(code);
+    const rank = ranks.indexOf(joker ? code : code.slice(0, -1));
+    const suit = joker ? 4 : SUIT_ORDER.indexOf(code.slice(-1));
+    return mode === "suit" ? [joker ? 9 : suit, rank] : [rank, suit];
+  };
+  return list.slice().sort((a, b) => { const x = key(a); const y = key(b); return x[0] - y[0] || x[1] - y[1]; });
+}

@@ -1,0 +1,99 @@
+"""Whole games against AI players in the browser, by taps alone, through the seat API.
+
+Every turn the player asks for the hint, the hint marks exactly one button, and that
+button is tapped. The games are whole: Zheng Shang You to its target score, Contract
+all seven rounds (each round bounded by the engine's `turn_limit`, so the test's time is
+bounded whatever the deal); the page takes such engine options and rules from
+`document.body.dataset.playOptions` / `playRules` (JSON), as a test or an embedding page sets them."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
+
+
+def _open(page: Any, path: str) -> None:
+    page.goto(page.base + path)
+    page.wait_for_selector("body[data-ready='1']", timeout=20000)
+
+
+def _play_by_hints(page: Any, turns: int, stop_at_end: bool = True) -> dict[str, int]:
+    """Tap Hint, check it marks one button, tap that button; until the game ends."""
+    seen = {"turns": 0}
+    for _ in range(turns):
+        page.locator("#final, #play-actions:not([hidden]) #actions button").first.wait_for(timeout=60000)
+        if page.locator("#final").count():
+            return seen
+        page.click("#hint-btn")
+        hinted = page.locator("#actions button.hinted")
+        try:
+            hinted.first.wait_for(timeout=30000)
+        except Exception:
+            actions = page.locator("#actions button").evaluate_all("els => els.map(e => e.dataset.action)")
+            pytest.fail("no button hinted: " + page.inner_text("#play-note") + " | legal: " + repr(actions))
+        assert hinted.count() == 1, page.inner_text("#play-note")
+        hinted.click()
+        seen["turns"] += 1
+        page.locator("#final, #play-actions:not([hidden]) #actions button").first.wait_for(timeout=60000)
+        try:
+            page.wait_for_function("() => !document.querySelector('#play-actions:not([hidden]) #actions button.hinted')")
+        except Exception:
+            pytest.fail("after the hinted move: " + page.inner_text("#play-note") + " | " + page.inner_text("#log"))
+    if stop_at_end:
+        pytest.fail(f"the game did not end in {turns} turns")
+    return seen
+
+
+def test_whole_zsy_game_by_taps(page: Any) -> None:
+    """Zheng Shang You against three greedy players to the target score (5 here, 11 by default)."""
+    _open(page, "/zsy")
+    page.evaluate("() => { document.body.dataset.playRules = JSON.stringify({ target: 5 }); }")
+    page.click("#mode-play")
+    page.select_option("#play-ai", "greedy")
+    start = time.monotonic()
+    page.click("#new-game")
+    seen = _play_by_hints(page, 1500)
+    final = page.locator("#final")
+    assert final.count() == 1
+    scores = [int(s) for s in page.locator("#board .seat .score").all_inner_texts()]
+    assert max(scores) >= 5
+    assert page.locator("#log li").count() > seen["turns"]
+    with page.expect_download() as download:
+        page.click("#record-btn")
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["game"] == "zsy" and record["actions"]
+    print(f"zsy: {seen['turns']} turns in {time.monotonic() - start:.1f} s")
+
+
+def test_whole_contract_game_by_taps(page: Any) -> None:
+    """Contract against two greedy players, all seven rounds, with the running score."""
+    _open(page, "/contract")
+    page.evaluate("() => { document.body.dataset.playOptions = JSON.stringify({ turn_limit: 10 }); }")
+    page.click("#mode-play")
+    page.select_option("#play-ai", "greedy")
+    page.select_option("#play-players", "3")
+    start = time.monotonic()
+    page.click("#new-game")
+    rounds: set[str] = set()
+    seen = {"turns": 0}
+    for _ in range(40):
+        page.locator("#final, #play-actions:not([hidden]) #actions button").first.wait_for(timeout=60000)
+        if page.locator("#final").count():
+            break
+        rounds.add(page.inner_text("#game-info").split(":")[0])
+        seen["turns"] += _play_by_hints(page, 1, stop_at_end=False)["turns"]
+    else:
+        for _ in range(2000):
+            if page.locator("#final").count():
+                break
+            rounds.add(page.inner_text("#game-info").split(":")[0])
+            seen["turns"] += _play_by_hints(page, 1, stop_at_end=False)["turns"]
+    assert page.locator("#final").count() == 1
+    assert {f"round {n} of 7" for n in range(1, 8)} <= rounds, rounds
+    print(f"contract: {seen['turns']} turns in {time.monotonic() - start:.1f} s")
