@@ -32,6 +32,10 @@ export async function solve() {
       answer.append(el("div", { class: "advice", id: "advice" }, el("b", { text: "Advice: " }), actionEl(hint.action), el("div", { class: "muted", text: hint.reason })));
     }
     answer.append(el("p", { class: "muted", text: `solved in ${(result.seconds * 1000).toFixed(1)} ms` }));
+    // The answer where the eye is: scrolled into view, its heading focused for screen readers.
+    const head = $("#answer-head");
+    if (head) { head.tabIndex = -1; head.focus({ preventScroll: true }); }
+    answer.scrollIntoView({ block: "start" });
   } catch (e) {
     answer.replaceChildren(el("p", { class: "error", id: "solve-error", text: e.message }));
   } finally {

@@ -20,6 +20,21 @@ export function svgUse(id, viewBox) {
 
 export function isRed(code) { return /[HD]$/.test(code) || code === "RJ"; }
 
+// A card's name as a player says it (screen readers): "king of spades", "red joker".
+const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king", T: "10" };
+const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+const JOKER_NAMES = { RJ: "red joker", BJ: "black joker", JK: "joker" };
+
+export function cardName(code) {
+  code = baseCode(code);
+  if (JOKER_NAMES[code]) return JOKER_NAMES[code];
+  const rank = code.slice(0, -1);
+  return (RANK_NAMES[rank] || rank) + " of " + SUIT_NAMES[code.slice(-1)];
+}
+
+// A wild's role: a card ("8H") or, in Zheng Shang You, a rank ("7").
+function roleName(role) { return /[SHDC]$/.test(role) ? cardName(role) : (RANK_NAMES[role] || role); }
+
 // One card drawn from the sprite; a token may carry a wild's role ("2S=8H").
 export function cardEl(token, opts) {
   opts = opts || {};
@@ -30,7 +45,7 @@ export function cardEl(token, opts) {
     type: opts.onclick ? "button" : null,
     "data-card": code,
     "data-key": opts.key || null,
-    "aria-label": opts.label || (code + (role ? " as " + role : "")),
+    "aria-label": opts.label || (cardName(code) + (role ? " as " + roleName(role) : "")),
     title: opts.title || null,
     onclick: opts.onclick || null,
   });

@@ -1,6 +1,6 @@
 // Position entry: the state of the position, the URL fragment, the rules panel, the zones and the picker.
 import { $, el, api, tokens, baseCode, countOf } from "./util.js";
-import { GAME, GAME_TITLE, SUITS, RANKS, JOKERS, svgUse, cardsEl, isRed } from "./cards.js";
+import { GAME, GAME_TITLE, SUITS, RANKS, JOKERS, svgUse, cardsEl, isRed, cardName } from "./cards.js";
 
 // --- state -------------------------------------------------------------------------------------
 
@@ -209,7 +209,13 @@ function renderRules() {
     } else {
       input = el("input", { type: "text", name: o.name, value: String(values[o.name] || ""), onchange: (e) => set(e.target.value) });
     }
-    body.append(el("label", { title: o.doc }, el("span", { class: "doc", text: o.name.replace(/_/g, " ") }), input));
+    const helpId = "help-" + o.name;
+    const help = el("p", { class: "rule-help", id: helpId, hidden: true, text: o.doc });
+    const toggle = el("button", { type: "button", class: "small help", "aria-expanded": "false", "aria-controls": helpId,
+      "aria-label": "about " + o.name.replace(/_/g, " "), "data-focus-key": "help-" + o.name,
+      onclick: () => { help.hidden = !help.hidden; toggle.setAttribute("aria-expanded", String(!help.hidden)); } }, "?");
+    input.id = "rule-" + o.name;
+    body.append(el("div", { class: "rule" }, el("label", { for: input.id }, el("span", { class: "doc", text: o.name.replace(/_/g, " ") })), input, toggle, help));
   }
   const changed = Object.keys(S.rules).filter((k) => k !== "preset");
   $("#rules-summary").textContent = S.rules.preset + (changed.length ? " + " + changed.map((k) => k + "=" + S.rules[k]).join(", ") : "");
@@ -249,13 +255,7 @@ function renderPosition() {
   }
   for (const z of S.zones) root.append(renderZone(z));
   if (GAME !== "zsy") {
-    root.append(el("button", { type: "button", id: "add-meld", onclick: () => {
-      const z = zone("meld", [], { owner: GAME === "contract" ? 1 : 0 });
-      const idx = S.zones.map((x) => x.kind).lastIndexOf("meld");
-      S.zones.splice(idx >= 0 ? idx + 1 : 1, 0, z);
-      S.active = z.id;
-      changed();
-    } }, "+ Add table meld"));
+    root.append(el("button", { type: "button", id: "add-meld", onclick: addMeld }, "+ Add table meld"));
   }
   if (S.generalError) root.append(el("p", { class: "error", id: "position-error", text: S.generalError }));
 }
@@ -309,14 +309,18 @@ function renderPicker() {
   const root = $("#picker");
   const target = activeZone();
   const u = used();
-  root.replaceChildren(el("h2", { text: "Cards" }),
-    el("p", { class: "picker-target" }, "Tap a card to add it to ", el("b", { text: zoneLabel(target) }), ". Tap a card in the position to take it back."));
+  const head = el("div", { class: "picker-head" }, el("h2", { text: "Cards" }),
+    el("p", { class: "picker-target", id: "picker-target" }, "Adding to ", el("b", { text: zoneLabel(target) })));
+  if (GAME !== "zsy") head.append(el("button", { type: "button", class: "small", id: "picker-new-meld", "data-focus-key": "picker-new-meld", onclick: addMeld }, "+ New meld"));
+  if (S.zones.length > 1) head.append(el("button", { type: "button", class: "small", id: "picker-next", "data-focus-key": "picker-next", onclick: nextZone }, "Next zone"));
+  root.replaceChildren(head);
   const grid = el("div", { class: "picker-grid" });
   const chip = (code, label) => {
     const limit = S.deck[code] || 0;
     const n = u.get(code) || 0;
-    return el("button", { type: "button", class: "chip" + (isRed(code) ? " red" : "") + (n ? " used" : ""), "data-card": code,
-      disabled: n >= limit, "aria-label": code + ", " + n + " of " + limit + " used",
+    return el("button", { type: "button", class: "chip suit-" + code.slice(-1) + (isRed(code) ? " red" : "") + (n ? " used" : ""), "data-card": code,
+      "data-focus-key": "chip-" + code,
+      disabled: n >= limit, "aria-label": cardName(code) + ", " + n + " of " + limit + " used",
       onclick: () => addCard(code) }, label, el("span", { class: "count", text: n + "/" + limit }));
   };
   for (const s of SUITS) {
@@ -333,6 +337,32 @@ function renderPicker() {
   if (jokers.length) root.append(el("div", { class: "jokers" }, jokers.map((j) => chip(j, el("span", { text: j })))));
 }
 
+// A new empty table meld after the last one, made the zone being filled.
+function addMeld() {
+  const z = zone("meld", [], { owner: GAME === "contract" ? 1 : 0 });
+  const idx = S.zones.map((x) => x.kind).lastIndexOf("meld");
+  S.zones.splice(idx >= 0 ? idx + 1 : 1, 0, z);
+  S.active = z.id;
+  changed();
+}
+
+function nextZone() {
+  const i = S.zones.findIndex((z) => z.id === S.active);
+  S.active = S.zones[(i + 1) % S.zones.length].id;
+  markActive();
+  keepZoneInView();
+}
+
+// The zone being filled stays in view above the docked picker (phone): its scroll margin is the
+// picker's height, so "nearest" scrolls only when the zone would be hidden.
+export function keepZoneInView() {
+  const picker = $("#picker");
+  const docked = getComputedStyle(picker).position === "sticky";
+  document.documentElement.style.setProperty("--picker-h", docked ? picker.offsetHeight + "px" : "0px");
+  const box = document.querySelector(`.zone[data-zone-id="${S.active}"]`);
+  if (box) box.scrollIntoView({ block: "nearest" });
+}
+
 function addCard(code) {
   const z = activeZone();
   if (z.kind === "discard") z.cards = [code];
@@ -341,14 +371,21 @@ function addCard(code) {
 }
 
 export function renderAll() {
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focusKey : null;
   renderPosition();
   renderPicker();
+  // Focus survives the re-render: the control that had it gets it back (or the next one).
+  if (focused) {
+    const again = document.querySelector(`[data-focus-key="${CSS.escape(focused)}"]:not(:disabled)`) || (focused.startsWith("chip-") ? $("#picker .chip:not(:disabled)") : null);
+    if (again) again.focus({ preventScroll: true });
+  }
 }
 
 export function changed() {
   for (const z of S.zones) z.typed = false;
   writeHash();
   renderAll();
+  keepZoneInView();
   scheduleValidate();
 }
 
@@ -404,6 +441,7 @@ export async function validate() {
   const gen = $("#position-error");
   if (gen) gen.remove();
   if (S.generalError) $("#position").append(el("p", { class: "error", id: "position-error", text: S.generalError, role: "alert" }));
+  if (document.activeElement === document.body || $("#picker").contains(document.activeElement)) keepZoneInView();
   return !message;
 }
 

@@ -2,7 +2,7 @@
 // share it, and play against AI players. Plain JavaScript modules, no build step, no network
 // but this server; cards are the <symbol>s of the sprite the server inlines (solver/svg.py).
 import { $, el, api, download, readFile } from "./util.js";
-import { GAME } from "./cards.js";
+import { GAME, GAME_TITLE } from "./cards.js";
 import { S, resetZones, puzzle, writeHash, readHash, loadPuzzleData, rulesChanged, changed } from "./entry.js";
 import { solve } from "./answers.js";
 import { setupPlay } from "./play.js";
@@ -30,6 +30,14 @@ async function main() {
     a.addEventListener("click", (e) => { e.preventDefault(); location.href = a.getAttribute("href") + (sessionStorage.getItem("shanghai-mode") === "play" ? "#play" : ""); });
   }
   $("#mode-solve").onclick = () => setMode("solve");
+  $("#page-game").textContent = " · " + GAME_TITLE[GAME];
+  // The file inputs are opened by real buttons (a label is not reachable by keyboard).
+  $("#upload-btn").onclick = () => $("#upload").click();
+  $("#record-upload-btn").onclick = () => $("#record-upload").click();
+  const four = $("#four-colour");
+  four.checked = localStorage.getItem("shanghai-four-colour") === "1";
+  document.body.classList.toggle("four-colour", four.checked);
+  four.onchange = () => { document.body.classList.toggle("four-colour", four.checked); localStorage.setItem("shanghai-four-colour", four.checked ? "1" : "0"); };
   $("#mode-play").onclick = () => setMode("play");
   S.meta = await api("rules");
   const upload = sessionStorage.getItem("shanghai-upload");

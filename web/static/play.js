@@ -50,7 +50,8 @@ function seats() {
   return Array.from({ length: P.players }, (_, i) => (i === 0 ? "human" : P.ai));
 }
 
-// Engine options a page may add for a shorter game (tests: `document.body.dataset.playOptions`).
+// Engine options a page may add for a shorter game (tests: `document.body.dataset.playOptions`;
+// `playRules` adds rule options, `playSeed` fixes the deal).
 function extraOptions() {
   try { return JSON.parse(document.body.dataset.playOptions || "{}"); } catch (e) { return {}; }
 }
@@ -62,6 +63,7 @@ async function newGame() {
   note("Dealing…");
   try {
     const body = { game: GAME, rules: { preset: $("#play-preset").value }, players: P.players, seats: seats(), options: extraOptions() };
+    if (document.body.dataset.playSeed) body.seed = parseInt(document.body.dataset.playSeed, 10);
     if (document.body.dataset.playRules) Object.assign(body.rules, JSON.parse(document.body.dataset.playRules));
     const r = await api("new_game", body);
     await started(r, "Game started. You are player 0.");
