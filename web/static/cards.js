@@ -43,6 +43,7 @@ export function cardEl(token, opts) {
   const node = el(opts.onclick ? "button" : "span", {
     class: "card" + (opts.mark ? " " + opts.mark : ""),
     type: opts.onclick ? "button" : null,
+    role: opts.onclick ? null : "img",
     "data-card": code,
     "data-key": opts.key || null,
     "aria-label": opts.label || (cardName(code) + (role ? " as " + roleName(role) : "")),

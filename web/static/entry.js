@@ -283,8 +283,9 @@ function renderZone(z) {
     placeholder: z.kind === "hand" ? "e.g. 6S KD 2H" : z.kind === "discard" ? "e.g. 7H" : "e.g. 3H 4H 5H",
     autocomplete: "off", autocapitalize: "characters", spellcheck: "false", "aria-invalid": z.error ? "true" : "false",
     "data-zone": z.kind,
-    onfocus: () => { if (S.active !== z.id) { S.active = z.id; markActive(); } },
-    oninput: (e) => { z.cards = tokens(e.target.value); z.typed = true; writeHash(); renderPicker(); scheduleValidate(); } });
+    // Tabbing past a zone does not make it the one the picker fills: typing in it, a tap on it,
+    // or the picker's "Next zone" does.
+    oninput: (e) => { if (S.active !== z.id) { S.active = z.id; markActive(); } z.cards = tokens(e.target.value); z.typed = true; writeHash(); renderPicker(); scheduleValidate(); } });
   const box = el("div", { class: "zone" + (S.active === z.id ? " active" : ""), "data-zone-id": z.id, "data-kind": z.kind,
     onclick: () => { if (S.active !== z.id) { S.active = z.id; markActive(); } } },
   head,
@@ -376,7 +377,13 @@ export function renderAll() {
   renderPicker();
   // Focus survives the re-render: the control that had it gets it back (or the next one).
   if (focused) {
-    const again = document.querySelector(`[data-focus-key="${CSS.escape(focused)}"]:not(:disabled)`) || (focused.startsWith("chip-") ? $("#picker .chip:not(:disabled)") : null);
+    let again = document.querySelector(`[data-focus-key="${CSS.escape(focused)}"]:not(:disabled)`);
+    if (!again && focused.startsWith("chip-")) {
+      // A card used up is disabled: the focus goes to the next card still free.
+      const chips = [...document.querySelectorAll("#picker .chip")];
+      const at = chips.findIndex((c) => c.dataset.focusKey === focused);
+      again = chips.slice(at + 1).concat(chips.slice(0, at)).find((c) => !c.disabled) || null;
+    }
     if (again) again.focus({ preventScroll: true });
   }
 }

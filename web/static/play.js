@@ -265,7 +265,7 @@ function renderBoard() {
     const table = o.table || [];
     const fresh = new Map(P.fresh);
     const marks = (cards) => cards.map((c) => { const b = baseCode(c); if (fresh.get(b)) { fresh.set(b, fresh.get(b) - 1); return "moved"; } return null; });
-    board.append(el("h3", { text: `Table (${table.length} meld${table.length === 1 ? "" : "s"})` }));
+    board.append(el("h2", { text: `Table (${table.length} meld${table.length === 1 ? "" : "s"})` }));
     const targets = meldTargets();
     board.append(el("div", { id: "play-table" }, table.map((m, i) => {
       const cards = tokens(typeof m === "string" ? m : m.cards);
@@ -279,7 +279,7 @@ function renderBoard() {
     })));
     if (GAME === "contract") board.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "discard" }), o.discard ? cardsEl([o.discard]) : el("span", { class: "muted", text: "none" })));
   }
-  board.append(el("h3", { text: `Your hand (${P.hand.length})` }));
+  board.append(el("h2", { text: `Your hand (${P.hand.length})` }));
   const hand = el("div", { class: "cards", id: "my-hand", role: "group", "aria-label": "your hand" });
   const inMelds = new Set(P.melds.flat());
   P.hand.forEach((t, i) => {
@@ -392,7 +392,7 @@ function renderActions() {
     root.append(bar);
   }
   if (P.melds.length) {
-    const build = el("div", { class: "laydown-build", id: "laydown-build" }, el("h3", { text: "Your lay-down" }),
+    const build = el("div", { class: "laydown-build", id: "laydown-build" }, el("h2", { text: "Your lay-down" }),
       P.melds.map((m, k) => el("div", { class: "meld-row" }, el("span", { class: "tag", text: meldName(k) }), cardsEl(m.map((i) => P.hand[i]), { fan: true }))));
     build.append(el("div", { class: "bar" },
       el("button", { type: "button", class: "primary", id: "laydown-btn", "data-focus-key": "laydown", onclick: () => act(layDownText()) }, "Lay down"),

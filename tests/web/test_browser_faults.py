@@ -160,7 +160,7 @@ def test_zsy_answers_show_plays_left_and_wild_roles(page: Any) -> None:
     first = replies.first
     assert "then 2 plays to go out" in first.inner_text()
     joker = page.locator("#replies .reply .card[data-card='RJ']").first
-    assert re.fullmatch(r"RJ as (6|K|8|7|5)", str(joker.get_attribute("aria-label")))
+    assert re.fullmatch(r"red joker as (6|K|8|7|5)", str(joker.get_attribute("aria-label")))
     assert joker.locator(".role").count() == 1
 
 

@@ -19,6 +19,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 
+from tests.web.axe import assert_clean
 
 SEED = os.environ.get("SHANGHAI_PLAY_SEED", "2")
 """The Contract deal of the test: one where a lay-down, a lay-off and a discard with other actions all come up."""
@@ -67,6 +68,7 @@ def test_whole_zsy_game_by_taps(page: Any) -> None:
     seen = _play_by_hints(page, 1500)
     final = page.locator("#final")
     assert final.count() == 1
+    assert_clean(page, "zsy, the game over")
     scores = [int(s) for s in page.locator("#board .seat .score").all_inner_texts()]
     assert max(scores) >= 5
     assert page.locator("#log li").count() > seen["turns"]
@@ -137,11 +139,14 @@ def test_whole_contract_game_by_taps(page: Any) -> None:
         page.locator("#final, #play-actions:not([hidden]) #actions button").first.wait_for(timeout=60000)
         if page.locator("#final").count():
             break
+        if not rounds:
+            assert_clean(page, "contract, the first turn")
         rounds.add(page.inner_text("#game-info").split(":")[0])
         if _taps(page, done):
             continue
         seen["turns"] += _play_by_hints(page, 1, stop_at_end=False)["turns"]
     assert page.locator("#final").count() == 1
+    assert_clean(page, "contract, the game over")
     assert done == {"laydown", "layoff", "confirm"}, done
     assert {f"round {n} of 7" for n in range(1, 8)} <= rounds, rounds
     print(f"contract: {seen['turns']} turns in {time.monotonic() - start:.1f} s")

@@ -10,6 +10,8 @@ import pytest
 
 expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
 
+from tests.web.axe import assert_clean  # noqa: E402
+
 PHONE = {"width": 390, "height": 844}
 
 
@@ -61,7 +63,8 @@ def test_five_melds_by_taps_zone_and_picker_both_in_view(phone: Any) -> None:
     phone.wait_for_selector("#answer-head", timeout=30000)
     phone.wait_for_timeout(100)
     head = _box(phone, "#answer-head")
-    assert 0 <= head["y"] and head["y"] + head["height"] <= PHONE["height"]
+    assert head["y"] >= 0 and head["y"] + head["height"] <= PHONE["height"]
+    assert_clean(phone, "phone, five melds solved")
 
 
 @pytest.mark.parametrize("path", ["/manipulation", "/contract", "/zsy", "/contract#play"])
