@@ -150,3 +150,19 @@ def test_whole_contract_game_by_taps(page: Any) -> None:
     assert done == {"laydown", "layoff", "confirm"}, done
     assert {f"round {n} of 7" for n in range(1, 8)} <= rounds, rounds
     print(f"contract: {seen['turns']} turns in {time.monotonic() - start:.1f} s")
+
+
+def test_manipulation_hints_mark_their_button(page: Any) -> None:
+    """Ten Manipulation turns (the issue counted 5 of 16 hints marking no button): each hint
+    marks exactly one button, and each AI play is logged as the cards it put down."""
+    _open(page, "/manipulation")
+    page.evaluate("() => { document.body.dataset.playSeed = '3'; }")
+    page.click("#mode-play")
+    page.select_option("#play-ai", "greedy")
+    page.select_option("#play-players", "3")
+    page.click("#new-game")
+    seen = _play_by_hints(page, 10, stop_at_end=False)
+    assert seen["turns"] >= 1
+    plays = page.locator("#log li:not([data-player='0'])[data-action^='play ']")
+    for i in range(plays.count()):
+        assert plays.nth(i).inner_text().split("\n")[0].count("|") == 0  # not the whole table
