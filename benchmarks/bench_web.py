@@ -1,9 +1,13 @@
 """The web API under load, and its latency against the same solve in process.
 
     python -m benchmarks.bench_web [--requests 300] [--clients 50] [--seconds 60]
+        [--fleet-clients 50] [--fleet-seconds 60] [--only-fleet]
+
+First the fleet (:mod:`benchmarks.bench_web_fleet`): two server processes sharing a Redis,
+``--fleet-clients`` clients playing games and solving, then the fairness run. Then:
 
 Starts ``shanghai serve`` twice on free localhost ports, with two solver
-worker processes (the default) and with ``--workers 0`` (solves in threads of
+worker processes (the default) and with ``--solvers 0`` (solves in threads of
 the server), and:
 
 1. latency: ``--requests`` rounds; each round solves the same two-deck
@@ -60,7 +64,7 @@ def _post(conn: http.client.HTTPConnection, path: str, body: dict[str, Any]) -> 
 
 
 def _start(port: int, workers: int) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--workers", str(workers)]
+    cmd = [sys.executable, "-m", "cli", "serve", "--port", str(port), "--solvers", str(workers)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -319,10 +323,20 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=300, help="interleaved latency rounds")
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0, help="load test length (0: skip it)")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="solver processes of the one-process server")
+    parser.add_argument("--fleet-clients", type=int, default=50)
+    parser.add_argument("--fleet-seconds", type=float, default=60.0, help="the Redis fleet's play run (0: skip it)")
+    parser.add_argument("--only-fleet", action="store_true", help="only the fleet's runs (play and fairness)")
     args = parser.parse_args()
     console = Console(width=130)
     puzzles = _puzzles(50)
+    if args.fleet_seconds > 0:
+        from benchmarks.bench_web_fleet import run
+
+        fleet = run(puzzles, args.fleet_clients, args.fleet_seconds, console)
+        print(json.dumps({k: round(v, 3) if isinstance(v, float) else v for k, v in fleet.items()}))
+    if args.only_fleet:
+        return
     ports = _free_port(), _free_port()
     procs = [_start(ports[0], args.workers), _start(ports[1], 0)]
     try:
@@ -330,8 +344,8 @@ def main() -> None:
         console.print(f"load average before: {before[0]:.2f} {before[1]:.2f} {before[2]:.2f} ({os.cpu_count()} cores)")
         ways = [
             Way("in process", _local(), None),
-            Way(f"HTTP, --workers {args.workers}", _http(ports[0]), procs[0].pid),
-            Way("HTTP, --workers 0", _http(ports[1]), procs[1].pid),
+            Way(f"HTTP, --solvers {args.workers}", _http(ports[0]), procs[0].pid),
+            Way("HTTP, --solvers 0", _http(ports[1]), procs[1].pid),
         ]
         figures: dict[str, Any] = latency(ways, puzzles, args.requests, console)
         spans(puzzles, ports[0], console)

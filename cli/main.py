@@ -326,7 +326,19 @@ def serve(
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     open_browser: Annotated[bool, typer.Option("--open", help="Open the page in the browser.")] = False,
-    workers: Annotated[int, typer.Option(min=0, max=64, help="Solver worker processes (0: threads).")] = 2,
+    workers: Annotated[
+        int, typer.Option(min=1, max=64, help="Server processes (more than 1 needs --store redis://...).")
+    ] = 1,
+    solvers: Annotated[
+        int, typer.Option(min=0, max=64, help="Solver worker processes of each server process (0: threads).")
+    ] = 2,
+    store: Annotated[
+        str, typer.Option(help="Where games live: memory (this process) or redis://HOST:PORT/DB (shared).")
+    ] = "memory",
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option("--allowed-host", help="A Host header name to accept besides localhost's (repeatable)."),
+    ] = None,
 ) -> None:
     """Run the web page and its HTTP API (needs the web extra; see docs/web.md)."""
     try:
@@ -334,9 +346,21 @@ def serve(
         import uvicorn  # noqa: F401
     except ImportError:
         bad_input("shanghai serve needs the web extra: pip install -e '.[web]'")
+    from web.serve import ServeError
     from web.serve import serve as run
 
-    run(host, port, open_browser=open_browser, workers=workers)
+    try:
+        run(
+            host,
+            port,
+            open_browser=open_browser,
+            workers=workers,
+            solvers=solvers,
+            store=store,
+            allowed_hosts=allowed_host or (),
+        )
+    except ServeError as exc:
+        bad_input(str(exc))
 
 
 def main(args: list[str] | None = None) -> None:

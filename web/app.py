@@ -17,74 +17,31 @@ import contextlib
 import dataclasses
 import html
 import json
-import math
+import os
 import re
 import secrets
 import typing
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.middleware.gzip import GZipMiddleware
 
 from solver import __version__
 from solver.engine import GAME_NAMES
 from web.engine import EngineError, Limits, WebEngine
+from web.http import CSP, STATUS, Guard, Head, cached, document_errors, error, json_depth
 
-__all__ = ["create_app", "STATUS", "CSP"]
+__all__ = ["create_app", "STATUS", "CSP", "json_depth"]
 
 GameName = Literal["manipulation", "contract", "zsy"]
-
-STATUS: dict[str, int] = {
-    "forbidden": 403,
-    "rate_limited": 429,
-    "parse_error": 400,
-    "invalid_request": 400,
-    "missing_field": 400,
-    "bad_value": 400,
-    "bad_input": 422,
-    "illegal_action": 422,
-    "unknown_command": 404,
-    "unknown_game": 404,
-    "not_found": 404,
-    "method_not_allowed": 405,
-    "game_over": 409,
-    "too_large": 413,
-    "busy": 503,
-    "timeout": 504,
-    "internal_error": 500,
-}
-"""HTTP status of each error code (the protocol's codes, and the few the web adds)."""
-
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
-"""The Content-Security-Policy of every response: same-origin scripts and styles only."""
-
-_HEADERS = {
-    "Content-Security-Policy": CSP,
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
-}
-
-
-def error(code: str, message: str, retry_after: float | None = None) -> JSONResponse:
-    """An error response: the protocol's error object with the code's HTTP status
-    (and ``Retry-After``, in whole seconds, when the client should come back later)."""
-    headers = {"Retry-After": str(max(1, math.ceil(retry_after)))} if retry_after is not None else None
-    return JSONResponse(
-        {"error": {"code": code, "message": message}}, status_code=STATUS.get(code, 400), headers=headers
-    )
-
 
 # --- request models ------------------------------------------------------------------------
 
@@ -194,7 +151,7 @@ class PuzzleRequest(_Body):
 class TomlRequest(_Body):
     """The text of a puzzle file."""
 
-    toml: str = Field(max_length=60000)
+    toml: str = Field(description="At most the body limit (64 KiB).")
 
 
 def _seats(seats: list[str] | None, players: int) -> list[str]:
@@ -213,60 +170,6 @@ def _client(request: Request) -> str:
 
 def _fields(model: BaseModel) -> dict[str, Any]:
     return {k: v for k, v in model.model_dump(exclude_unset=True).items() if v is not None}
-
-
-# --- middleware ---------------------------------------------------------------------------------
-
-
-class Guard:
-    """ASGI middleware: security headers on every response, a cap on request bodies."""
-
-    def __init__(self, app: ASGIApp, max_body: int) -> None:
-        self.app = app
-        self.max_body = max_body
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [(k.lower().encode(), v.encode()) for k, v in _HEADERS.items()]
-                message = {**message, "headers": headers}
-            await send(message)
-
-        body = b""
-        more = True
-        too_large = False
-        for name, value in scope.get("headers", []):
-            if name == b"content-length":
-                try:
-                    too_large = int(value) > self.max_body
-                except ValueError:
-                    too_large = True
-        while more and not too_large:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-            too_large = len(body) > self.max_body
-        if too_large:
-            response = error("too_large", f"the request body is over {self.max_body} bytes")
-            await response(scope, receive, send_headers)
-            return
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send_headers)
 
 
 # --- pages --------------------------------------------------------------------------------------
@@ -290,6 +193,13 @@ def _page(game: str) -> str:
         .replace("{{version}}", html.escape(__version__))
         .replace("{{sprite}}", deck_sprite())
     )
+
+
+@cache
+def _sprite() -> str:
+    from solver.svg import deck_sprite
+
+    return deck_sprite()
 
 
 _TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
@@ -368,9 +278,10 @@ def _api_docs(schema: dict[str, Any]) -> str:
 # --- the app --------------------------------------------------------------------------------------
 
 
-def create_app(limits: Limits | None = None, store: str | None = None) -> FastAPI:
+def create_app(limits: Limits | None = None, store: str | None = None, allowed_hosts: Sequence[str] = ()) -> FastAPI:
     """The web app: pages, static files and the API, with its own :class:`WebEngine`
-    (games in ``store``: None for this process's memory, or ``redis://host:port/db``)."""
+    (games in ``store``: None for this process's memory, or ``redis://host:port/db``), answering
+    requests for localhost's names and ``allowed_hosts``."""
     limits = limits or Limits()
     engine = WebEngine(limits, store)
 
@@ -398,7 +309,18 @@ def create_app(limits: Limits | None = None, store: str | None = None) -> FastAP
     _puzzle_routes(app)
     _puzzle_file_routes(app)
     _page_routes(app)
-    app.add_middleware(Guard, max_body=limits.max_body)
+    app.add_middleware(Guard, max_body=limits.max_body, max_depth=limits.max_depth, hosts=allowed_hosts)
+    app.add_middleware(GZipMiddleware, minimum_size=800)
+    app.add_middleware(Head)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = document_errors(
+                get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
+            )
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app
 
 
@@ -425,7 +347,9 @@ def _error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.status_code, "invalid_request")
-        return error(code, str(exc.detail))
+        response = error(code, str(exc.detail))
+        response.headers.update(exc.headers or {})  # a 405's Allow
+        return response
 
     @app.exception_handler(EngineError)
     async def engine_error(request: Request, exc: EngineError) -> JSONResponse:
@@ -442,20 +366,20 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
     """The engine protocol's commands over HTTP (one engine behind both)."""
 
     @app.post("/api/solve", tags=["protocol"])
-    async def solve(body: SolveRequest) -> dict[str, Any]:
+    async def solve(body: SolveRequest, request: Request) -> dict[str, Any]:
         """Solve a position: what ``shanghai solve --json`` prints for it."""
-        return await engine.stateless({"cmd": "solve", **_fields(body)})
+        return await engine.stateless({"cmd": "solve", **_fields(body)}, _client(request))
 
     @app.post("/api/hint", tags=["protocol"])
-    async def hint(body: HintRequest) -> dict[str, Any]:
+    async def hint(body: HintRequest, request: Request) -> dict[str, Any]:
         """The best action and why, for the seat to move in a game (its ``token`` needed) or in a puzzle."""
         if (body.game_id is None) == (body.puzzle is None):
             raise EngineError("missing_field", "give exactly one of 'game_id' and 'puzzle'")
         if body.game_id is not None:
-            return await engine.game(body.game_id, {"cmd": "hint", "token": body.token})
+            return await engine.game(body.game_id, {"cmd": "hint", "token": body.token}, _client(request))
         fields = _fields(body)
         fields.pop("token", None)
-        return await engine.stateless({"cmd": "hint", **fields})
+        return await engine.stateless({"cmd": "hint", **fields}, _client(request))
 
     @app.post("/api/new_game", tags=["protocol"])
     async def new_game(body: NewGameRequest, request: Request) -> dict[str, Any]:
@@ -467,11 +391,11 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
         return await engine.new_game({"cmd": "new_game", **fields}, seats, _client(request))
 
     def game_command(cmd: str, model: type[GameRequest], doc: str) -> None:
-        async def endpoint(body: Any) -> dict[str, Any]:
+        async def endpoint(body: Any, request: Request) -> dict[str, Any]:
             fields = _fields(body)
-            return await engine.game(fields.pop("game_id"), {"cmd": cmd, **fields})
+            return await engine.game(fields.pop("game_id"), {"cmd": cmd, **fields}, _client(request))
 
-        endpoint.__annotations__ = {"body": model, "return": dict[str, Any]}
+        endpoint.__annotations__ = {"body": model, "request": Request, "return": dict[str, Any]}
         endpoint.__doc__ = doc
         endpoint.__name__ = cmd
         app.post(f"/api/{cmd}", tags=["protocol"], name=cmd)(endpoint)
@@ -510,8 +434,14 @@ def _game_routes(app: FastAPI, engine: WebEngine) -> None:
 
     @app.get("/api/health", tags=["games"])
     async def health() -> dict[str, Any]:
-        """Liveness, and how many games are running."""
-        return {"ok": True, "version": __version__, "games": engine.count()}
+        """Liveness, how many games are running (in the store: every process's) and which server process answered."""
+        from web.store import StoreError
+
+        try:
+            games = engine.count()
+        except StoreError as exc:
+            raise EngineError("busy", str(exc), retry_after=5) from None
+        return {"ok": True, "version": __version__, "games": games, "process": os.getpid()}
 
     # --- pages ---
 
@@ -598,17 +528,19 @@ def _page_routes(app: FastAPI) -> None:
 
     for game in GAME_NAMES:
 
-        def page(game: str = game) -> Callable[[], Awaitable[HTMLResponse]]:
-            async def endpoint() -> HTMLResponse:
-                return HTMLResponse(_page(game))
+        def page(game: str = game) -> Callable[[Request], Awaitable[Response]]:
+            async def endpoint(request: Request) -> Response:
+                return cached(request, _page(game), "text/html; charset=utf-8", 0)
 
             return endpoint
 
         app.get(f"/{game}", include_in_schema=False)(page())
 
     @app.get("/static/{name}", include_in_schema=False)
-    async def static(name: str) -> Response:
+    async def static(name: str, request: Request) -> Response:
+        if name == "cards.svg":  # the card sprite (also inlined in each page)
+            return cached(request, _sprite(), "image/svg+xml", 3600)
         suffix = name[name.rfind(".") :] if "." in name else ""
         if suffix not in _TYPES or not re.fullmatch(r"[a-z0-9_-]+\.[a-z]+", name) or not _has_static(name):
             raise EngineError("not_found", f"no file {name!r}")
-        return Response(_static(name), media_type=_TYPES[suffix], headers={"Cache-Control": "no-cache"})
+        return cached(request, _static(name), _TYPES[suffix], 300)

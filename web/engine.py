@@ -24,6 +24,7 @@ import concurrent.futures
 import json
 import multiprocessing
 import os
+import pickle
 import threading
 import time
 from collections.abc import Mapping
@@ -31,11 +32,16 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from solver.engine.protocol import EngineServer
+from web.fair import FairGate
 from web.games import Games
+from web.seats import hash_token
 from web.settings import EngineError, Limits
 from web.store import Store, StoreError, open_store
 
-__all__ = ["EngineError", "Limits", "WebEngine"]
+__all__ = ["EngineError", "Limits", "WebEngine", "HEAVY"]
+
+HEAVY = frozenset({"apply", "hint", "ai_move"})
+"""Game commands that may search (AI moves, hints): they run within the client's share."""
 
 
 # --- the worker processes ------------------------------------------------------------------
@@ -77,7 +83,14 @@ def _worker_main(conn: Connection) -> None:
             request = conn.recv()
         except (EOFError, OSError):
             return
-        conn.send(_worker_handle(request))
+        except (RecursionError, pickle.UnpicklingError):  # the whole message was read: go on with the next
+            conn.send({"error": {"code": "bad_value", "message": "the request cannot be read (too deep)"}})
+            continue
+        try:
+            reply = _worker_handle(request)
+            conn.send(reply)
+        except (RecursionError, pickle.PicklingError, TypeError, ValueError) as exc:  # an answer that is not data
+            conn.send({"error": {"code": "internal_error", "message": f"{type(exc).__name__}: {exc}"}})
 
 
 class _Worker:
@@ -132,9 +145,14 @@ class _ProcessPool:
                 except (EOFError, OSError) as exc:
                     reply.set_exception(exc)
 
+        try:
+            data = pickle.dumps(request, protocol=pickle.HIGHEST_PROTOCOL)
+        except (RecursionError, pickle.PicklingError, TypeError, ValueError):
+            self.idle.put_nowait(worker)  # the request never reached it: the worker is untouched
+            raise EngineError("bad_value", "the request cannot be passed to a solver (too deep or not data)") from None
         healthy = False
         try:
-            worker.conn.send(request)
+            worker.conn.send_bytes(data)
             loop.add_reader(fd, readable)
             result = await asyncio.wait_for(reply, timeout)
             healthy = True
@@ -193,6 +211,10 @@ def _check_record(record: Mapping[str, Any]) -> None:
             raise EngineError("bad_value", f"record field {name!r} must be {_KIND[kind]}, not {json.dumps(value)[:40]}")
     if not all(isinstance(a, str) for a in record["actions"]):
         raise EngineError("bad_value", "record field 'actions' must be a list of strings")
+    if not 0 <= record["seed"] < 2**63:
+        raise EngineError("bad_value", "record field 'seed' must be from 0 to 2**63 - 1")
+    if not 2 <= record["num_players"] <= 8:
+        raise EngineError("bad_value", "record field 'num_players' must be from 2 to 8")
 
 
 _KIND = {str: "a string", dict: "an object", int: "an integer", list: "a list"}
@@ -215,11 +237,17 @@ class WebEngine:
         self.games = Games(self.store, self.limits)
         self._pool: _ProcessPool | None = None
         self._solve_threads: concurrent.futures.ThreadPoolExecutor | None = None
-        self._threads = concurrent.futures.ThreadPoolExecutor(
-            max_workers=self.limits.games_threads, thread_name_prefix="shanghai-game"
+        self._threads = self._light = concurrent.futures.ThreadPoolExecutor(1)
+        self._threads.shutdown()
+        self._games_up = False
+        solvers = self.limits.workers or 4
+        self.solve_gate = FairGate(
+            solvers, self.limits.solver_share or solvers // 2, self.limits.client_queue, self.limits.max_pending
         )
-        self._pending = 0
-        self._lock = threading.Lock()
+        threads = self.limits.games_threads
+        self.game_gate = FairGate(
+            threads, self.limits.game_share or threads // 2, self.limits.client_queue, self.limits.max_pending
+        )
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -229,6 +257,15 @@ class WebEngine:
             self._pool = _ProcessPool(self.limits.workers)
         if self.limits.workers == 0 and self._solve_threads is None:
             self._solve_threads = concurrent.futures.ThreadPoolExecutor(4, thread_name_prefix="shanghai-solve")
+        self._start_games()
+
+    def _start_games(self) -> None:
+        if not self._games_up:  # the game threads (again after a stop: an app may be started twice)
+            self._threads = concurrent.futures.ThreadPoolExecutor(
+                max_workers=self.limits.games_threads, thread_name_prefix="shanghai-game"
+            )
+            self._light = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="shanghai-look")
+            self._games_up = True
 
     def stop(self) -> None:
         """Stop the workers (running solves are abandoned)."""
@@ -238,7 +275,10 @@ class WebEngine:
         if self._solve_threads is not None:
             self._solve_threads.shutdown(wait=False, cancel_futures=True)
             self._solve_threads = None
-        self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._games_up:
+            self._threads.shutdown(wait=False, cancel_futures=True)
+            self._light.shutdown(wait=False, cancel_futures=True)
+            self._games_up = False
         self.store.close()
 
     # --- stateless requests ---------------------------------------------------------------
@@ -251,51 +291,58 @@ class WebEngine:
             raise EngineError("bad_value", f"time_limit must be more than 0 and at most {self.limits.max_time_limit:g}")
         return limit
 
-    async def stateless(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Run ``solve`` or ``hint`` (of a puzzle) in the worker pool, within the time limit."""
+    async def stateless(self, request: dict[str, Any], client: str = "") -> dict[str, Any]:
+        """Run ``solve`` or ``hint`` (of a puzzle) in the worker pool, within the time limit,
+        within ``client``'s share of the workers (:class:`web.fair.FairGate`)."""
         request = dict(request)
         limit = self._time_limit(request.get("time_limit"))
         request["time_limit"] = limit
         self.start()
-        with self._lock:
-            if self._pending >= self.limits.max_pending:
-                raise EngineError("busy", "the server is busy; try again in a moment")
-            self._pending += 1
         timeout = limit * 4 + 5  # a question can take a few solver stages, each within the limit
-        try:
-            if self._pool is not None:
-                reply = await self._pool.run(request, timeout)
-            else:
-                loop = asyncio.get_running_loop()
-                reply = await asyncio.wait_for(
-                    loop.run_in_executor(self._solve_threads, _worker_handle, request), timeout
-                )
-        except TimeoutError:
-            raise EngineError("timeout", f"no answer within {timeout:g} s") from None
-        except (EOFError, OSError):
-            raise EngineError("busy", "a solver worker stopped; try again") from None
-        finally:
-            with self._lock:
-                self._pending -= 1
+        async with self.solve_gate.slot(client, limit):
+            try:
+                if self._pool is not None:
+                    reply = await self._pool.run(request, timeout)
+                else:
+                    loop = asyncio.get_running_loop()
+                    reply = await asyncio.wait_for(
+                        loop.run_in_executor(self._solve_threads, _worker_handle, request), timeout
+                    )
+            except TimeoutError:
+                raise EngineError("timeout", f"no answer within {timeout:g} s") from None
+            except (EOFError, OSError):
+                raise EngineError("busy", "a solver worker stopped; try again", retry_after=2) from None
         return _unwrap(reply)
 
     # --- games ----------------------------------------------------------------------------
 
-    async def _run(self, fn: Any, *args: Any) -> dict[str, Any]:
+    async def _run(self, fn: Any, *args: Any, client: str | None = None) -> dict[str, Any]:
+        """``fn(*args)`` in a thread: a light one, or (``client`` given) a heavy one within its share."""
         loop = asyncio.get_running_loop()
+        self._start_games()
         try:
-            result: dict[str, Any] = await loop.run_in_executor(self._threads, fn, *args)
+            if client is None:
+                result: dict[str, Any] = await loop.run_in_executor(self._light, fn, *args)
+            else:
+                async with self.game_gate.slot(client, self.limits.default_time_limit):
+                    result = await loop.run_in_executor(self._threads, fn, *args)
         except StoreError as exc:
             raise EngineError("busy", str(exc), retry_after=5) from None
         return result
 
-    async def game(self, game_id: str, request: dict[str, Any]) -> dict[str, Any]:
+    async def game(self, game_id: str, request: dict[str, Any], client: str = "") -> dict[str, Any]:
         """Run a game command (``legal``, ``apply``, ``observe``, ``ai_move``, ``hint``, ``record``,
-        ``keep``, ``close``); ``request`` has its ``cmd`` and fields (``token``, ``player``...)."""
+        ``keep``, ``close``); ``request`` has its ``cmd`` and fields (``token``, ``player``...).
+        The heavy ones (those that may search: ``apply``, ``hint``, ``ai_move``) run within the
+        client's share: its seat token's, else ``client``'s (its address)."""
         request = dict(request)
         if "time_limit" in request:
             request["time_limit"] = self._time_limit(request["time_limit"])
-        return await self._run(self.games.command, game_id, str(request.pop("cmd")), request)
+        cmd = str(request.pop("cmd"))
+        token = request.get("token")
+        who = ("seat:" + hash_token(token)[:24]) if isinstance(token, str) else client
+        heavy = who if cmd in HEAVY else None
+        return await self._run(self.games.command, game_id, cmd, request, client=heavy)
 
     def _options(self, game: str, options: Mapping[str, Any]) -> dict[str, Any]:
         options = dict(options)
@@ -314,7 +361,7 @@ class WebEngine:
             "seed": request.get("seed", 0),
             "options": self._options(str(request.get("game")), request.get("options") or {}),
         }
-        return await self._run(self.games.new_game, fields, seats, owner)
+        return await self._run(self.games.new_game, fields, seats, owner, client=owner)
 
     async def load_record(self, record: Mapping[str, Any], seats: list[str], owner: str = "") -> dict[str, Any]:
         """Replay a game record (as ``record`` returns it) into a new game."""
@@ -326,7 +373,7 @@ class WebEngine:
             "seed": record["seed"],
             "options": self._options(str(record["game"]), record.get("options", {})),
         }
-        return await self._run(self.games.load_record, meta, list(record["actions"]), seats, owner)
+        return await self._run(self.games.load_record, meta, list(record["actions"]), seats, owner, client=owner)
 
     def count(self) -> int:
         """Running games (in the store: every server process's)."""

@@ -1,22 +1,89 @@
-"""``shanghai serve``: run the web app with uvicorn."""
+"""``shanghai serve``: run the web app with uvicorn (one server process, or several sharing Redis)."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
+import socket
 import sys
 import threading
 import webbrowser
+from collections.abc import Sequence
+from typing import Any
 
-from web.engine import Limits
+from web.settings import Limits
 
-__all__ = ["serve"]
+__all__ = ["serve", "app_from_env", "check_port", "ServeError"]
+
+_ENV = "SHANGHAI_WEB_CONFIG"
+"""The environment variable that carries the settings to each worker process (uvicorn starts them)."""
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = False, workers: int = 2) -> None:
-    """Serve the page and the API on ``host:port`` until interrupted."""
+class ServeError(ValueError):
+    """A setting ``serve`` cannot run with (the CLI prints it as one line and exits 2)."""
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise :class:`ServeError` if ``host:port`` cannot be listened on (in use, or no such address)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            reason = "is in use" if exc.errno == 98 else f"cannot be used ({exc.strerror})"
+            raise ServeError(f"port {port} on {host} {reason}; choose another with --port") from None
+
+
+def _config(limits: Limits, store: str | None, allowed_hosts: Sequence[str]) -> str:
+    return json.dumps({"limits": dataclasses.asdict(limits), "store": store, "allowed_hosts": list(allowed_hosts)})
+
+
+def app_from_env() -> Any:
+    """The app of one worker process, from the settings ``serve`` left in the environment."""
+    from web.app import create_app
+
+    data = json.loads(os.environ.get(_ENV, "{}"))
+    limits = Limits(**data.get("limits", {}))
+    return create_app(limits, data.get("store"), data.get("allowed_hosts", ()))
+
+
+def _check_store(store: str | None, workers: int) -> None:
+    from web.store import StoreError, open_store
+
+    if workers > 1 and store in (None, "", "memory", "memory:"):
+        raise ServeError(
+            f"--workers {workers} needs a shared store: --store redis://127.0.0.1:6379/0 (each process would "
+            "otherwise have its own games)"
+        )
+    try:
+        open_store(store).close()
+    except (StoreError, ValueError) as exc:
+        raise ServeError(f"--store {store}: {exc}") from None
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    open_browser: bool = False,
+    workers: int = 1,
+    solvers: int = 2,
+    store: str | None = None,
+    allowed_hosts: Sequence[str] = (),
+) -> None:
+    """Serve the page and the API on ``host:port`` until interrupted (``ServeError``: cannot start).
+
+    ``workers`` server processes (more than one needs ``store``, a Redis URL), each with ``solvers``
+    solver processes (0: threads); ``allowed_hosts`` are host names accepted besides localhost's.
+    """
     import uvicorn
 
     from web.app import create_app
 
+    _check_store(store, workers)
+    check_port(host, port)
     if host not in ("127.0.0.1", "localhost", "::1"):
         print(
             f"warning: serving on {host}: anyone who can reach this machine can use the solver; "
@@ -27,5 +94,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, *, open_browser: bool = Fal
     print(f"shanghai: serving on {url} (Ctrl-C stops)", file=sys.stderr)
     if open_browser:
         threading.Timer(1.5, webbrowser.open, args=(url,)).start()
-    app = create_app(Limits(workers=workers))
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)
+    limits = Limits(workers=solvers)
+    options: dict[str, Any] = {"host": host, "port": port, "log_level": "warning", "timeout_graceful_shutdown": 2}
+    if workers > 1:
+        os.environ[_ENV] = _config(limits, store, allowed_hosts)
+        uvicorn.run("web.serve:app_from_env", factory=True, workers=workers, **options)
+    else:
+        uvicorn.run(create_app(limits, store, allowed_hosts), **options)

@@ -26,6 +26,7 @@ class Limits:
     max_time_limit: float = 10.0
     default_time_limit: float = 5.0
     max_pending: int = 256
+    """Heavy requests waiting in all (more: 503 ``busy`` at once)."""
     max_games: int = 500
     """Running games in all (every client together)."""
     games_per_client: int = 20
@@ -43,9 +44,12 @@ class Limits:
     """AI moves played in one go at most (a safety bound; a human seat comes long before)."""
     cache_games: int = 256
     """Games each process keeps built in memory (the others are rebuilt from the store)."""
-    solver_share: int = 1
-    """Solver workers one client may occupy at once (heavy requests beyond it: 429)."""
-    client_queue: int = 2
+    solver_share: int = 0
+    """Solver workers one client may occupy at once (0: half of them, at least 1); beyond it and
+    ``client_queue``, 429 at once."""
+    game_share: int = 0
+    """Game threads (AI moves, game hints) one client may occupy at once (0: half of them)."""
+    client_queue: int = 4
     """Heavy requests one client may have waiting beyond its share (more: 429 at once)."""
     games_threads: int = 8
     """Threads of each server process that play games (AI moves, game hints)."""

@@ -38,7 +38,7 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     """The app in process (solves in threads: no worker processes to start)."""
-    with TestClient(create_app(Limits(workers=0)), raise_server_exceptions=False) as c:
+    with TestClient(create_app(Limits(workers=0)), base_url="http://localhost", raise_server_exceptions=False) as c:
         yield c
 
 
@@ -105,3 +105,69 @@ def page(browser: Any, live_server: str) -> Iterator[Any]:
     yield pg
     context.close()
     assert not errors, errors
+
+
+# --- Redis and server processes (test_redis.py, test_fair.py) -----------------------------------------
+
+
+def _no_redis(reason: str) -> None:
+    if os.environ.get("SHANGHAI_REQUIRE_REDIS"):
+        pytest.fail(f"the Redis tests are required here (SHANGHAI_REQUIRE_REDIS is set): {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real redis-server of its own on a free localhost port (nothing saved to disk)."""
+    import subprocess
+
+    exe = shutil.which("redis-server")
+    if exe is None:
+        _no_redis("no redis-server (apt-get install redis-server)")
+    try:
+        import redis
+    except ImportError:
+        _no_redis("the redis client is not installed (pip install -e '.[web]')")
+    port = _free_port()
+    proc = subprocess.Popen(
+        [str(exe), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(tmp_path_factory.mktemp("redis"))],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                pytest.fail("redis-server did not start")
+            time.sleep(0.05)
+    client.close()
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+def run_async(main: Any) -> None:
+    """``asyncio.run(main())`` in a thread of its own: the browser tests' Playwright keeps an event
+    loop running in this thread for the session, where ``asyncio.run`` would refuse to start."""
+    import asyncio
+
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(main())
+        except BaseException as exc:  # handed back to the test
+            failure.append(exc)
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if failure:
+        raise failure[0]

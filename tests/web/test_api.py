@@ -15,6 +15,8 @@ from solver.puzzles import from_data
 from web.app import CSP, STATUS
 from web.engine import Limits, WebEngine
 
+from .conftest import run_async
+
 SIX = {
     "game": "manipulation",
     "rules": {"preset": "norwegian"},
@@ -177,7 +179,7 @@ def test_games_expire_and_kept_records_stay() -> None:
             await engine.game(dropped["game_id"], {"cmd": "observe"})
 
     try:
-        asyncio.run(run())
+        run_async(run)
     finally:
         engine.stop()
 
@@ -203,14 +205,14 @@ def test_a_worker_past_its_time_is_replaced() -> None:
         assert answer["played"] == ["6S"]
 
     try:
-        asyncio.run(run())
+        run_async(run)
     finally:
         engine.stop()
 
 
 def test_sequential_solves_stay_on_the_warm_worker() -> None:
     """Idle workers are a stack: one request at a time goes to the worker that answered last
-    (warm caches); requests at once still spread over every worker."""
+    (warm caches); requests at once (of two clients: each has a share of one) still spread over every worker."""
     engine = WebEngine(Limits(workers=2))
     used: list[int] = []
 
@@ -218,23 +220,23 @@ def test_sequential_solves_stay_on_the_warm_worker() -> None:
         engine.start()
         assert engine._pool is not None
         for k, worker in enumerate(engine._pool.workers):
-            send = worker.conn.send
+            send = worker.conn.send_bytes
 
             def record(obj: Any, k: int = k, send: Any = send) -> None:
                 used.append(k)
                 send(obj)
 
-            worker.conn.send = record
+            worker.conn.send_bytes = record
         for _ in range(4):
             answer = await engine.stateless({"cmd": "solve", "puzzle": SIX})
             assert answer["played"] == ["6S"]
         assert len(used) == 4 and len(set(used)) == 1, used
         used.clear()
-        answers = await asyncio.gather(*(engine.stateless({"cmd": "solve", "puzzle": SIX}) for _ in range(2)))
+        answers = await asyncio.gather(*(engine.stateless({"cmd": "solve", "puzzle": SIX}, c) for c in "ab"))
         assert [a["played"] for a in answers] == [["6S"], ["6S"]]
         assert sorted(used) == [0, 1]
 
     try:
-        asyncio.run(run())
+        run_async(run)
     finally:
         engine.stop()
