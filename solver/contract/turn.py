@@ -400,7 +400,12 @@ def best_turn(
             outs_take = distance_to_contract(
                 taken - Cards([after.discard]), rules, round_, seen=seen + on_table
             ).options
-    why += f"; {len(outs)} unseen card(s) would help a draw"
+    if laid_down:
+        why += f"; {len(outs)} unseen card(s) would fit a meld after a draw"
+    elif now == 0:
+        why += "; the contract can be laid down without it too"
+    else:
+        why += f"; {len(outs)} unseen card(s) would bring a draw closer"
     return TurnPlan(
         take,
         ("take: " if take else "draw: ") + why,
