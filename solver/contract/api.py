@@ -51,6 +51,7 @@ from solver.contract.discards import discard_distances
 from solver.contract.layoff import Swap, solve_layoff
 from solver.contract.model import solve_distance, solve_lay_down
 from solver.contract.search import contract_possible, search_distance
+from solver.contract.wilds import fixed_roles
 from solver.errors import MeldError, SolverTimeout, Status
 from solver.melds import Meld, TableMeld, meld_kind
 from solver.ranks import N_NATURAL
@@ -409,7 +410,9 @@ def best_layoff(
         raise ValueError(f"objective must be 'points' or 'cards', not {objective!r}")
     validate_table(table, rules)
     _check_hand(hand, rules, Cards(c for t in table for c in t.meld.cards), "the hand and the table together")
-    flags = [(t.meld, t.owner != player or rules.wild_swap_own) for t in table]
+    # a wild inside a run stands for one card: its role is written, so moving it is a swap
+    spec = rules.meld_spec
+    flags = [(fixed_roles(t.meld, spec), t.owner != player or rules.wild_swap_own) for t in table]
     plan = solve_layoff(hand, flags, rules, objective=objective, time_limit=time_limit)
     left = hand - plan.played
     can_go_out = len(left) <= 1

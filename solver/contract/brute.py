@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from solver.cards import Card, Cards, Rank
-from solver.contract.referee import hand_points, is_kind, set_rank, swap_possible
+from solver.contract.referee import fix_run_wilds, hand_points, is_kind, set_rank, swap_possible
 from solver.melds import Meld, MeldKind, TableMeld, meld_kind
 from solver.rules.contract import ContractRules, Requirement, min_length
 
@@ -211,6 +211,7 @@ def _meld_options(
     ``anon`` stands for any received wild; ``received`` bounds how many it may receive (exclusive).
     """
     wilds = rules.wilds
+    t = TableMeld(fix_run_wilds(t.meld, rules), t.owner)  # a wild inside a run is fixed: moving it is a swap
     kind = meld_kind(t.meld, rules.meld_spec)
     rank = set_rank(t.meld, rules) if kind == "set" else None
     suit = next(c.suit for c in t.meld.cards if c not in wilds)

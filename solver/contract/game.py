@@ -42,6 +42,7 @@ from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
 from solver.contract.search import hand_lay_down
 from solver.contract.tablemelds import MeldCache, replaceable, single, unit, with_roles
+from solver.contract.turn import AfterDraw, plan_after_draw
 from solver.engine.base import PenaltyGame
 from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
 from solver.melds import Meld, TableMeld, resolve_roles
@@ -134,6 +135,8 @@ class ContractGame(PenaltyGame):
         self.to_move = 0
         self.phase: Phase = "first_discard"
         self.call_queue: list[int] = []
+        self.discarder: int | None = None
+        self.idle = 0
         self.reshuffled = False
         self.exhausted = False
         self.no_discard: Card | None = None
@@ -141,6 +144,7 @@ class ContractGame(PenaltyGame):
         self.round_scores: list[list[int]] = []
         self._laydown_cache: dict[Cards, LayDown | None] = {}
         self._found: dict[Cards, tuple[Meld, ...] | None] = {}
+        self._plans: dict[tuple[Any, ...], AfterDraw | None] = {}
         self._deck = Cards(rules.deck)
         self._melds = MeldCache(rules)
         self._start_round()
@@ -167,6 +171,8 @@ class ContractGame(PenaltyGame):
         self.in_turn = first
         self.to_move = first
         self.phase = "first_discard"
+        self.discarder = None
+        self.idle = 0
         self.reshuffled = False
         self.exhausted = False
         self.no_discard = None
@@ -178,6 +184,7 @@ class ContractGame(PenaltyGame):
         super().clear_caches()
         self._laydown_cache.clear()
         self._found.clear()
+        self._plans.clear()
         self._melds.clear()
 
     def _note_exhausted(self) -> None:
@@ -234,6 +241,33 @@ class ContractGame(PenaltyGame):
             self._laydown_cache[hand] = found
         return self._laydown_cache[hand]
 
+    def turn_plan(self) -> AfterDraw | None:
+        """The whole-turn plan (:func:`solver.contract.turn.plan_after_draw`) for the player to move in the
+        play phase, from this position on: lay down, lay off, swap, discard. None outside the play phase
+        or when the solver finds no answer within ``time_limit``. Cached per hand, table and barred card."""
+        if self.phase != "play":
+            return None
+        p = self.to_move
+        melds_now = self.laid_down[p] and (not self.laid_this_turn or self.rules.layoff_same_turn)
+        key = (p, self.hands[p], tuple(self.table), self.no_discard, melds_now, self.laid_down[p])
+        if key not in self._plans:
+            try:
+                table = self.table if (melds_now or not self.laid_down[p]) else []
+                self._plans[key] = plan_after_draw(
+                    self.hands[p],
+                    table,
+                    self.rules,
+                    self.round,
+                    player=p,
+                    laid_down=self.laid_down[p],
+                    seen=Cards(self.pile),
+                    barred=self.no_discard,
+                    time_limit=self.time_limit,
+                )
+            except SolverTimeout:
+                self._plans[key] = None
+        return self._plans[key]
+
     def legal_actions(self) -> list[ContractAction]:
         """The actions the player to move may take (see the module docstring)."""
         return super().legal_actions()
@@ -278,6 +312,11 @@ class ContractGame(PenaltyGame):
         hand = self.hands[self.to_move]
         if hand not in self._found:
             self._found[hand] = hand_lay_down(hand, self.rules, self.rules.contract(self.round))
+        if self._found[hand] is None:
+            return None
+        plan = self.turn_plan()  # the whole-turn plan's lay-down: the one the hint and the solver name
+        if plan is not None and plan.lay_down:
+            return plan.lay_down
         return self._found[hand]
 
     def _discard_mask(self, p: int) -> Sequence[int]:
@@ -285,6 +324,8 @@ class ContractGame(PenaltyGame):
         from the stock this turn after a reshuffle (unless it is the only card)."""
         hand = self.hands[p]
         counts = hand.counts
+        if len(hand) == 1 and not self.laid_down[p]:  # only a player who has laid down can go out
+            return [0] * len(counts)
         barred = self.no_discard
         if barred is None or counts[barred.index] != 1 or len(hand) == 1:
             return counts
@@ -389,6 +430,8 @@ class ContractGame(PenaltyGame):
         hand = self.hands[p]
         if action.card not in hand:
             raise IllegalActionError(f"player {p} holds no {action.card}")
+        if len(hand) == 1 and not self.laid_down[p]:
+            raise IllegalActionError("only a player who has laid down the contract can go out")
         if self.phase == "play" and not self._discard_mask(p)[action.card.index]:
             raise IllegalActionError(f"{action.card} was drawn from the stock this turn after a reshuffle")
         if self.phase == "play" and self.all_at_once() and self.laid_down[p] and len(hand) > 1:
@@ -430,6 +473,8 @@ class ContractGame(PenaltyGame):
         if isinstance(action, CDiscard):
             self.hands[p] = self.hands[p] - unit(action.card)
             self.pile.append(action.card)
+            self.discarder = p
+            self.idle = 0
             if not self.hands[p]:
                 self._end_round(p)
                 return
@@ -438,7 +483,9 @@ class ContractGame(PenaltyGame):
             self.hands[p] = self.hands[p] + unit(self.pile.pop())
             self.phase = "play"
         elif isinstance(action, CDecline):
-            self.call_queue = [(p + k) % self.num_players for k in range(1, self.num_players)]
+            # every other player but the one who discarded the card may call it (the rule book)
+            others = ((p + k) % self.num_players for k in range(1, self.num_players))
+            self.call_queue = [q for q in others if q != self.discarder]
             self._ask_next_caller()
         elif isinstance(action, CCall):
             self.calls[p] += 1
@@ -494,7 +541,19 @@ class ContractGame(PenaltyGame):
             self.hands[p] = self.hands[p] + unit(card)
             if self.reshuffled:
                 self.no_discard = card
+        elif len(self.hands[p]) == 1 and not self.laid_down[p]:
+            self._pass_turn()
+            return
         self.phase = "play"
+
+    def _pass_turn(self) -> None:
+        """Nobody draws any more and a player who has not laid down holds one card: they pass (the rule
+        book; there is no choice in it). A whole round of turns with no card leaving any hand ends the round."""
+        self.idle += 1
+        if self.idle >= self.num_players:
+            self._end_round(None)
+            return
+        self._next_turn()
 
     def _next_turn(self) -> None:
         self.turns += 1

@@ -29,7 +29,15 @@ from solver.errors import MeldError
 from solver.melds import Meld, MeldKind, TableMeld, cards_added, meld_kind
 from solver.rules.contract import ContractRules, min_length
 
-__all__ = ["check_lay_down", "check_layoff", "hand_points", "swap_possible", "is_kind", "set_rank"]
+__all__ = [
+    "check_lay_down",
+    "check_layoff",
+    "fix_run_wilds",
+    "hand_points",
+    "swap_possible",
+    "is_kind",
+    "set_rank",
+]
 
 
 def is_kind(meld: Meld, rules: ContractRules, kind: MeldKind) -> bool:
@@ -123,6 +131,33 @@ def _readings(meld: Meld, rules: ContractRules, kind: MeldKind) -> Iterator[tupl
             yield tuple(full)
 
 
+def fix_run_wilds(meld: Meld, rules: ContractRules) -> Meld:
+    """A run with the roles of its fixed open wilds written (the rule book: a wild inside a run stands
+    for exactly one card, and moving it is a swap), by brute force over every reading.
+
+    A role is fixed when every full reading of the run gives the open wilds that card; an open
+    wild at an end that may still move stays open. Any other meld comes back unchanged.
+    """
+    wilds = rules.wilds
+    open_idx = [i for i, (c, r) in enumerate(zip(meld.cards, meld.roles)) if c in wilds and r is None]
+    if not open_idx:
+        return meld
+    try:
+        if _kind_of(meld, rules) != "run":
+            return meld
+    except MeldError:
+        return meld
+    common: Cards | None = None
+    for roles in _readings(meld, rules, "run"):
+        got = Cards(r for r in (roles[i] for i in open_idx) if r is not None)
+        common = got if common is None else Cards.from_counts({c: min(n, common.count(c)) for c, n in got.items()})
+    fixed = list(common or ())
+    full = list(meld.roles)
+    for i, role in zip(open_idx, fixed):
+        full[i] = role
+    return Meld(meld.cards, tuple(full))
+
+
 def swap_possible(old: Meld, freed: Sequence[int], added: Cards, rules: ContractRules, kind: MeldKind) -> bool:
     """Can the wilds at indices ``freed`` of ``old`` have been replaced by naturals in ``added``?"""
     if not freed:
@@ -141,6 +176,9 @@ def _meld_change_ok(old: TableMeld, new: TableMeld, rules: ContractRules, player
     """Raise :class:`MeldError` unless ``new`` is ``old`` grown by a lay-off and legal swaps."""
     wilds = rules.wilds
     where = f"meld {index} ({old.meld})"
+    fixed_here = fix_run_wilds(old.meld, rules) != old.meld
+    old = TableMeld(fix_run_wilds(old.meld, rules), old.owner)
+    new = TableMeld(fix_run_wilds(new.meld, rules), new.owner)
     if new.owner != old.owner:
         raise MeldError(f"{where}: owner changed from {old.owner} to {new.owner}")
     kind = _kind_of(old.meld, rules)
@@ -194,6 +232,9 @@ def _meld_change_ok(old: TableMeld, new: TableMeld, rules: ContractRules, player
             return
     if gone:
         raise MeldError(f"{where}: a wild left the meld without a natural card from hand taking its place")
+    if not allowed and fixed_here:
+        why = "wild swaps are off" if not rules.wild_swap else "wilds may not be swapped out of one's own melds"
+        raise MeldError(f"{where}: a wild inside a run stands for one card; moving it is a wild swap, and {why}")
     raise MeldError(f"{where}: a wild's written role changed")
 
 

@@ -48,6 +48,7 @@ __all__ = [
     "swap_matching",
     "resolve_wilds",
     "position_card",
+    "fixed_roles",
 ]
 
 
@@ -253,3 +254,41 @@ def resolve_wilds(meld: Meld, spec: MeldSpec, prefer: Literal["high", "low"] = "
     fill = iter(position_card(p, shape.suit) for p in shape.gaps(window))
     roles = tuple(next(fill) if spec.is_wild(c) and r is None else r for c, r in zip(meld.cards, meld.roles))
     return Meld(meld.cards, roles)
+
+
+def fixed_roles(meld: Meld, spec: MeldSpec) -> Meld:
+    """The run with the roles of its fixed open wilds written; any other meld unchanged.
+
+    A wild inside a run stands for exactly one card (the rule book): in
+    ``5S 6S 2S 8S`` the 2S can only be the 7S, in every window of every
+    reading. Such a wild is written as that card (``2S=7S``), so taking
+    its place is a wild swap, allowed only where swaps are. An open wild
+    whose place still varies (``2S 5S 6S 7S``: the 4S or the 8S) stays open.
+
+    >>> from solver.rules import ContractRules
+    >>> spec = ContractRules().meld_spec
+    >>> str(fixed_roles(Meld.parse("5S 6S 2S 8S"), spec)), str(fixed_roles(Meld.parse("2S 5S 6S 7S"), spec))
+    ('5S 6S 2S=7S 8S', '2S 5S 6S 7S')
+    """
+    if not any(spec.is_wild(c) and r is None for c, r in zip(meld.cards, meld.roles)):
+        return meld
+    try:
+        kind = meld_kind(meld, spec)
+    except MeldError:
+        return meld
+    if kind != "run":
+        return meld
+    always: set[Card] | None = None
+    for shape in run_shapes(meld, spec):
+        for w in shape.windows:
+            gaps = {position_card(p, shape.suit) for p in shape.gaps(w)}
+            always = gaps if always is None else always & gaps
+    fixed = iter(sorted(always or (), key=lambda c: c.index))
+    roles = list(meld.roles)
+    for i, (c, r) in enumerate(zip(meld.cards, meld.roles)):
+        if spec.is_wild(c) and r is None:
+            role = next(fixed, None)
+            if role is None:
+                break
+            roles[i] = role
+    return Meld(meld.cards, tuple(roles))

@@ -131,7 +131,7 @@ def test_no_draw_once_stock_and_pile_are_empty() -> None:
     game = scripted(["9C 5H 7D", "KD QD", "3S 4S"], phase="play")  # no stock, no pile
     do(game, "discard 9C")
     assert game.to_move == 1 and phase(game) == "offer"
-    do(game, "decline", "nocall", "nocall")
+    do(game, "decline", "nocall")  # player 0 discarded the 9C: only player 2 may call it
     # the declined 9C is not shuffled back into a stock: player 1 draws nothing and plays
     assert game.to_move == 1 and phase(game) == "play"
     assert game.hands[1] == H("KD QD") and game.pile == [Card.parse("9C")] and not game.stock

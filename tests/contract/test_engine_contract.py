@@ -192,9 +192,11 @@ def test_stock_and_pile_empty_players_just_discard() -> None:
     game = scripted(["5H 9C", "3S 4S", "KD QD"], stock="", pile="", phase="play")
     do(game, "discard 9C")
     assert game.to_move == 1 and phase(game) == "offer"
-    do(game, "decline", "nocall")
-    do(game, "call")  # player 0 calls the 9C back: no penalty card (the stock and pile are empty)
-    assert game.hands[0] == Cards.parse("5H 9C")
+    do(game, "decline")
+    # player 0 discarded the 9C and may not call it back (the rule book): player 2 alone may
+    assert game.to_move == 2 and phase(game) == "call"
+    do(game, "call")  # no penalty card (the stock and pile are empty)
+    assert game.hands[2] == Cards.parse("KD QD 9C")
     assert game.to_move == 1 and phase(game) == "play" and game.hands[1] == Cards.parse("3S 4S")
 
 
@@ -223,7 +225,10 @@ def test_last_round_whole_hand_at_once() -> None:
 
 def test_scoring_options() -> None:
     game = scripted(
-        ["5H", "KD AS 2S 7C", "QC"], phase="play", rules=ContractRules(face_points="value", wild_two_points=50)
+        ["5H", "KD AS 2S 7C", "QC"],
+        phase="play",
+        rules=ContractRules(face_points="value", wild_two_points=50),
+        laid=[True, False, False],  # only a player who has laid down goes out
     )
     do(game, "discard 5H")
     assert game.totals == [0, 13 + 15 + 50 + 7, 12]
