@@ -147,6 +147,19 @@ def test_whole_contract_game_by_taps(page: Any) -> None:
         seen["turns"] += _play_by_hints(page, 1, stop_at_end=False)["turns"]
     assert page.locator("#final").count() == 1
     assert_clean(page, "contract, the game over")
+    # A deal without a lay-off for the player: further deals, each only until one comes up.
+    for seed in ("3", "4", "5", "6", "7"):
+        if "layoff" in done:
+            break
+        page.evaluate("(s) => { document.body.dataset.playSeed = s; }", seed)
+        page.click("#new-game")
+        page.locator("#final").wait_for(state="detached", timeout=60000)
+        for _ in range(150):
+            page.locator("#final, #play-actions:not([hidden]) #actions button").first.wait_for(timeout=60000)
+            if page.locator("#final").count() or "layoff" in done:
+                break
+            if not _taps(page, done):
+                _play_by_hints(page, 1, stop_at_end=False)
     assert done == {"laydown", "layoff", "confirm"}, done
     assert {f"round {n} of 7" for n in range(1, 8)} <= rounds, rounds
     print(f"contract: {seen['turns']} turns in {time.monotonic() - start:.1f} s")
