@@ -86,8 +86,21 @@ def parse_rule_overrides(preset: str | None, rules: Sequence[str]) -> dict[str, 
             value = value.lower() == "true"
         elif value.lstrip("-").isdigit() and value.lstrip("-").isascii():
             value = int(value)
+        elif key.strip() == "contracts" and isinstance(value, str):
+            value = _contract_list(value)
         data[key.strip()] = value
     return data
+
+
+def _contract_list(text: str) -> str | list[str]:
+    """``--rule contracts=...``: a named list (``finnish``, ``us``), or rounds like ``set run:5``
+    separated by ``;`` or ``,`` (``"set set; set run; run run"``); one round alone is a one-round list."""
+    parts = [p.strip() for p in text.replace(";", ",").split(",")]
+    if len(parts) == 1 and " " not in parts[0] and ":" not in parts[0] and parts[0] not in ("set", "run"):
+        return parts[0]  # a list's name (the rule set names an unknown one)
+    if any(not p for p in parts):
+        raise PuzzleError(f"--rule contracts: an empty round in {_clip(text)}")
+    return parts
 
 
 def _clip(text: str) -> str:
@@ -114,6 +127,18 @@ class Inline:
         parts = (self.hand, self.table, self.round, self.discard, self.to_beat, self.to_beat_kind)
         return any(v is not None for v in parts) or self.laid_down
 
+    def _meld(self, text: str) -> str | dict[str, Any]:
+        """One ``--table`` meld: ``5S 6S 7S 8S``, or with its owner ``p1: 5S 6S 7S 8S`` (Contract)."""
+        head, colon, rest = text.partition(":")
+        if not colon or not head.strip().lower().startswith("p"):
+            return text
+        owner = head.strip()[1:]
+        if not owner.isdigit() or not owner.isascii():
+            raise PuzzleError(f"--table: a meld's owner is written p0, p1, ..., not '{_clip(head.strip())}'")
+        if self.game != "contract":
+            raise PuzzleError(f"--table: meld owners ({head.strip()}:) apply to contract only")
+        return {"cards": rest.strip(), "owner": int(owner)}
+
     def puzzle(self, rules: dict[str, Any]) -> Puzzle:
         """The position as a puzzle (``PuzzleError`` naming the first problem)."""
         only = {
@@ -131,7 +156,7 @@ class Inline:
             raise PuzzleError("an inline position needs --hand")
         position: dict[str, Any] = {"hand": self.hand}
         if self.table is not None:
-            position["table"] = [m.strip() for m in self.table.split("|") if m.strip()]
+            position["table"] = [self._meld(m.strip()) for m in self.table.split("|") if m.strip()]
         if self.game == "contract":
             position["round"] = self.round if self.round is not None else 1
             position["laid_down"] = self.laid_down

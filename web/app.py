@@ -18,6 +18,7 @@ import dataclasses
 import html
 import json
 import os
+import re
 import secrets
 import typing
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -178,6 +179,10 @@ def _static(name: str) -> str:
     return resources.files("web").joinpath("static", name).read_text(encoding="utf-8")
 
 
+def _has_static(name: str) -> bool:
+    return resources.files("web").joinpath("static", name).is_file()
+
+
 @cache
 def _page(game: str) -> str:
     from solver.svg import deck_sprite
@@ -197,7 +202,8 @@ def _sprite() -> str:
     return deck_sprite()
 
 
-_TYPES = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
+_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+"""The static files served: the page's ES modules (``*.js``) and its style sheet, by suffix."""
 
 
 @cache
@@ -534,6 +540,7 @@ def _page_routes(app: FastAPI) -> None:
     async def static(name: str, request: Request) -> Response:
         if name == "cards.svg":  # the card sprite (also inlined in each page)
             return cached(request, _sprite(), "image/svg+xml", 3600)
-        if name not in _TYPES:
+        suffix = name[name.rfind(".") :] if "." in name else ""
+        if suffix not in _TYPES or not re.fullmatch(r"[a-z0-9_-]+\.[a-z]+", name) or not _has_static(name):
             raise EngineError("not_found", f"no file {name!r}")
-        return cached(request, _static(name), _TYPES[name], 300)
+        return cached(request, _static(name), _TYPES[suffix], 300)

@@ -6,9 +6,13 @@ lay-off right after laying down. For a player who has: the best lay-off.
 ``--objective value`` lays off the most points, ``cards`` (the default) the
 most cards.
 
+Then the whole-turn plan (:mod:`solver.contract.turn`, the same answer as
+``shanghai hint``): with ``--discard``, take it or draw, and why; then the
+turn's actions in order (lay down, swaps and lay-offs, the discard).
+
 JSON keys: ``can_lay_down``, ``lay_down``, ``points_left``, ``distance``,
-``missing``, ``layoff``, ``swaps``, ``can_go_out``, ``status`` (and
-``seconds``, added by the CLI).
+``missing``, ``layoff``, ``swaps``, ``can_go_out``, ``status``, ``turn``
+(``action``, ``reason``, ``actions``) (and ``seconds``, added by the CLI).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from rich.console import Console
 from cli.common import Outcome, SolveOptions, cards_parts, meld_parts, plural, say
 from solver.answers import solve_puzzle
 from solver.contract import Distance, LayDown, Layoff
+from solver.engine.hints import hint_for_puzzle
 from solver.puzzles import ContractPosition, Puzzle
 
 __all__ = ["solve"]
@@ -34,6 +39,8 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
     layoff: Layoff | None = answer.result["layoff"]
     whole: bool = answer.result["whole"]
     hand, table, can_go_out, status = pos.hand, pos.table, data["can_go_out"], data["status"]
+    turn = hint_for_puzzle(puzzle, opts.time_limit)
+    data = {**data, "turn": {"action": str(turn.action), "reason": turn.reason, "actions": turn.facts["actions"]}}
 
     def render(console: Console) -> None:
         say(console, (puzzle.name, "bold"), "  ", (f"contract, round {pos.round}: {data['contract']}", "dim"))
@@ -67,5 +74,8 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
             for i, t in enumerate(layoff.table):
                 say(console, f"    {i} ", (f"p{t.owner}", "dim"), " ", meld_parts(t.meld))
         say(console, "  go out   ", ("yes", "green") if can_go_out else "no", "  ", (status, "dim"))
+        say(console, "  turn     ", (turn.reason, "dim"))
+        for k, step in enumerate(turn.facts["actions"], 1):
+            say(console, f"    {k}. ", (step, "bold" if k == 1 else ""))
 
     return Outcome(data, render, answer.mismatch)

@@ -4,7 +4,7 @@ The public API; :mod:`solver.contract.game` holds the engine's game state,
 :mod:`solver.contract.players` its AI players and :mod:`solver.contract.referee`
 the independent checks. Where each part lives: ``api`` (the questions),
 ``shapes`` and ``search`` (the exact distance search), ``model`` (the CP-SAT
-lay-down and distance), ``layoff`` (the lay-off model), ``wilds`` (wild roles
+lay-down and distance), ``layoff`` (the lay-off model), ``turn`` (the whole-turn plan), ``wilds`` (wild roles
 and swaps as graphs), ``referee``, ``game``, ``players``. A solve that runs
 out of time raises :class:`solver.errors.SolverTimeout`.
 """
@@ -24,6 +24,7 @@ from solver.contract.api import (
     distance_to_contract,
     validate_table,
 )
+from solver.contract.turn import AfterDraw, CallDecision, TurnPlan, best_turn, call_decision, plan_after_draw
 
 __all__ = [
     "LayDown",
@@ -37,4 +38,10 @@ __all__ = [
     "best_layoff",
     "best_discards",
     "validate_table",
+    "AfterDraw",
+    "CallDecision",
+    "TurnPlan",
+    "best_turn",
+    "call_decision",
+    "plan_after_draw",
 ]

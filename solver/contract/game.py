@@ -42,6 +42,7 @@ from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
 from solver.contract.search import hand_lay_down
 from solver.contract.tablemelds import MeldCache, replaceable, single, unit, with_roles
+from solver.contract.turn import AfterDraw, plan_after_draw
 from solver.engine.base import PenaltyGame
 from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
 from solver.melds import Meld, TableMeld, resolve_roles
@@ -143,6 +144,7 @@ class ContractGame(PenaltyGame):
         self.round_scores: list[list[int]] = []
         self._laydown_cache: dict[Cards, LayDown | None] = {}
         self._found: dict[Cards, tuple[Meld, ...] | None] = {}
+        self._plans: dict[tuple[Any, ...], AfterDraw | None] = {}
         self._deck = Cards(rules.deck)
         self._melds = MeldCache(rules)
         self._start_round()
@@ -182,6 +184,7 @@ class ContractGame(PenaltyGame):
         super().clear_caches()
         self._laydown_cache.clear()
         self._found.clear()
+        self._plans.clear()
         self._melds.clear()
 
     def _note_exhausted(self) -> None:
@@ -238,6 +241,33 @@ class ContractGame(PenaltyGame):
             self._laydown_cache[hand] = found
         return self._laydown_cache[hand]
 
+    def turn_plan(self) -> AfterDraw | None:
+        """The whole-turn plan (:func:`solver.contract.turn.plan_after_draw`) for the player to move in the
+        play phase, from this position on: lay down, lay off, swap, discard. None outside the play phase
+        or when the solver finds no answer within ``time_limit``. Cached per hand, table and barred card."""
+        if self.phase != "play":
+            return None
+        p = self.to_move
+        melds_now = self.laid_down[p] and (not self.laid_this_turn or self.rules.layoff_same_turn)
+        key = (p, self.hands[p], tuple(self.table), self.no_discard, melds_now, self.laid_down[p])
+        if key not in self._plans:
+            try:
+                table = self.table if (melds_now or not self.laid_down[p]) else []
+                self._plans[key] = plan_after_draw(
+                    self.hands[p],
+                    table,
+                    self.rules,
+                    self.round,
+                    player=p,
+                    laid_down=self.laid_down[p],
+                    seen=Cards(self.pile),
+                    barred=self.no_discard,
+                    time_limit=self.time_limit,
+                )
+            except SolverTimeout:
+                self._plans[key] = None
+        return self._plans[key]
+
     def legal_actions(self) -> list[ContractAction]:
         """The actions the player to move may take (see the module docstring)."""
         return super().legal_actions()
@@ -282,6 +312,11 @@ class ContractGame(PenaltyGame):
         hand = self.hands[self.to_move]
         if hand not in self._found:
             self._found[hand] = hand_lay_down(hand, self.rules, self.rules.contract(self.round))
+        if self._found[hand] is None:
+            return None
+        plan = self.turn_plan()  # the whole-turn plan's lay-down: the one the hint and the solver name
+        if plan is not None and plan.lay_down:
+            return plan.lay_down
         return self._found[hand]
 
     def _discard_mask(self, p: int) -> Sequence[int]:

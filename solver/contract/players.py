@@ -18,11 +18,12 @@ from solver.contract.actions import (
 )
 from solver.contract.api import Layoff, best_discards, best_lay_down, best_layoff, distance_to_contract
 from solver.contract.game import ContractGame
+from solver.contract.turn import AfterDraw, best_turn, call_decision
 from solver.engine.base import Decision
 from solver.errors import SolverTimeout
 from solver.melds import Meld
 
-__all__ = ["greedy_action", "solver_decision", "useful_card"]
+__all__ = ["greedy_action", "old_solver_decision", "solver_decision", "useful_card"]
 
 
 def _contract_points(game: ContractGame, cards: Cards) -> int:
@@ -76,7 +77,111 @@ def greedy_action(game: ContractGame, rng: random.Random) -> ContractAction:
 
 
 def solver_decision(game: ContractGame) -> Decision:
-    """Distance to contract for the discard and for taking or calling; best lay-down and lay-off.
+    """The ``solver`` player: every decision from the whole-turn plan (:mod:`solver.contract.turn`).
+
+    The offer from :func:`best_turn`, a call from :func:`call_decision`, and in the play phase the
+    first step of :meth:`ContractGame.turn_plan`, always one of the listed legal actions: the listed
+    lay-down (the plan's), then a lay-off or swap after which the plan still ends the turn with as
+    few points, then the plan's discard. When a solver question runs out of time, the greedy rule
+    decides, and the reason says so.
+    """
+    try:
+        return _plan_decision(game)
+    except SolverTimeout as exc:
+        action = greedy_action(game, random.Random(game.seed))
+        return Decision(action, f"{action}: the greedy rule ({exc})")
+
+
+def _plan_decision(game: ContractGame) -> Decision:
+    legal = game.legal_actions()
+    kinds = {type(a) for a in legal}
+    p = game.to_move
+    if CTake in kinds:
+        plan = best_turn(
+            game.hands[p],
+            game.table,
+            game.rules,
+            game.round,
+            discard=game.pile[-1],
+            player=p,
+            laid_down=game.laid_down[p],
+            seen=Cards(game.pile[:-1]),
+            time_limit=game.time_limit,
+        )
+        action: ContractAction = CTake(p) if plan.take else CDecline(p)
+        return Decision(_listed(legal, action), plan.reason, {"distance": plan.distance, "outs": str(plan.outs)})
+    if CCall in kinds:
+        call = call_decision(
+            game.hands[p],
+            game.table,
+            game.rules,
+            game.round,
+            discard=game.pile[-1],
+            player=p,
+            laid_down=game.laid_down[p],
+            seen=Cards(game.pile[:-1]),
+            penalty=bool(game.stock or len(game.pile) > 1),
+            time_limit=game.time_limit,
+        )
+        action = CCall(p) if call.call else CNoCall(p)
+        word = "call Shanghai!: " if call.call else "no call: "
+        return Decision(_listed(legal, action), word + call.reason, {"distance": call.distance})
+    if len(legal) == 1:
+        return Decision(legal[0], "the only action")
+    after = game.turn_plan()
+    if after is None:
+        raise SolverTimeout("no whole-turn plan within the time limit")
+    info = {"points_left": after.points_left, "goes_out": after.goes_out, "status": str(after.status)}
+    downs = [a for a in legal if isinstance(a, CLayDown)]
+    if after.lay_down and downs:
+        return Decision(downs[0], f"lay down {downs[0].melds and str(downs[0])[8:]}: {after.reason}", info)
+    if after.layoff is not None:
+        step = _keeping_step(game, legal, after)
+        if step is not None:
+            return Decision(step, f"{step}: {after.reason}", info)
+    discards = [a for a in legal if isinstance(a, CDiscard)]
+    for a in discards:
+        if a.card == after.discard:
+            return Decision(a, f"discard {a.card}: {after.reason}", info)
+    if discards:
+        return Decision(discards[0], f"discard {discards[0].card}: the first discard allowed", info)
+    return Decision(legal[0], "the first legal action")
+
+
+def _listed(legal: list[ContractAction], action: ContractAction) -> ContractAction:
+    """The listed object equal to ``action`` (the engine lists each action once, as a frozen value)."""
+    return next((a for a in legal if a == action), action)
+
+
+_STEP_TRIES = 8
+"""The most lay-off or swap steps the plan player tries before it takes the first the plan names."""
+
+
+def _keeping_step(game: ContractGame, legal: list[ContractAction], after: AfterDraw) -> ContractAction | None:
+    """A listed lay-off or swap after which the plan still leaves as few points: the plan's swaps first,
+    then its lay-offs (naturals before wilds)."""
+    assert after.layoff is not None
+    p = game.to_move
+    played = after.layoff.played
+    planned = [CSwap(p, s) for s in after.layoff.swaps]
+    swaps = [a for a in legal if isinstance(a, CSwap) and a in planned]
+    offs = [a for a in legal if isinstance(a, CLayOff) and a.cards.multiset <= played]
+    offs.sort(key=lambda a: a.cards.cards[0] in game.rules.wilds)
+    candidates: list[ContractAction] = [*swaps, *offs]
+    for action in candidates[:_STEP_TRIES]:
+        trial = game.clone()
+        trial.apply_listed(action)
+        if trial.is_terminal() or trial.round != game.round:
+            return action  # went out
+        again = trial.turn_plan()
+        if again is not None and again.points_left <= after.points_left:
+            return action
+    return candidates[0] if candidates else None
+
+
+def old_solver_decision(game: ContractGame) -> Decision:
+    """The ``solver-old`` player (before the whole-turn plan, kept for paired comparison): distance to
+    contract for the discard and for taking or calling; best lay-down, then best lay-off.
 
     When a solver question runs out of time without an answer (``game.time_limit``), the greedy rule
     decides, and the reason says so.

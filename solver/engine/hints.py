@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from solver.cards import Cards
 from solver.engine.base import Game
 from solver.engine.players import Decision, SolverPlayer
 from solver.errors import Status
@@ -108,49 +107,60 @@ def _layoff_actions(table: tuple[TableMeld, ...], plan: Any) -> list[str]:
     return actions or [f"layoff 0 {plan.played}"]
 
 
+def _turn_actions(table: tuple[TableMeld, ...], after: Any, player: int = 0) -> list[str]:
+    """A whole-turn plan after the draw as engine actions: the lay-down, the swaps and lay-offs, the discard."""
+    actions: list[str] = []
+    if after.lay_down:
+        actions.append(f"laydown {format_table(after.lay_down)}")
+    if after.layoff is not None:
+        full = (*table, *(TableMeld(m, player) for m in after.lay_down))
+        actions += _layoff_actions(full, after.layoff)
+    if after.discard is not None:
+        actions.append(f"discard {after.discard}")
+    return actions
+
+
 def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decision:
-    from solver.contract import best_discards, best_lay_down, best_layoff, distance_to_contract
+    """The whole-turn plan (:mod:`solver.contract.turn`): with a discard on offer, take it or not; else
+    the first step of the rest of the turn (lay down, lay off, swap, discard)."""
+    from solver.contract.turn import best_turn, plan_after_draw
 
     rules = puzzle.rules
     assert isinstance(rules, ContractRules)  # a ContractPosition comes with Contract rules
-    seen = pos.dead + Cards(c for t in pos.table for c in t.meld.cards)
     if pos.discard is not None:
-        seen = seen + Cards([pos.discard])
-    if pos.laid_down:
-        plan = best_layoff(pos.hand, pos.table, rules, player=0, time_limit=time_limit)
-        if plan.played:
-            actions = _layoff_actions(pos.table, plan)
-            return Decision(
-                actions[0],
-                f"lays off {_n(len(plan.played), 'card')} worth {_n(plan.points, 'point')}"
-                + ("; goes out" if plan.can_go_out else "")
-                + (f" ({len(actions)} actions: {'; '.join(actions)})" if len(actions) > 1 else ""),
-                {"can_go_out": plan.can_go_out, "actions": actions},
-            )
-        worst = max(pos.hand, key=rules.points)
-        return Decision(f"discard {worst}", "nothing can be laid off: discard the card worth most", {})
-    lay = best_lay_down(pos.hand, rules, pos.round, time_limit=time_limit)
-    if lay is not None:
-        return Decision(
-            f"laydown {format_table(lay.melds)}",
-            f"the contract can be made, leaving {lay.points_left} points in hand",
-            {"points_left": lay.points_left},
+        plan = best_turn(
+            pos.hand,
+            pos.table,
+            rules,
+            pos.round,
+            discard=pos.discard,
+            laid_down=pos.laid_down,
+            seen=pos.dead,
+            time_limit=time_limit,
         )
-    now = distance_to_contract(pos.hand, rules, pos.round, seen=seen, time_limit=time_limit)
-    if pos.discard is not None:
-        without_top = seen - Cards([pos.discard])
-        hand = pos.hand + Cards([pos.discard])
-        taken = best_discards(hand, rules, pos.round, seen=without_top, time_limit=time_limit)
-        if taken and taken[0][1] < now.missing:
-            return Decision(
-                "take",
-                f"take {pos.discard}: with it (then discarding {taken[0][0]}) the contract is"
-                f" {_n(taken[0][1], 'card')} away (now {now.missing})",
-                {"distance": now.missing, "distance_with_discard": taken[0][1]},
-            )
-    card, after = best_discards(pos.hand, rules, pos.round, seen=seen, time_limit=time_limit)[0]
-    return Decision(
-        f"discard {card}",
-        f"the contract is {_n(now.missing, 'card')} away; without {card} it is {after} away",
-        {"distance": now.missing, "outs": str(now.options)},
+        steps = _turn_actions(pos.table, plan.after) if plan.after is not None else []
+        return Decision(
+            "take" if plan.take else "decline",
+            plan.reason,
+            {
+                "distance": plan.distance,
+                "distance_with_discard": plan.distance_take,
+                "outs": str(plan.outs),
+                "actions": ["take", *steps] if plan.take else ["decline"],
+                "status": str(plan.status),
+            },
+        )
+    after = plan_after_draw(
+        pos.hand, pos.table, rules, pos.round, laid_down=pos.laid_down, seen=pos.dead, time_limit=time_limit
     )
+    actions = _turn_actions(pos.table, after) or ["pass"]
+    facts: dict[str, Any] = {
+        "points_left": after.points_left,
+        "can_go_out": after.goes_out,
+        "actions": actions,
+        "status": str(after.status),
+    }
+    if after.distance is not None:
+        facts["distance"] = after.distance
+    more = f" ({len(actions)} actions: {'; '.join(actions)})" if len(actions) > 1 else ""
+    return Decision(actions[0], after.reason + more, facts)

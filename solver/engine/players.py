@@ -6,7 +6,7 @@ or another action the game accepts (a manipulation play from the solver).
 
 >>> from solver.engine.players import PLAYER_KINDS
 >>> sorted(PLAYER_KINDS)
-['greedy', 'ismcts', 'random', 'solver']
+['greedy', 'ismcts', 'random', 'solver', 'solver-old']
 """
 
 from __future__ import annotations
@@ -67,6 +67,19 @@ class SolverPlayer:
         return result
 
 
+class OldSolverPlayer(SolverPlayer):
+    """``solver-old``: a game's earlier solver player, where it keeps one (Contract: the decisions
+    before the whole-turn plan), else ``solver``; kept for paired comparisons."""
+
+    name = "solver-old"
+
+    def decide(self, game: Game) -> Decision:
+        """The earlier solver's action with its reason."""
+        module = _strategies(game)
+        result: Decision = getattr(module, "old_solver_decision", module.solver_decision)(game)
+        return result
+
+
 def _ismcts(seed: int) -> Any:
     from solver.engine.ismcts import IsmctsPlayer
 
@@ -77,6 +90,7 @@ PLAYER_KINDS: dict[str, Callable[[int], Any]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
     "solver": SolverPlayer,
+    "solver-old": OldSolverPlayer,
     "ismcts": _ismcts,
 }
 

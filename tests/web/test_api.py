@@ -94,7 +94,7 @@ def test_security_headers(client: TestClient) -> None:
         assert r.headers["content-security-policy"] == CSP
         assert r.headers["x-content-type-options"] == "nosniff"
     page = client.get("/contract").text
-    assert '<script src="/static/app.js"' in page and "http://" not in page.replace("http://www.w3.org", "")
+    assert '<script type="module" src="/static/main.js"' in page and "http://" not in page.replace("http://www.w3.org", "")
     assert page.count('<symbol id="card-') == 55
 
 

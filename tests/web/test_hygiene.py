@@ -29,7 +29,7 @@ def test_compressed_with_etags_and_cache_headers(client: TestClient) -> None:
     assert r.headers["content-encoding"] == "gzip" and "accept-encoding" in r.headers["vary"].lower()
     assert int(r.headers["content-length"]) * 5 < len(raw.content)  # the page is mostly the card sprite
     assert r.content == raw.content  # httpx decodes it; the same page
-    for path, control in [("/contract", "no-cache"), ("/static/app.js", "max-age=300"),
+    for path, control in [("/contract", "no-cache"), ("/static/main.js", "max-age=300"),
                           ("/static/app.css", "max-age=300"), ("/static/cards.svg", "max-age=3600")]:  # fmt: skip
         first = client.get(path)
         assert first.status_code == 200 and control in first.headers["cache-control"], path
@@ -46,7 +46,7 @@ def test_compressed_with_etags_and_cache_headers(client: TestClient) -> None:
 
 
 def test_head(client: TestClient) -> None:
-    for path in ("/manipulation", "/static/app.js", "/api/health", "/api/rules"):
+    for path in ("/manipulation", "/static/main.js", "/api/health", "/api/rules"):
         get, head = client.get(path), client.head(path)
         assert head.status_code == 200 and head.content == b"", path
         assert head.headers["content-type"] == get.headers["content-type"]

@@ -1,0 +1,123 @@
+"""The page on a phone (390x844, touch) and at 320 px: docked picker, answer in view, one Solve,
+rule help on tap, the four-colour deck, hands sorted by rank."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+
+from tests.web.axe import assert_clean  # noqa: E402
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser: Any, live_server: str) -> Iterator[Any]:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=1)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.base = live_server
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def _open(page: Any, path: str) -> None:
+    page.goto(page.base + path)
+    page.wait_for_selector("body[data-ready='1']", timeout=20000)
+
+
+def _box(page: Any, selector: str) -> dict[str, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return dict(box)
+
+
+def test_five_melds_by_taps_zone_and_picker_both_in_view(phone: Any) -> None:
+    """Tapping a five-meld position: after every tap the zone being filled and the docked picker
+    are both in the viewport, the zone above the picker; the test never scrolls the page."""
+    _open(phone, "/manipulation")
+    melds = ["3H 4H 5H", "7C 8C 9C", "JS JH JD", "2D 3D 4D", "QC QD QS"]
+    taps = [("hand", c) for c in ("6S", "KD", "9H")]
+    for i, meld in enumerate(melds):
+        taps += [(f"meld{i}", c) for c in meld.split()]
+    zone = "hand"
+    for where, code in taps:
+        if where != zone:
+            zone = where
+            phone.tap("#picker-next" if where == "meld0" else "#picker-new-meld")
+        phone.tap(f"#picker .chip[data-card='{code}']")
+        z = _box(phone, ".zone.active")
+        p = _box(phone, "#picker")
+        assert z["y"] >= 0 and z["y"] + z["height"] <= p["y"] + 1, (where, code, z, p)
+        assert p["y"] + p["height"] <= PHONE["height"] + 1
+    values = phone.locator(".zone[data-kind='meld'] input").evaluate_all("els => els.map(e => e.value)")
+    assert values == melds
+    phone.tap("#solve-btn")
+    phone.wait_for_selector("#answer-head", timeout=30000)
+    phone.wait_for_timeout(100)
+    head = _box(phone, "#answer-head")
+    assert head["y"] >= 0 and head["y"] + head["height"] <= PHONE["height"]
+    assert_clean(phone, "phone, five melds solved")
+
+
+@pytest.mark.parametrize("path", ["/manipulation", "/contract", "/zsy", "/contract#play"])
+def test_no_horizontal_overflow_at_320(browser: Any, live_server: str, path: str) -> None:
+    context = browser.new_context(viewport={"width": 320, "height": 700}, has_touch=True)
+    page = context.new_page()
+    page.goto(live_server + path)
+    page.wait_for_selector("body[data-ready='1']")
+    page.locator("#rules summary").click() if path != "/contract#play" else None
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
+    context.close()
+
+
+def test_one_solve_control_and_rule_help_on_tap(phone: Any) -> None:
+    _open(phone, "/manipulation")
+    solve = phone.get_by_role("button", name="Solve", exact=True)
+    assert solve.count() == 1
+    phone.tap("#rules summary")
+    help_text = phone.locator("#help-decks")
+    assert help_text.is_hidden()
+    phone.tap("button[aria-controls='help-decks']")
+    expect(help_text).to_be_visible()
+    assert help_text.inner_text().strip()
+    assert phone.get_attribute("button[aria-controls='help-decks']", "aria-expanded") == "true"
+
+
+def test_four_colour_deck(phone: Any) -> None:
+    _open(phone, "/manipulation")
+    fill = "() => getComputedStyle(document.querySelector('#card-5D [fill=\"#c8102e\"]')).fill"
+    assert phone.evaluate(fill) == "rgb(200, 16, 46)"
+    phone.tap("#four-colour")
+    assert phone.evaluate(fill) == "rgb(11, 92, 173)"
+    _open(phone, "/contract")  # the choice is kept
+    assert phone.evaluate(fill) == "rgb(11, 92, 173)"
+
+
+def test_hand_sorted_by_rank_or_suit(phone: Any) -> None:
+    _open(phone, "/zsy")
+    phone.tap("#mode-play")
+    phone.select_option("#play-ai", "greedy")
+    phone.tap("#new-game")
+    phone.wait_for_selector("#my-hand .card")
+    order = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "BJ", "RJ"]
+    suits = ["S", "H", "C", "D"]
+
+    def rank(c: str) -> int:
+        return order.index(c if c in ("BJ", "RJ") else c[:-1])
+
+    def suit(c: str) -> int:
+        return 4 if c in ("BJ", "RJ") else suits.index(c[-1])
+
+    hand = [str(c) for c in phone.locator("#my-hand .card").evaluate_all("els => els.map(e => e.dataset.card)")]
+    assert hand == sorted(hand, key=lambda c: (rank(c), suit(c)))
+    phone.select_option("#play-sort", "suit")
+    hand = [str(c) for c in phone.locator("#my-hand .card").evaluate_all("els => els.map(e => e.dataset.card)")]
+    assert hand == sorted(hand, key=lambda c: (suit(c) if c not in ("BJ", "RJ") else 9, rank(c)))

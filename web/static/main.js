@@ -1,0 +1,79 @@
+// The shanghai page: enter a position by tapping cards or typing notation, solve it,
+// share it, and play against AI players. Plain JavaScript modules, no build step, no network
+// but this server; cards are the <symbol>s of the sprite the server inlines (solver/svg.py).
+import { $, el, api, download, readFile } from "./util.js";
+import { GAME, GAME_TITLE } from "./cards.js";
+import { S, resetZones, puzzle, writeHash, readHash, loadPuzzleData, rulesChanged, changed } from "./entry.js";
+import { solve } from "./answers.js";
+import { setupPlay } from "./play.js";
+
+
+function setMode(mode) {
+  $("#solve-view").hidden = mode !== "solve";
+  $("#play-view").hidden = mode !== "play";
+  $("#mode-solve").setAttribute("aria-pressed", String(mode === "solve"));
+  $("#mode-play").setAttribute("aria-pressed", String(mode === "play"));
+  sessionStorage.setItem("shanghai-mode", mode);
+}
+
+// The answer panel as a fresh page shows it.
+function clearAnswer() {
+  S.solveSeq += 1;
+  const answer = $("#answer");
+  delete answer.dataset.status;
+  answer.replaceChildren(el("p", { class: "muted" }, "Enter a position, then press ", el("b", { text: "Solve" }), "."));
+}
+
+async function main() {
+  for (const a of document.querySelectorAll("nav.games a")) {
+    if (a.dataset.game === GAME) a.setAttribute("aria-current", "page");
+    a.addEventListener("click", (e) => { e.preventDefault(); location.href = a.getAttribute("href") + (sessionStorage.getItem("shanghai-mode") === "play" ? "#play" : ""); });
+  }
+  $("#mode-solve").onclick = () => setMode("solve");
+  $("#page-game").textContent = " · " + GAME_TITLE[GAME];
+  // The file inputs are opened by real buttons (a label is not reachable by keyboard).
+  $("#upload-btn").onclick = () => $("#upload").click();
+  $("#record-upload-btn").onclick = () => $("#record-upload").click();
+  const four = $("#four-colour");
+  four.checked = localStorage.getItem("shanghai-four-colour") === "1";
+  document.body.classList.toggle("four-colour", four.checked);
+  four.onchange = () => { document.body.classList.toggle("four-colour", four.checked); localStorage.setItem("shanghai-four-colour", four.checked ? "1" : "0"); };
+  $("#mode-play").onclick = () => setMode("play");
+  S.meta = await api("rules");
+  const upload = sessionStorage.getItem("shanghai-upload");
+  sessionStorage.removeItem("shanghai-upload");
+  if (location.hash === "#play") { setMode("play"); history.replaceState(null, "", location.pathname); }
+  if (upload) loadPuzzleData(JSON.parse(upload)); else readHash();
+  $("#solve-btn").onclick = solve;
+  $("#clear-btn").onclick = () => { resetZones(); S.round = 1; S.laidDown = false; S.beatKind = ""; S.title = ""; S.answer = null; clearAnswer(); changed(); };
+  $("#share-btn").onclick = async () => {
+    writeHash();
+    try { await navigator.clipboard.writeText(location.href); $("#share-note").textContent = "Link copied: it holds the whole position."; }
+    catch (e) { $("#share-note").textContent = location.href; }
+  };
+  $("#download-btn").onclick = async () => {
+    try {
+      const r = await api("toml", { puzzle: puzzle() });
+      download(`${GAME}-position.toml`, r.toml, "application/toml");
+    } catch (e) { $("#share-note").textContent = e.message; }
+  };
+  $("#upload").onchange = async (e) => {
+    try {
+      const text = await readFile(e.target);
+      const r = await api("from_toml", { toml: text });
+      loadPuzzleData(r.puzzle);
+      await rulesChanged();
+      writeHash();
+      $("#share-note").textContent = "Puzzle loaded.";
+    } catch (exc) { $("#share-note").textContent = "Cannot load the file: " + exc.message; }
+    finally { e.target.value = ""; }
+  };
+  // Another link opened in this tab: a new position, so the old answer goes.
+  window.addEventListener("hashchange", () => { if (location.hash !== "#play") { readHash(); clearAnswer(); rulesChanged(); } });
+  setupPlay();
+  await rulesChanged();
+  document.body.dataset.ready = "1";
+}
+
+main().catch((e) => { document.body.append(el("p", { class: "error", text: "The page could not start: " + e.message })); });
+

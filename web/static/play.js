@@ -1,0 +1,424 @@
+// Play a whole game against AI players through the seat API (docs/web.md, "Seats"): the page
+// holds its seat's token; the server plays the AI seats and answers their moves (`ai_moves`).
+import { $, el, api, tokens, baseCode, countOf, download, readFile } from "./util.js";
+import { GAME, cardsEl, actionEl, meldName, sortHand } from "./cards.js";
+import { S } from "./entry.js";
+
+const P = {
+  id: null, token: null, obs: null, legal: [], hand: [], selected: [], melds: [], hint: null,
+  busy: false, fresh: new Map(), players: 4, ai: "solver", sort: localStorage.getItem("shanghai-sort") || "rank",
+};
+
+function note(text, error) {
+  const n = $("#play-note");
+  n.textContent = text || "";
+  n.className = "note" + (error ? " error" : "");
+}
+
+export function setupPlay() {
+  const preset = $("#play-preset");
+  preset.replaceChildren(...Object.keys(S.meta[GAME].presets).map((p) => el("option", { value: p, text: p, selected: p === S.meta[GAME].default_preset })));
+  preset.onchange = playerCounts;
+  playerCounts();
+  const sort = $("#play-sort");
+  sort.value = P.sort;
+  sort.onchange = () => { P.sort = sort.value; localStorage.setItem("shanghai-sort", P.sort); if (P.obs) { P.selected = []; render(); } };
+  $("#new-game").onclick = newGame;
+  $("#hint-btn").onclick = hint;
+  $("#record-btn").onclick = downloadRecord;
+  $("#record-upload").onchange = loadRecord;
+}
+
+// The player counts the chosen preset allows: its min_players..max_players as the rule set
+// itself reads them (/api/deck answers the effective rules).
+async function playerCounts() {
+  const players = $("#play-players");
+  let rules;
+  try {
+    rules = (await api("deck", { game: GAME, rules: { preset: $("#play-preset").value } })).rules;
+  } catch (e) {
+    note(e.message, true);
+    return;
+  }
+  const keep = parseInt(players.value, 10) || 4;
+  const range = Array.from({ length: rules.max_players - rules.min_players + 1 }, (_, i) => rules.min_players + i);
+  const pick = range.includes(keep) ? keep : range.includes(4) ? 4 : range[0];
+  players.replaceChildren(...range.map((n) => el("option", { value: n, text: String(n), selected: n === pick })));
+}
+
+function seats() {
+  return Array.from({ length: P.players }, (_, i) => (i === 0 ? "human" : P.ai));
+}
+
+// Engine options a page may add for a shorter game (tests: `document.body.dataset.playOptions`;
+// `playRules` adds rule options, `playSeed` fixes the deal).
+function extraOptions() {
+  try { return JSON.parse(document.body.dataset.playOptions || "{}"); } catch (e) { return {}; }
+}
+
+async function newGame() {
+  P.players = parseInt($("#play-players").value, 10);
+  P.ai = $("#play-ai").value;
+  $("#log").replaceChildren();
+  note("Dealing…");
+  try {
+    const body = { game: GAME, rules: { preset: $("#play-preset").value }, players: P.players, seats: seats(), options: extraOptions() };
+    if (document.body.dataset.playSeed) body.seed = parseInt(document.body.dataset.playSeed, 10);
+    if (document.body.dataset.playRules) Object.assign(body.rules, JSON.parse(document.body.dataset.playRules));
+    const r = await api("new_game", body);
+    await started(r, "Game started. You are player 0.");
+  } catch (e) {
+    note(e.message, true);
+  }
+}
+
+async function started(r, message) {
+  P.id = r.game_id;
+  P.token = r.tokens["0"];
+  P.obs = null;
+  P.players = r.players || P.players;
+  await api("keep", { game_id: P.id, token: P.token });
+  // A new deal starts from an empty table; a loaded record from the table before the AI moves.
+  const first = (r.ai_moves || [])[0];
+  showAIMoves(r.ai_moves || [], r.actions && first ? tableCodes(first.table) : []);
+  await refresh();
+  note(message);
+}
+
+async function loadRecord(e) {
+  try {
+    const text = await readFile(e.target);
+    const record = JSON.parse(text);
+    if (record.game && record.game !== GAME) throw new Error(`this record is a ${record.game} game; open the ${record.game} page`);
+    P.players = record.num_players || 4;
+    P.ai = $("#play-ai").value;
+    $("#log").replaceChildren();
+    const r = await api("load_record", { record, seats: seats() });
+    await started(r, `Record loaded: ${r.actions} actions replayed.`);
+  } catch (exc) {
+    note("Cannot load the record: " + exc.message, true);
+  } finally {
+    e.target.value = "";
+  }
+}
+
+async function downloadRecord() {
+  if (!P.id) return;
+  try {
+    const record = await api("record", { game_id: P.id });
+    download(`shanghai-${GAME}-${record.seed}.json`, JSON.stringify(record, null, 1), "application/json");
+  } catch (e) {
+    note(e.message, true);
+  }
+}
+
+// --- actions written the same way: the hint may order melds or cards differently -----------------
+
+function meldKey(text) { return tokens(text).map(baseCode).sort().join(" "); }
+
+export function canonical(action) {
+  const [verb, ...rest] = action.trim().split(/\s+/);
+  const body = rest.join(" ");
+  if (verb === "laydown" || (verb === "play" && GAME === "manipulation")) {
+    return verb + " " + body.split("|").map(meldKey).filter(Boolean).sort().join(" | ");
+  }
+  if (verb === "play" && body.includes(":")) {
+    const [kind, cards] = body.split(":");
+    return verb + " " + kind + ":" + meldKey(cards);
+  }
+  return [verb, ...rest].join(" ");
+}
+
+// The legal action the hint names (the same text, or the same melds and cards).
+function hintedAction() {
+  if (!P.hint) return null;
+  if (P.legal.includes(P.hint)) return P.hint;
+  const want = canonical(P.hint);
+  // Not listed (the engine lists one lay-down of the many it accepts): the hint's own text.
+  return P.legal.find((a) => canonical(a) === want) || P.hint;
+}
+
+async function hint() {
+  if (!P.id) return;
+  try {
+    const h = await api("hint", { game_id: P.id, token: P.token });
+    P.hint = h.action;
+    note("Hint: " + h.action + " — " + h.reason);
+    renderActions();
+  } catch (e) {
+    note(e.message, true);
+  }
+}
+
+// --- the game's state and the AI moves ------------------------------------------------------------
+
+async function refresh(state) {
+  P.obs = state || (await api("observe", { game_id: P.id, token: P.token }));
+  P.selected = [];
+  P.melds = [];
+  P.swapFrom = undefined;
+  P.hint = null;
+  P.legal = !P.obs.terminal && P.obs.to_move === 0 ? (await api("legal", { game_id: P.id, token: P.token })).actions : [];
+  render();
+  $("#hint-btn").disabled = !P.legal.length;
+  $("#record-btn").disabled = !P.obs.terminal;
+  note(P.obs.terminal ? "The game is over." : P.legal.length ? "Your turn." : "");
+}
+
+function tableCodes(table) {
+  return (table || []).map((m) => (Array.isArray(m) ? m : tokens(typeof m === "string" ? m : m.cards)).map(baseCode));
+}
+
+// What changed on the table: the cards of `after` not in `before` (a multiset of codes).
+function added(before, after) {
+  const old = countOf(before.flat());
+  const out = [];
+  for (const c of after.flat()) {
+    if (old.get(c)) old.set(c, old.get(c) - 1); else out.push(c);
+  }
+  return out;
+}
+
+// Each AI move logged as what it changed (the cards put on the table, the discard), and the
+// cards that moved highlighted on the board until the player's next move.
+function showAIMoves(moves, startTable) {
+  let before = startTable;
+  P.fresh = new Map();
+  for (const m of moves) {
+    const after = tableCodes(m.table);
+    const put = added(before, after);
+    for (const c of put) P.fresh.set(c, (P.fresh.get(c) || 0) + 1);
+    logMove(m.player, m.action, m.reason, put);
+    before = after;
+  }
+}
+
+function logMove(player, action, reason, put) {
+  const who = el("b", { text: player === 0 ? "You: " : `Player ${player}: ` });
+  let what;
+  if (GAME === "manipulation" && action.startsWith("play ")) {
+    what = el("span", { class: "action" }, "put on the table ", cardsEl(put, { fan: true, mini: true, marks: put.map(() => "moved") }));
+  } else what = actionEl(action, true);
+  const li = el("li", { "data-player": player, "data-action": action }, who, what);
+  if (reason && player !== 0) li.append(el("div", { class: "reason", text: reason }));
+  const log = $("#log");
+  log.append(li);
+  $("#play-log").hidden = false;
+}
+
+// The cards the player's own action puts on the table (codes): its melds, its lay-off or swap card.
+function mineCards(action, before) {
+  const [verb, ...rest] = action.split(" ");
+  if (verb === "play" && GAME === "manipulation") return added(before, rest.join(" ").split("|").map((m) => tokens(m).map(baseCode)));
+  if (verb === "laydown") return tokens(rest.join(" ").replace(/\|/g, " ")).map(baseCode);
+  if (verb === "layoff" || verb === "swap") return [baseCode(rest[1])];
+  return [];
+}
+
+async function act(action) {
+  if (P.busy || !P.id) return;
+  P.busy = true;
+  const before = tableCodes(P.obs.table);
+  const mine = mineCards(action, before);
+  try {
+    const r = await api("apply", { game_id: P.id, token: P.token, action });
+    logMove(0, action, null, mine);
+    showAIMoves(r.ai_moves || [], before.concat([mine]));
+    P.busy = false;
+    await refresh(r.state);
+  } catch (e) {
+    P.busy = false;
+    note(e.message, true);
+  }
+}
+
+// --- drawing -----------------------------------------------------------------------------------
+
+function render() {
+  P.hand = sortHand(tokens(P.obs.hand), GAME, P.sort);
+  renderBoard();
+  renderActions();
+}
+
+function renderBoard() {
+  const o = P.obs;
+  const board = $("#board");
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focusKey : null;
+  board.replaceChildren();
+  const seatsRow = el("ul", { class: "seats", "aria-label": "players" });
+  for (let i = 0; i < o.hand_sizes.length; i++) {
+    seatsRow.append(el("li", { class: "seat" + (o.to_move === i && !o.terminal ? " to-move" : ""), "data-seat": i },
+      el("b", { text: i === 0 ? "You" : `Player ${i}` }), ` · ${o.hand_sizes[i]} cards · score `, el("span", { class: "score", text: String(o.scores[i]) })));
+  }
+  board.append(seatsRow);
+  const info = [];
+  if (o.round !== undefined) info.push(`round ${o.round} of ${S.contracts.length || 7}: ${o.contract}`);
+  if (o.hand_number !== undefined) info.push(`hand ${o.hand_number}`);
+  if (o.stock !== undefined) info.push(`stock ${o.stock}`);
+  if (o.phase) info.push(`phase ${o.phase}`);
+  board.append(el("p", { class: "muted", id: "game-info", text: info.join(" · ") }));
+  if (GAME === "zsy") {
+    board.append(el("div", { class: "meld-row", id: "trick" }, el("span", { class: "tag", text: "trick" }),
+      o.trick ? actionEl(o.trick) : el("span", { class: "muted", text: "empty: lead anything" }),
+      o.trick ? el("span", { class: "muted", text: `by player ${o.trick_player}` }) : null));
+  } else {
+    const table = o.table || [];
+    const fresh = new Map(P.fresh);
+    const marks = (cards) => cards.map((c) => { const b = baseCode(c); if (fresh.get(b)) { fresh.set(b, fresh.get(b) - 1); return "moved"; } return null; });
+    board.append(el("h2", { text: `Table (${table.length} meld${table.length === 1 ? "" : "s"})` }));
+    const targets = meldTargets();
+    board.append(el("div", { id: "play-table" }, table.map((m, i) => {
+      const cards = tokens(typeof m === "string" ? m : m.cards);
+      const tag = typeof m === "string" ? meldName(i) : `${meldName(i)} · ${m.owner === 0 ? "you" : "p" + m.owner}`;
+      const row = el("div", { class: "meld-row", "data-meld": i }, el("span", { class: "tag", text: tag }), cardsEl(cards, { marks: marks(cards) }));
+      if (targets.has(i)) {
+        row.append(el("button", { type: "button", class: "small target", "data-meld-target": i, "data-focus-key": "meld-" + i,
+          onclick: () => tapMeld(i) }, targets.get(i)));
+      }
+      return row;
+    })));
+    if (GAME === "contract") board.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "discard" }), o.discard ? cardsEl([o.discard]) : el("span", { class: "muted", text: "none" })));
+  }
+  board.append(el("h2", { text: `Your hand (${P.hand.length})` }));
+  const hand = el("div", { class: "cards", id: "my-hand", role: "group", "aria-label": "your hand" });
+  const inMelds = new Set(P.melds.flat());
+  P.hand.forEach((t, i) => {
+    if (inMelds.has(i)) return;
+    const selected = P.selected.includes(i);
+    const card = cardsEl([t], { onclick: () => tapCard(i) }).firstChild;
+    card.classList.toggle("selected", selected);
+    card.setAttribute("aria-pressed", String(selected));
+    card.dataset.focusKey = "card-" + i;
+    card.disabled = !P.legal.length;
+    hand.append(card);
+  });
+  board.append(hand);
+  if (o.terminal) board.append(finalScores(o));
+  if (focused) { const again = board.querySelector(`[data-focus-key="${focused}"]`); if (again) again.focus(); }
+}
+
+function finalScores(o) {
+  const table = el("table", {}, el("tr", {}, el("th", { text: "player" }), el("th", { text: "score" })),
+    o.scores.map((s, i) => el("tr", {}, el("td", { text: i === 0 ? "you" : `player ${i}` }), el("td", { text: String(s) }))));
+  const won = (o.winners || []).includes(0);
+  return el("div", { class: "final", id: "final" }, el("h2", { text: won ? "You win!" : `Game over: player ${(o.winners || []).join(", ")} won` }), table);
+}
+
+// --- taps: cards, then a meld or a confirm button --------------------------------------------------
+
+function selectedCards() { return P.selected.map((i) => P.hand[i]); }
+
+function tapCard(i) {
+  if (!P.legal.length) return;
+  const at = P.selected.indexOf(i);
+  if (at >= 0) P.selected.splice(at, 1); else P.selected.push(i);
+  // A single tap discards only when discarding is all there is to do.
+  const discards = P.legal.filter((a) => a.startsWith("discard "));
+  if (P.selected.length === 1 && discards.length === P.legal.length) {
+    const only = discards.find((a) => baseCode(a.slice(8)) === baseCode(P.hand[i]));
+    if (only) { P.selected = []; act(only); return; }
+  }
+  render();
+}
+
+// Actions that use exactly the selected cards (discard X, give X, play kind:cards, play of
+// Manipulation adding them), best first as listed.
+function matching() {
+  if (!P.selected.length) return [];
+  const chosen = P.selected.map((i) => baseCode(P.hand[i])).sort().join(" ");
+  return P.legal.filter((a) => actionCards(a) === chosen);
+}
+
+function actionCards(action) {
+  const [verb, ...rest] = action.split(" ");
+  if (verb === "play" && GAME === "zsy") return meldKey(rest.join(" ").split(":").pop());
+  if (verb === "discard" || verb === "give" || verb === "offer" || verb === "take" && rest.length) return meldKey(rest[0]);
+  if (verb === "play" && GAME === "manipulation") {
+    return added(tableCodes(P.obs.table), rest.join(" ").split("|").map((m) => tokens(m).map(baseCode))).sort().join(" ");
+  }
+  return null;
+}
+
+// The melds a selected card can go to: layoff (and swap) actions of that card, by meld.
+function meldTargets() {
+  const out = new Map();
+  if (P.selected.length !== 1 || GAME !== "contract") return out;
+  const code = baseCode(P.hand[P.selected[0]]);
+  for (const a of P.legal) {
+    const w = a.split(" ");
+    if (w[0] === "layoff" && baseCode(w[2]) === code) out.set(parseInt(w[1], 10), "lay off here");
+    else if (w[0] === "swap" && baseCode(w[2]) === code && !out.has(parseInt(w[1], 10))) out.set(parseInt(w[1], 10), "swap here");
+  }
+  return out;
+}
+
+function tapMeld(i) {
+  const code = baseCode(P.hand[P.selected[0]]);
+  const layoff = P.legal.find((a) => { const w = a.split(" "); return w[0] === "layoff" && w[1] === String(i) && baseCode(w[2]) === code; });
+  if (layoff) { act(layoff); return; }
+  P.swapFrom = i;
+  renderActions();
+}
+
+// The lay-down being built: melds of hand cards, tapped in, then confirmed.
+function canLayDown() { return P.legal.some((a) => a.startsWith("laydown ")); }
+
+function addMeld() {
+  if (!P.selected.length) return;
+  P.melds.push(P.selected.slice());
+  P.selected = [];
+  render();
+}
+
+function layDownText() { return "laydown " + P.melds.map((m) => m.map((i) => P.hand[i]).join(" ")).join(" | "); }
+
+function renderActions() {
+  const root = $("#play-actions");
+  if (!P.obs || P.obs.terminal || !P.legal.length) { root.hidden = true; return; }
+  root.hidden = false;
+  const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
+  root.replaceChildren(el("h2", { text: "Your move" }));
+  const hinted = hintedAction();
+  // The selection: what it can do, confirmed by a tap; or undone.
+  if (P.selected.length) {
+    const bar = el("div", { class: "bar selection", id: "selection" }, el("span", {}, "Selected: "), cardsEl(selectedCards(), { fan: true, mini: true }));
+    for (const a of matching()) bar.append(actionButton(a, hinted, "primary confirm"));
+    if (P.swapFrom !== undefined && P.selected.length === 1) {
+      const code = baseCode(P.hand[P.selected[0]]);
+      for (const a of P.legal.filter((x) => { const w = x.split(" "); return w[0] === "swap" && w[1] === String(P.swapFrom) && baseCode(w[2]) === code; })) bar.append(actionButton(a, hinted, "confirm"));
+    }
+    if (canLayDown()) bar.append(el("button", { type: "button", id: "add-meld-btn", "data-focus-key": "add-meld", onclick: addMeld }, "Make a meld"));
+    bar.append(el("button", { type: "button", id: "undo-btn", "data-focus-key": "undo", onclick: () => { P.selected = []; P.swapFrom = undefined; render(); } }, "Undo selection"));
+    root.append(bar);
+  }
+  if (P.melds.length) {
+    const build = el("div", { class: "laydown-build", id: "laydown-build" }, el("h2", { text: "Your lay-down" }),
+      P.melds.map((m, k) => el("div", { class: "meld-row" }, el("span", { class: "tag", text: meldName(k) }), cardsEl(m.map((i) => P.hand[i]), { fan: true }))));
+    build.append(el("div", { class: "bar" },
+      el("button", { type: "button", class: "primary", id: "laydown-btn", "data-focus-key": "laydown", onclick: () => act(layDownText()) }, "Lay down"),
+      el("button", { type: "button", id: "undo-meld-btn", "data-focus-key": "undo-meld", onclick: () => { P.melds.pop(); render(); } }, "Undo last meld")));
+    root.append(build);
+  }
+  const list = el("div", { class: "action-list", id: "actions" });
+  const legal = P.legal.slice();
+  if (hinted && !legal.includes(hinted)) legal.push(hinted);
+  legal.sort((a, b) => (b === hinted) - (a === hinted));
+  const shown = legal.slice(0, 36);
+  for (const a of shown) list.append(actionButton(a, hinted, ""));
+  root.append(list);
+  if (legal.length > shown.length) root.append(el("p", { class: "muted", text: `${legal.length - shown.length} more: tap cards to find one, or type it` }));
+  const input = el("input", { type: "text", id: "action-text", placeholder: "or type an action, e.g. " + (P.legal[0] || "pass"), "aria-label": "action" });
+  root.append(el("div", { class: "bar" }, input, el("button", { type: "button", onclick: () => input.value.trim() && act(input.value.trim()) }, "Apply")));
+  if (focused) { const again = root.querySelector(`[data-focus-key="${focused}"]`); if (again) again.focus(); }
+}
+
+function actionButton(a, hinted, cls) {
+  let label;
+  if (GAME === "manipulation" && a.startsWith("play ")) {
+    const put = added(tableCodes(P.obs.table), a.slice(5).split("|").map((m) => tokens(m).map(baseCode)));
+    label = el("span", {}, "play ", cardsEl(put, { fan: true, mini: true }));
+  } else label = actionEl(a, true);
+  const inList = !cls;
+  return el("button", { type: "button", class: [cls, inList && a === hinted ? "hinted" : ""].filter(Boolean).join(" "),
+    "data-action": a, "data-focus-key": (inList ? "a:" : "c:") + a, title: a, onclick: () => act(a) }, label);
+}
