@@ -13,15 +13,17 @@ round in which no one goes out).
 >>> game = pyspiel.load_game("python_shanghai_zsy")
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
-(True, 1000)
->>> state.apply_action(7)
+(True, 256)
+>>> for byte in (7, 0, 0, 0):
+...     state.apply_action(byte)
 >>> state.current_player(), state.legal_actions()[:2]
 (0, [2, 4])
 
-Imperfect information, sequential, one chance node: the deal. Its outcome
-is the engine seed of the game (one of ``DEALS`` seeds, uniform); every later
-shuffle (next hand, Contract's reshuffled stock) follows from that seed,
-so the game has no other chance node. Actions are the finite action space of
+Imperfect information, sequential. The deal is ``SEED_BYTES`` (4) chance
+nodes of 256 outcomes each, uniform: the bytes of the engine seed (little
+end first), so a game is dealt from one of 2^32 seeds and no first hand
+names its deal; every later shuffle (next hand, Contract's reshuffled
+stock) follows from that seed, so the game has no other chance node. Actions are the finite action space of
 :mod:`solver.envs.actions`. The information state string is the player's
 view (the engine's observation, the selection in progress) and the history
 of public actions (every engine action string is public: a draw is "draw",
@@ -46,15 +48,20 @@ import pyspiel
 from solver.engine import new_game
 from solver.envs.actions import Turn, codec_for
 from solver.envs.features import feature_size, features
+from solver.errors import IllegalActionError
 from solver.rules import rules_for
 
-__all__ = ["DEALS", "GAMES", "ShanghaiGame", "ShanghaiState"]
+__all__ = ["DEALS", "GAMES", "SEED_BYTES", "ShanghaiGame", "ShanghaiState"]
 
-DEALS = 1000
+SEED_BYTES = 4
+DEALS = 256**SEED_BYTES  # seeds a game is dealt from (each chance node is one byte of it)
 GAMES = ("manipulation", "contract", "zsy")
 _MAX_PLAYERS = {"manipulation": 5, "contract": 6, "zsy": 8}
 _MIN_PLAYERS = {"manipulation": 3, "contract": 3, "zsy": 4}
 _MAX_LENGTH = 1_000_000
+
+
+_BYTES = [(b, 1.0 / 256) for b in range(256)]
 
 
 def _game_type(name: str) -> Any:
@@ -117,7 +124,7 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         self.params.engine_game(0)  # bad parameters fail here, with one clear line
         info = pyspiel.GameInfo(
             num_distinct_actions=codec_for(self.NAME).size,
-            max_chance_outcomes=DEALS,
+            max_chance_outcomes=256,
             num_players=self.players,
             min_utility=0.0,
             max_utility=1.0,
@@ -143,6 +150,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.params: _Params = game.params
         self.turn: Turn | None = None
+        self.seed_bytes: tuple[int, ...] = ()  # the deal's chance outcomes so far
 
     def current_player(self) -> int:
         """The player to act, CHANCE before the deal, TERMINAL at the end."""
@@ -157,18 +165,23 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         return self.turn.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The deal: one of ``DEALS`` seeds, uniformly."""
-        return [(s, 1.0 / DEALS) for s in range(DEALS)]
+        """The next byte of the deal's seed, uniformly."""
+        return _BYTES
 
     def _apply_action(self, action: int) -> None:
         if self.turn is None:
-            self.turn = Turn(self.params.engine_game(int(action)))
+            if not 0 <= action < 256:
+                raise IllegalActionError(f"a deal byte is 0..255, not {action}")
+            self.seed_bytes = (*self.seed_bytes, int(action))
+            if len(self.seed_bytes) == SEED_BYTES:
+                seed = int.from_bytes(bytes(self.seed_bytes), "little")
+                self.turn = Turn(self.params.engine_game(seed))
             return
         self.turn.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            return f"deal byte {action}"
         return codec_for(self.params.name).name(action)
 
     def is_terminal(self) -> bool:
