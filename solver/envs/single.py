@@ -4,7 +4,7 @@
 >>> env = gym_env("zsy", opponents=["greedy", "random", "random"])
 >>> obs, info = env.reset(seed=3)
 >>> obs["observation"].shape, obs["action_mask"].shape, info["legal_moves"][:2]
-((316,), (170,), ['select 5S', 'select 7S'])
+((320,), (170,), ['select 5S', 'select 7S'])
 
 The agent sits at ``seat`` (0); the other seats are built-in players
 (``random``, ``greedy``, ``solver``, ``ismcts:...``, see
@@ -33,7 +33,6 @@ __all__ = ["ShanghaiGymEnv", "gym_env", "vector_env"]
 
 class ShanghaiGymEnv(gymnasium.Env):
     """One agent's seat of a game, the other seats played by built-in players."""
-
 
     def __init__(
         self,
