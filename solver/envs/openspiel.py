@@ -3,7 +3,8 @@
 ``import solver.envs.openspiel`` registers ``python_shanghai_manipulation``,
 ``python_shanghai_contract`` and ``python_shanghai_zsy``; then
 ``pyspiel.load_game("python_shanghai_zsy")`` works, with parameters
-``players`` (4), ``preset`` ("" for the default rules), ``hands`` (1: how
+``players`` (0: 4, or the count the preset's rules take, 6 for
+``teams6``), ``preset`` ("" for the default rules), ``hands`` (1: how
 many hands, or Contract rounds, one OpenSpiel game lasts) and, for
 Contract Shanghai, ``turn_limit`` (1000: the engine's guard that ends a
 round in which no one goes out).
@@ -79,7 +80,7 @@ def _game_type(name: str) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": 4, "preset": "", "hands": 1, "turn_limit": 1000},
+        parameter_specification={"players": 0, "preset": "", "hands": 1, "turn_limit": 1000},
     )
 
 
@@ -117,8 +118,11 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = params or {}
-        self.players = int(params.get("players", 4))
         self.preset = str(params.get("preset", ""))
+        # ``players`` 0 (the default): 4, or the nearest count the preset's rules take (teams6: 6)
+        rules = _rules(self.NAME, self.preset)
+        low, high = getattr(rules, "min_players", 1), getattr(rules, "max_players", 8)
+        self.players = int(params.get("players", 0)) or min(max(4, low), high)
         self.hands = int(params.get("hands", 1))
         self.params = _Params(self.NAME, self.players, self.preset, self.hands, int(params.get("turn_limit", 1000)))
         self.params.engine_game(0)  # bad parameters fail here, with one clear line

@@ -15,6 +15,7 @@ import solver.envs.openspiel  # noqa: E402,F401
 GAMES = [
     "python_shanghai_zsy",
     "python_shanghai_zsy(preset=pairs)",
+    "python_shanghai_zsy(preset=teams6)",
     "python_shanghai_contract(turn_limit=40)",
     "python_shanghai_contract(preset=poker_deck,turn_limit=40,players=3)",
     "python_shanghai_manipulation(preset=norwegian)",
@@ -107,3 +108,9 @@ def test_ismcts_bot_plays_a_game() -> None:
         state.apply_action(int(action))
     assert moves > 0
     assert abs(sum(state.returns()) - 1.0) < 1e-9
+
+
+def test_players_default_to_the_presets_count() -> None:
+    assert pyspiel.load_game("python_shanghai_zsy(preset=teams6)").num_players() == 6
+    assert pyspiel.load_game("python_shanghai_zsy").num_players() == 4
+    assert pyspiel.load_game("python_shanghai_contract(players=3)").num_players() == 3
