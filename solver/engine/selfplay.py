@@ -15,6 +15,7 @@ import math
 import multiprocessing
 import signal
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -216,7 +217,17 @@ def ray_results(jobs: Sequence[Any], workers: int, address: str) -> Iterator[Gam
         if address == "local":
             ray_lib.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
         else:
-            ray_lib.init(address=address, log_to_driver=False, configure_logging=False)
+            try:
+                with warnings.catch_warnings():  # a client timing out warns before it raises
+                    warnings.simplefilter("ignore")
+                    ray_lib.init(address=address, log_to_driver=False, configure_logging=False)
+            except ConnectionError:  # nothing listens there
+                raise ShanghaiError(
+                    f"no Ray cluster at {address!r}: start one (ray start --head) or use --ray local"
+                ) from None
+            except (RuntimeError, ValueError) as exc:  # a bad address, a client without its extra
+                first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                raise ShanghaiError(f"cannot join Ray at {address!r}: {first}") from None
     try:
         task = ray_lib.remote(num_cpus=1)(_chunk)
         size = max(1, min(16, len(jobs) // (max(workers, 1) * 8)))

@@ -8,11 +8,13 @@ observer (0 is the observer, 1 the next to play, ...); at most
   sizes / 30, the player to move (one-hot), scores / 100, by seat;
 * Zheng Shang You: the trick's cards, the cards played this hand, the
   tribute cards pending (N each), tribute phase, the trick's player and the
-  finished players by seat;
+  finished players by seat, the trick's kind (one-hot of 4: single, set,
+  straight, parallel);
 * Contract Shanghai: the top discard (one-hot), the discard pile (N), each
   table meld's cards (32 x N) and owner (32 x seats), lay-down and call
   counts by seat, round (one-hot of 8), phase (one-hot of 5), a swap in
-  progress (meld one-hot, card one-hot), stock size / 100;
+  progress (meld one-hot, card one-hot), stock size / 100, the cards each
+  table meld's wilds stand for (32 x N);
 * Manipulation Shanghai: the table's cards (N), each meld's cards (40 x
   N), opened by seat, stock size / 100, drawn this turn.
 
@@ -37,13 +39,13 @@ writer on a fresh buffer.
 >>> turn = Turn(new_game("zsy", seed=1))
 >>> views = Observations("zsy", 4)
 >>> views.view(turn, 2) == features(turn, 2), len(features(turn, 2))
-(True, 316)
+(True, 320)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import partial
+from functools import lru_cache, partial
 from itertools import compress
 from operator import ne
 from typing import Any
@@ -57,9 +59,12 @@ N = N_CARDS
 MAX_SEATS = 8
 MAX_TABLE = 40  # Manipulation table melds
 _COMMON = 2 * N + 3 * MAX_SEATS
+_KINDS = ("single", "set", "straight", "parallel")  # a Zheng Shang You trick's kind (one-hot)
+_ZSY_FACTS = _COMMON + 3 * N + 1 + 2 * MAX_SEATS  # where the trick's kind starts
+_CONTRACT_ROLES = _COMMON + 2 * N + MAX_MELDS * (N + MAX_SEATS) + 2 * MAX_SEATS + 8 + 5 + MAX_MELDS + N + 1
 _SIZES = {
-    "zsy": _COMMON + 3 * N + 1 + 2 * MAX_SEATS,
-    "contract": _COMMON + 2 * N + MAX_MELDS * (N + MAX_SEATS) + 2 * MAX_SEATS + 8 + 5 + MAX_MELDS + N + 1,
+    "zsy": _ZSY_FACTS + len(_KINDS),
+    "contract": _CONTRACT_ROLES + MAX_MELDS * N,
     "manipulation": _COMMON + N + MAX_TABLE * N + MAX_SEATS + 2,
 }
 _UNSET = object()  # a part never written into this buffer
@@ -313,6 +318,15 @@ def _zsy_private(turn: Turn, p: int, buf: _Buffer) -> None:
     if buf.keys.get(-3) != places:
         buf.keys[-3] = list(places)
         buf.seats(at + MAX_SEATS, [q in places for q in range(n)], p)
+    trick = game.trick  # its kind: 3H BJ RJ is a set or a straight, and the replies differ
+    buf.one_hot(_ZSY_FACTS, _KINDS.index(trick.kind) if trick is not None else -1, len(_KINDS))
+
+
+@lru_cache(maxsize=8192)
+def _roles(meld: Any) -> Cards | None:
+    """The cards a table meld's wilds stand for (one object per meld: compared by identity)."""
+    roles = [r for r in meld.roles if r is not None]
+    return Cards(roles) if roles else None
 
 
 # --- Contract Shanghai: public top discard, pile and table melds (one slice) -----------------------
@@ -399,6 +413,14 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
     at += 2 * MAX_SEATS
     _contract_state(turn, buf)
     out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
+    for m, tm in enumerate(melds):  # the cards each table meld's wilds stand for
+        if keys.get(-200 - m) is not tm.meld:
+            keys[-200 - m] = tm.meld
+            buf.counts(_CONTRACT_ROLES + m * N, _roles(tm.meld))
+    for m in range(len(melds), MAX_MELDS):
+        if keys.get(-200 - m) is not None:
+            keys[-200 - m] = None
+            buf.counts(_CONTRACT_ROLES + m * N, None)
 
 
 def _contract_selection(turn: Turn, p: int, buf: _Buffer) -> None:

@@ -3,7 +3,8 @@
 ``import solver.envs.openspiel`` registers ``python_shanghai_manipulation``,
 ``python_shanghai_contract`` and ``python_shanghai_zsy``; then
 ``pyspiel.load_game("python_shanghai_zsy")`` works, with parameters
-``players`` (4), ``preset`` ("" for the default rules), ``hands`` (1: how
+``players`` (0: 4, or the count the preset's rules take, 6 for
+``teams6``), ``preset`` ("" for the default rules), ``hands`` (1: how
 many hands, or Contract rounds, one OpenSpiel game lasts) and, for
 Contract Shanghai, ``turn_limit`` (1000: the engine's guard that ends a
 round in which no one goes out).
@@ -13,15 +14,17 @@ round in which no one goes out).
 >>> game = pyspiel.load_game("python_shanghai_zsy")
 >>> state = game.new_initial_state()
 >>> state.is_chance_node(), len(state.chance_outcomes())
-(True, 1000)
->>> state.apply_action(7)
+(True, 256)
+>>> for byte in (7, 0, 0, 0):
+...     state.apply_action(byte)
 >>> state.current_player(), state.legal_actions()[:2]
 (0, [2, 4])
 
-Imperfect information, sequential, one chance node: the deal. Its outcome
-is the engine seed of the game (one of ``DEALS`` seeds, uniform); every later
-shuffle (next hand, Contract's reshuffled stock) follows from that seed,
-so the game has no other chance node. Actions are the finite action space of
+Imperfect information, sequential. The deal is ``SEED_BYTES`` (4) chance
+nodes of 256 outcomes each, uniform: the bytes of the engine seed (little
+end first), so a game is dealt from one of 2^32 seeds and no first hand
+names its deal; every later shuffle (next hand, Contract's reshuffled
+stock) follows from that seed, so the game has no other chance node. Actions are the finite action space of
 :mod:`solver.envs.actions`. The information state string is the player's
 view (the engine's observation, the selection in progress) and the history
 of public actions (every engine action string is public: a draw is "draw",
@@ -51,15 +54,20 @@ except ImportError as _exc:  # one line naming the extra (docs/envs.md), not the
 from solver.engine import new_game
 from solver.envs.actions import Turn, codec_for
 from solver.envs.features import feature_size, features
+from solver.errors import IllegalActionError
 from solver.rules import rules_for
 
-__all__ = ["DEALS", "GAMES", "ShanghaiGame", "ShanghaiState"]
+__all__ = ["DEALS", "GAMES", "SEED_BYTES", "ShanghaiGame", "ShanghaiState"]
 
-DEALS = 1000
+SEED_BYTES = 4
+DEALS = 256**SEED_BYTES  # seeds a game is dealt from (each chance node is one byte of it)
 GAMES = ("manipulation", "contract", "zsy")
 _MAX_PLAYERS = {"manipulation": 5, "contract": 6, "zsy": 8}
 _MIN_PLAYERS = {"manipulation": 3, "contract": 3, "zsy": 4}
 _MAX_LENGTH = 1_000_000
+
+
+_BYTES = [(b, 1.0 / 256) for b in range(256)]
 
 
 def _game_type(name: str) -> Any:
@@ -77,7 +85,7 @@ def _game_type(name: str) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": 4, "preset": "", "hands": 1, "turn_limit": 1000},
+        parameter_specification={"players": 0, "preset": "", "hands": 1, "turn_limit": 1000},
     )
 
 
@@ -115,14 +123,17 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = params or {}
-        self.players = int(params.get("players", 4))
         self.preset = str(params.get("preset", ""))
+        # ``players`` 0 (the default): 4, or the nearest count the preset's rules take (teams6: 6)
+        rules = _rules(self.NAME, self.preset)
+        low, high = getattr(rules, "min_players", 1), getattr(rules, "max_players", 8)
+        self.players = int(params.get("players", 0)) or min(max(4, low), high)
         self.hands = int(params.get("hands", 1))
         self.params = _Params(self.NAME, self.players, self.preset, self.hands, int(params.get("turn_limit", 1000)))
         self.params.engine_game(0)  # bad parameters fail here, with one clear line
         info = pyspiel.GameInfo(
             num_distinct_actions=codec_for(self.NAME).size,
-            max_chance_outcomes=DEALS,
+            max_chance_outcomes=256,
             num_players=self.players,
             min_utility=0.0,
             max_utility=1.0,
@@ -148,6 +159,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.params: _Params = game.params
         self.turn: Turn | None = None
+        self.seed_bytes: tuple[int, ...] = ()  # the deal's chance outcomes so far
 
     def current_player(self) -> int:
         """The player to act, CHANCE before the deal, TERMINAL at the end."""
@@ -162,18 +174,23 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         return self.turn.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The deal: one of ``DEALS`` seeds, uniformly."""
-        return [(s, 1.0 / DEALS) for s in range(DEALS)]
+        """The next byte of the deal's seed, uniformly."""
+        return _BYTES
 
     def _apply_action(self, action: int) -> None:
         if self.turn is None:
-            self.turn = Turn(self.params.engine_game(int(action)))
+            if not 0 <= action < 256:
+                raise IllegalActionError(f"a deal byte is 0..255, not {action}")
+            self.seed_bytes = (*self.seed_bytes, int(action))
+            if len(self.seed_bytes) == SEED_BYTES:
+                seed = int.from_bytes(bytes(self.seed_bytes), "little")
+                self.turn = Turn(self.params.engine_game(seed))
             return
         self.turn.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {action}"
+            return f"deal byte {action}"
         return codec_for(self.params.name).name(action)
 
     def is_terminal(self) -> bool:

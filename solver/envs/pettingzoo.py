@@ -5,7 +5,7 @@
 >>> env.reset(seed=1)
 >>> obs, reward, done, cut, info = env.last()
 >>> env.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-('player_0', (316,), True)
+('player_0', (320,), True)
 
 Agents are ``player_0`` ... in seat order; the agent to act is the
 engine's player to move. The action space is :mod:`solver.envs.actions`
@@ -20,6 +20,7 @@ more is better). ``reset(seed=None)`` deals the next seed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from solver.envs import missing
@@ -40,6 +41,28 @@ from solver.errors import IllegalActionError
 __all__ = ["ShanghaiEnv"]
 
 
+def _seats(opponents: Sequence[str | None] | None, players: int) -> list[str | None]:
+    """Each seat's built-in player (None: an agent). ``opponents`` names the seats after the first
+    (``players - 1`` names) or every seat (``players`` entries, None for each agent's seat)."""
+    from solver.engine.players import make_player
+
+    if opponents is None:
+        return [None] * players
+    kinds = list(opponents)
+    if len(kinds) == players - 1:
+        kinds = [None, *kinds]
+    if len(kinds) != players:
+        raise IllegalActionError(
+            f"opponents: {players - 1} names (or {players} with None for agents), not {len(kinds)}"
+        )
+    for k in kinds:
+        if k is not None:
+            make_player(k)  # an unknown kind fails here, with one line
+    if all(k is not None for k in kinds):
+        raise IllegalActionError("opponents: leave at least one seat (None) to an agent")
+    return kinds
+
+
 class ShanghaiEnv(AECEnv):  # type: ignore[misc]
     """One of the three games as an agent-environment-cycle environment."""
 
@@ -53,11 +76,15 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         seed: int = 0,
         reward: str = "game",
         render_mode: str | None = None,
+        opponents: Sequence[str | None] | None = None,
+        legal_moves: bool = False,
         **options: Any,
     ) -> None:
         super().__init__()
         if reward not in ("game", "hand"):
             raise IllegalActionError(f"reward must be 'game' or 'hand', not {reward!r}")
+        self.kinds = _seats(opponents, players)  # per seat: a built-in player's kind, or None (an agent)
+        self.legal_moves = legal_moves
         self.game_name = game
         self.rules = rules
         self.players = players
@@ -67,7 +94,7 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         self.seed = seed
         self.turn = Turn(new_game(game, rules, players, seed, **options))
         self.metadata = {"render_modes": ["ansi"], "name": f"shanghai_{game}_v0", "is_parallelizable": False}
-        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.possible_agents = [f"player_{i}" for i in range(players) if self.kinds[i] is None]
         size = codec_for(self.turn.game).size
         n_obs = feature_size(game)
         self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
@@ -82,7 +109,8 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         }
         self._resets = 0
         self._n_obs, self._n_actions = n_obs, size
-        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._seat = {a: int(a.split("_")[1]) for a in self.possible_agents}
+        self._agent_of = {i: a for a, i in self._seat.items()}
         self._views = Observations(game, players, self._zeros)
 
     def _zeros(self, size: int) -> Any:
@@ -116,7 +144,18 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         self._views = Observations(self.game_name, self.players, self._zeros)
         self._epoch = self.turn.game._epoch()
         self._scores = self.turn.game.scores()
-        self.agent_selection = self.agents[self.turn.game.current_player()]
+        from solver.engine.players import make_player
+
+        self._bots = {i: make_player(k, seed * 1000 + i) for i, k in enumerate(self.kinds) if k is not None}
+        self._opponents_move()
+        game = self.turn.game
+        if game.is_terminal():  # the bots played the whole game (possible only with no agent to move)
+            self._finish(game)
+        else:
+            self.agent_selection = self._agent_of[game.current_player()]
+        if self._rewarded:
+            self._accumulate_rewards()
+        self._note_moves()
 
     def observe(self, agent: str) -> dict[str, Any]:
         """The agent's observation and its action mask (all zeros when it is not to act).
@@ -148,24 +187,49 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewarded = False
         game = self.turn.game
-        self.turn.apply(int(action))
+        self.turn.apply(action)
+        self._hand_rewards(game)
+        if self._bots and not game.is_terminal():
+            self._opponents_move()
+        if game.is_terminal():
+            self._finish(game)
+        else:
+            self.agent_selection = self._agent_of[game.current_player()]
+        if self._rewarded:  # else every reward is 0: nothing to add up
+            self._accumulate_rewards()
+        self._note_moves()
+
+    def _hand_rewards(self, game: Any) -> None:
+        """With ``reward="hand"``: at the end of a hand or round, each agent's score change."""
         if self.reward_mode == "hand" and (game._epoch() != self._epoch or game.is_terminal()):
             scores = game.scores()
             sign = -1.0 if isinstance(game, PenaltyGame) else 1.0
-            for i, a in enumerate(self.agents):
-                self.rewards[a] = sign * float(scores[i] - self._scores[i])
+            for a in self.agents:
+                i = self._seat[a]
+                self.rewards[a] = self.rewards.get(a, 0.0) + sign * float(scores[i] - self._scores[i])
             self._scores, self._epoch = scores, game._epoch()
             self._rewarded = True
-        if game.is_terminal():
-            if self.reward_mode == "game":
-                for a, r in zip(self.agents, game.returns()):
-                    self.rewards[a] = float(r)
-                self._rewarded = True
-            self.terminations = dict.fromkeys(self.agents, True)
-        else:
-            self.agent_selection = self.agents[game.current_player()]
-        if self._rewarded:  # else every reward is 0: nothing to add up
-            self._accumulate_rewards()
+
+    def _opponents_move(self) -> None:
+        """The built-in players move until an agent is to act or the game ends."""
+        game = self.turn.game
+        while not game.is_terminal() and game.current_player() in self._bots:
+            game.apply(self._bots[game.current_player()].choose(game))
+            self._hand_rewards(game)
+
+    def _finish(self, game: Any) -> None:
+        if self.reward_mode == "game":
+            returns = game.returns()
+            for a in self.agents:
+                self.rewards[a] = float(returns[self._seat[a]])
+            self._rewarded = True
+        self.terminations = dict.fromkeys(self.agents, True)
+
+    def _note_moves(self) -> None:
+        """With ``legal_moves=True``: the acting agent's info lists its legal indexes by name."""
+        if self.legal_moves and not self.turn.game.is_terminal():
+            name = self.turn.codec.name
+            self.infos[self.agent_selection] = {"legal_moves": [name(i) for i in self.turn.legal_cached()]}
 
     def render(self) -> str | None:
         """The position as text (``render_mode="ansi"``)."""

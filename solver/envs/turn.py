@@ -34,7 +34,17 @@ class Codec(ABC):
 
     @abstractmethod
     def name(self, index: int) -> str:
-        """A readable name of action ``index``."""
+        """A readable name of action ``index`` (:class:`IllegalActionError` outside the space)."""
+
+    def check(self, index: Any) -> int:
+        """``index`` as an int of the action space; :class:`IllegalActionError` otherwise."""
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"action {index!r} is not an integer") from None
+        if i != index or not 0 <= i < self.size:
+            raise IllegalActionError(f"action {index!r} is outside the action space 0..{self.size - 1}")
+        return i
 
     @abstractmethod
     def legal(self, turn: Turn) -> list[int]:
@@ -77,7 +87,21 @@ class Codec(ABC):
 class Turn:
     """A game with the current player's selection in progress: what an env or OpenSpiel state wraps."""
 
-    __slots__ = ("_key", "_legal", "_memo", "_selection", "_strings", "cancels", "codec", "game", "picks", "stage")
+    __slots__ = (
+        "_key",
+        "_legal",
+        "_memo",
+        "_selection",
+        "_strings",
+        "building",
+        "built",
+        "cancels",
+        "closed",
+        "codec",
+        "game",
+        "picks",
+        "stage",
+    )
 
     def __init__(self, game: Game) -> None:
         from solver.envs.actions import codec_for
@@ -87,6 +111,9 @@ class Turn:
         self.picks: tuple[int, ...] = ()  # the selected card indexes, as picked
         self.stage: tuple[int, Card] | None = None  # Contract: a swap waiting for its destination
         self.cancels = 0  # cancels this turn: at most MAX_CANCELS, so every game ends
+        self.built: tuple[Any, ...] = ()  # Contract: the melds closed so far for a lay-down
+        self.closed = 0  # Contract: how many of the picks the closed melds hold
+        self.building = False  # Manipulation: a table built meld by meld (``build``)
         self._selection: tuple[tuple[int, ...], Cards] = ((), _EMPTY)  # picks -> their multiset
         self._strings: list[str] = []
         self._key: tuple[Any, ...] = ()  # the state the cached legal list belongs to
@@ -111,6 +138,9 @@ class Turn:
         new.picks = self.picks
         new.stage = self.stage
         new.cancels = self.cancels
+        new.built = self.built
+        new.closed = self.closed
+        new.building = self.building
         new._strings = self._strings.copy()
         new._key = ()
         new._legal = []
@@ -146,10 +176,12 @@ class Turn:
             or key[2] is not self.picks
             or key[3] is not self.stage
             or key[4] != self.cancels
+            or key[5] != self.closed
+            or key[6] != self.building
             or key[0] is not game
         ):
             self._legal = [] if game.is_terminal() else self.codec.legal(self)
-            self._key = (game, len(game.history), self.picks, self.stage, self.cancels)
+            self._key = (game, len(game.history), self.picks, self.stage, self.cancels, self.closed, self.building)
         return self._legal
 
     def position_memo(self) -> Any:
@@ -178,6 +210,7 @@ class Turn:
         has checked in this position), so the engine carries them out without verifying them
         again (:meth:`~solver.engine.base.Game.apply_listed`).
         """
+        index = self.codec.check(index)
         if index not in self.legal_cached():
             raise IllegalActionError(f"action {index} ({self.codec.name(index)}) is not legal now")
         action = self.codec.step(self, index)
@@ -186,6 +219,9 @@ class Turn:
             self.picks = ()
             self.stage = None
             self.cancels = 0
+            self.built = ()
+            self.closed = 0
+            self.building = False
         return action
 
     def select(self, index: int) -> None:
@@ -197,6 +233,8 @@ class Turn:
         return bool(self.picks) and self.cancels < MAX_CANCELS
 
     def cancel(self) -> None:
-        """Empty the selection (counted)."""
+        """Empty the selection and any melds built (counted)."""
         self.picks = ()
+        self.built = ()
+        self.closed = 0
         self.cancels += 1

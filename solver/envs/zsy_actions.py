@@ -128,6 +128,7 @@ class ZsyCodec(Codec):
     size = TRIBUTE + N
 
     def name(self, index: int) -> str:
+        index = self.check(index)
         if index < N:
             return f"select {ALL_CARDS[index]}"
         if index < self.DECLARE:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
@@ -221,7 +222,7 @@ class ManipulationGame(PenaltyGame):
                 self.table,
                 self.hands[p],
                 self.rules,
-                lower=lambda: self._greedy(p),
+                lower=partial(self._greedy, p),  # not a lambda: a game with its questions pickles
                 time_limit=self.time_limit,
                 table_cards=self._table_cards(),
             )

@@ -200,29 +200,6 @@ def test_manipulation_play_masks_equal_the_slow_exact_way(preset: str, seed: int
     assert asked[True] and asked[False]
 
 
-@pytest.mark.parametrize("seed", [3, 4])
-def test_contract_positions_without_a_selection_equal_the_engine_list(seed: int) -> None:
-    # along seeded random games (several turns of offers and calls for every player), each position
-    # with no lay-down listed offers exactly the first index of every listed action, and each index
-    # carries out the engine's listed object itself (a word position is shared between positions)
-    turn = Turn(new_game("contract", None, 4, seed, max_rounds=1))
-    player = RandomPlayer(seed)
-    codec = turn.codec
-    words = 0
-    while not turn.game.is_terminal():
-        listed = turn.game.legal_actions()
-        if not any(str(a).startswith("laydown") for a in listed):
-            firsts = {codec.encode(turn.game, a)[0]: a for a in reversed(listed)}  # the first listed wins
-            assert turn.legal() == sorted(firsts)
-            for index, action in firsts.items():
-                if not str(action).startswith("swap"):
-                    assert codec.step(turn, index) is action
-            words += all(str(a) in ("take", "decline", "call", "nocall") for a in listed)
-        for index in codec.encode(turn.game, player.choose(turn.game)):
-            turn.apply(index)
-    assert words > 20
-
-
 @pytest.mark.parametrize(("preset", "seed"), [("german", 1), ("norwegian", 2), ("rummikub", 3)])
 def test_manipulation_listed_plays_are_keyed_by_the_cards_they_play(preset: str, seed: int) -> None:
     # a position's listed plays grouped by the hand cards each puts on the table (the new

@@ -49,6 +49,8 @@ def _reference(turn: Turn, p: int) -> list[float]:
         cards(at + 2 * N, game.pending.counts)
         out[at + 3 * N] = float(game.phase == "tribute")
         seats(at + 3 * N + 1 + MAX_SEATS, [q in game.places for q in range(n)])
+        if game.trick is not None:
+            out[at + 3 * N + 1 + 2 * MAX_SEATS + ("single", "set", "straight", "parallel").index(game.trick.kind)] = 1.0
     elif game.GAME == "contract":
         if game.pile:
             out[at + game.pile[-1].index] = 1.0
@@ -70,6 +72,10 @@ def _reference(turn: Turn, p: int) -> list[float]:
             out[at + 13 + turn.stage[0]] = 1.0
             out[at + 13 + MAX_MELDS + turn.stage[1].index] = 1.0
         out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
+        for m, tm in enumerate(game.table[:MAX_MELDS]):
+            for r in tm.meld.roles:
+                if r is not None:
+                    out[at + 14 + MAX_MELDS + N + m * N + r.index] += 1
     else:
         for m, meld in enumerate(game.table):
             for c in meld.cards:
@@ -169,3 +175,26 @@ def test_views_of_another_game_at_the_same_length_are_written_in_full(game_name:
     assert any(other.game.hands[q] != game.hands[q] for q in range(1, 4))
     for q in range(4):
         assert views.view(other, q) == features(other, q)
+
+
+def test_positions_differing_only_in_a_public_fact_have_different_features() -> None:
+    # a wild's role on the table (Contract) and a trick's kind (Zheng Shang You) are public and bear
+    # on the replies: every player's features tell the two positions apart
+    from solver.melds import Meld, TableMeld
+    from solver.zsy.combos import Combo
+
+    def contract(meld: str) -> Any:
+        game: Any = new_game("contract", None, 4, 0, max_rounds=1)
+        game.table = [TableMeld(Meld.parse(meld), 1)]
+        return Turn(game)
+
+    low, high = contract("2S=3H 4H 5H 6H"), contract("4H 5H 6H 2S=7H")
+    zsy = []
+    for kind in ("set", "straight"):
+        game: Any = new_game("zsy", None, 4, 0, max_hands=1)
+        game.trick, game.trick_player = Combo.parse(f"{kind}:3H BJ RJ", game.rules), 1
+        zsy.append(Turn(game))
+    for a, b in ((low, high), (zsy[0], zsy[1])):
+        for p in range(4):
+            assert features(a, p) != features(b, p)
+            assert Observations(a.game.GAME, 4).view(a, p) == features(a, p) == _reference(a, p)

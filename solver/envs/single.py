@@ -1,0 +1,119 @@
+"""One seat against built-in players: a single-agent Gymnasium env, and a vector of them (the ``rl`` extra).
+
+>>> from solver.envs.single import gym_env
+>>> env = gym_env("zsy", opponents=["greedy", "random", "random"])
+>>> obs, info = env.reset(seed=3)
+>>> obs["observation"].shape, obs["action_mask"].shape, info["legal_moves"][:2]
+((320,), (170,), ['select 5S', 'select 7S'])
+
+The agent sits at ``seat`` (0); the other seats are built-in players
+(``random``, ``greedy``, ``solver``, ``ismcts:...``, see
+:func:`solver.engine.players.make_player`), who move inside ``step``. The
+observation is the AEC env's (``observation`` and ``action_mask``); the
+reward is the agent's (its share of the win at the end by default, or each
+hand's score change with ``reward="hand"``); ``info["legal_moves"]`` names
+the legal indexes and ``info["action_mask"]`` repeats the mask, as
+Gymnasium's masked-action wrappers read it. An illegal index raises
+:class:`~solver.errors.IllegalActionError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from solver.envs.pettingzoo import ShanghaiEnv
+from solver.errors import IllegalActionError
+
+__all__ = ["ShanghaiGymEnv", "gym_env", "vector_env"]
+
+
+class ShanghaiGymEnv(gymnasium.Env):
+    """One agent's seat of a game, the other seats played by built-in players."""
+
+    def __init__(
+        self,
+        game: str,
+        opponents: Sequence[str],
+        seat: int = 0,
+        rules: Any = None,
+        seed: int = 0,
+        reward: str = "game",
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        players = len(opponents) + 1
+        if not 0 <= seat < players:
+            raise IllegalActionError(f"seat must be 0..{players - 1}, not {seat}")
+        kinds: list[str | None] = list(opponents)
+        kinds.insert(seat, None)
+        self.env = ShanghaiEnv(
+            game,
+            rules=rules,
+            players=players,
+            seed=seed,
+            reward=reward,
+            render_mode=render_mode,
+            opponents=kinds,
+            legal_moves=True,
+            **options,
+        )
+        self.agent = f"player_{seat}"
+        self.observation_space = self.env.observation_space(self.agent)
+        self.action_space = self.env.action_space(self.agent)
+        self.render_mode = render_mode
+        self.metadata = {"render_modes": ["ansi"]}
+
+    def _out(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        obs = self.env.observe(self.agent)
+        info = dict(self.env.infos.get(self.agent, {}))
+        if self.env.terminations[self.agent]:
+            info = {"legal_moves": [], "returns": [float(r) for r in self.env.turn.game.returns()]}
+        info["action_mask"] = obs["action_mask"]
+        return obs, info
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """A new game (dealt from ``seed``, else the next seed); the opponents move first if they sit first."""
+        super().reset(seed=seed)
+        self.env.reset(seed=seed, options=options)
+        return self._out()
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent's index; the opponents answer until it is the agent's turn again or the game ends."""
+        if self.env.terminations[self.agent]:
+            raise IllegalActionError("the game is over: reset() first")
+        self.env.step(action)
+        reward = float(self.env._cumulative_rewards[self.agent])
+        self.env._cumulative_rewards[self.agent] = 0.0
+        obs, info = self._out()
+        return obs, reward, bool(self.env.terminations[self.agent]), False, info
+
+    def render(self) -> str | None:
+        """The position as text (``render_mode="ansi"``)."""
+        out: str | None = self.env.render()
+        return out
+
+
+def gym_env(game: str, opponents: Sequence[str], **kwargs: Any) -> ShanghaiGymEnv:
+    """A single-agent Gymnasium env: the agent against ``opponents`` (see :class:`ShanghaiGymEnv`)."""
+    return ShanghaiGymEnv(game, opponents, **kwargs)
+
+
+def vector_env(game: str, n: int, opponents: Sequence[str], seed: int = 0, **kwargs: Any) -> Any:
+    """``n`` copies of :func:`gym_env` as a Gymnasium ``SyncVectorEnv`` (copy k dealt from seeds
+    ``seed + k``, ...); it resets each copy when its game ends."""
+    if n < 1:
+        raise IllegalActionError(f"n must be at least 1, not {n}")
+
+    def make(k: int) -> Any:
+        return lambda: gym_env(game, opponents, seed=seed + 1_000_003 * k, **kwargs)
+
+    return gymnasium.vector.SyncVectorEnv([make(k) for k in range(n)])
+
+
+def masked_argmax(logits: Any, mask: Any) -> int:
+    """The legal index with the highest logit (a helper for policies)."""
+    return int(np.where(np.asarray(mask) > 0, np.asarray(logits, dtype=float), -np.inf).argmax())
