@@ -266,6 +266,7 @@ class ContractGame(PenaltyGame):
                 )
             except SolverTimeout:
                 self._plans[key] = None
+            self._legal_key = -1  # list the plan's lay-down from now on (see _some_lay_down)
         return self._plans[key]
 
     def legal_actions(self) -> list[ContractAction]:
@@ -314,7 +315,11 @@ class ContractGame(PenaltyGame):
             self._found[hand] = hand_lay_down(hand, self.rules, self.rules.contract(self.round))
         if self._found[hand] is None:
             return None
-        plan = self.turn_plan()  # the whole-turn plan's lay-down: the one the hint and the solver name
+        # once the whole-turn plan has been asked for (a hint, the solver player), its lay-down is the one
+        # listed, so the hint names a listed action; planning is not forced on every listing (random play)
+        p = self.to_move
+        melds_now = self.laid_down[p] and (not self.laid_this_turn or self.rules.layoff_same_turn)
+        plan = self._plans.get((p, hand, tuple(self.table), self.no_discard, melds_now, self.laid_down[p]))
         if plan is not None and plan.lay_down:
             return plan.lay_down
         return self._found[hand]

@@ -93,6 +93,8 @@ def solver_decision(game: ContractGame) -> Decision:
 
 
 def _plan_decision(game: ContractGame) -> Decision:
+    if game.phase == "play":
+        game.turn_plan()  # first: the listed lay-down is then the plan's
     legal = game.legal_actions()
     kinds = {type(a) for a in legal}
     p = game.to_move

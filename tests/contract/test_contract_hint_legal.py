@@ -59,8 +59,8 @@ def test_the_listed_lay_down_is_the_plans() -> None:
         game.hands[0] = pos.hand
         game.table = [t for t in pos.table if t.owner != 0]
         game.clear_caches()
-        downs = [a for a in game.legal_actions() if isinstance(a, CLayDown)]
         plan = game.turn_plan()
+        downs = [a for a in game.legal_actions() if isinstance(a, CLayDown)]
         assert plan is not None and bool(downs) == bool(plan.lay_down)
         if downs:
             assert downs[0].melds == plan.lay_down and hint_for_game(game).action is downs[0]

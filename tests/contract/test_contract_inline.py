@@ -7,6 +7,7 @@ import pytest
 from cli.inline import Inline, parse_rule_overrides
 from solver.errors import PuzzleError
 from solver.puzzles import ContractPosition
+from solver.rules import ContractRules
 
 
 def test_table_owners_inline() -> None:
@@ -31,7 +32,8 @@ def test_custom_contracts_inline() -> None:
     rules = parse_rule_overrides(None, ["contracts=set:4 set; run run"])
     assert rules == {"contracts": ["set:4 set", "run run"]}
     puzzle = Inline("contract", hand="5H 5D 5S 5C 6C 6D 6S", round=1).puzzle(rules)
-    assert [str(r) for r in puzzle.rules.contract(1)] == ["set:4", "set"]  # type: ignore[attr-defined]
+    assert isinstance(puzzle.rules, ContractRules)
+    assert [str(r) for r in puzzle.rules.contract(1)] == ["set:4", "set"]
     assert parse_rule_overrides(None, ["contracts=us"]) == {"contracts": "us"}
     assert parse_rule_overrides(None, ["contracts=set run"]) == {"contracts": ["set run"]}
     with pytest.raises(PuzzleError, match="empty round"):

@@ -186,5 +186,6 @@ def test_solver_player_falls_back_to_greedy_on_a_time_out(monkeypatch: pytest.Mo
 
     game = scripted(["5H 9C KD 3S", "3D", "4D"], phase="play")
     monkeypatch.setattr("solver.contract.players.best_discards", too_slow)
+    monkeypatch.setattr("solver.contract.turn.best_discards", too_slow)  # the whole-turn plan's discard
     decision = hint_for_game(game)
     assert game.is_legal(decision.action) and "greedy" in decision.reason
