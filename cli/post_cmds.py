@@ -8,17 +8,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import bad_input, emit_json, err, out
+from cli.common import bad_input, emit_json, err, out, seconds_option
 from solver.errors import ShanghaiError
 
 __all__ = ["post_cmd", "daily_cmd", "book_cmd"]
 
-TimeOpt = Annotated[float, typer.Option("--time-limit", help="Seconds for the solver per puzzle.")]
-
-
-def _time(limit: float) -> None:
-    if not limit > 0 or limit == float("inf"):
-        bad_input("--time-limit must be a positive number of seconds")
+TimeOpt = Annotated[float, seconds_option("Seconds for the solver per puzzle.")]
 
 
 def post_cmd(
@@ -52,7 +47,6 @@ def post_cmd(
         bad_input(f"--format must be one of {', '.join(FORMATS)}, not {fmt[:40]!r}")
     if not output.is_dir():
         bad_input(f"--output: no such folder {str(output)[-60:]}")
-    _time(time_limit)
     try:
         puzzle = load(file)
         png = svg_to_png(puzzle_svg(puzzle))
@@ -146,7 +140,6 @@ def book_cmd(
         bad_input(f"--output must end in .pdf, not {output.name[-40:]!r}")
     if not output.parent.is_dir():
         bad_input(f"--output: no such folder {str(output.parent)[-60:]}")
-    _time(time_limit)
     loaded = load_paths(paths)
     if loaded.bad:
         raise typer.Exit(2)

@@ -253,6 +253,8 @@ def _parse_contract(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ContractPo
             if owner < 0:
                 raise ctx.fail(f"{where}.owner", "must be 0 or more")
             entry = entry["cards"]
+        if isinstance(entry, list) and all(isinstance(c, str) for c in entry):
+            entry = " ".join(entry)  # the JSON form (`position_json`): a meld's cards as a list
         if not isinstance(entry, str):
             raise ctx.fail(where, "expected a meld string or {cards = ..., owner = N}")
         with ctx.at(where):

@@ -173,6 +173,19 @@ def test_render_fits_its_shape(tmp_path: Path) -> None:
     fits(lines_of(["render", str(path), "-o", str(tmp_path / "p.svg"), "--json"])[0], "render")
 
 
+def test_post_daily_and_book_fit_their_shapes(tmp_path: Path) -> None:
+    path = sorted((ROOT / "puzzles" / "zsy").glob("*.toml"))[0]
+    posted = lines_of(["post", str(path), "-o", str(tmp_path), "--json"])[0]
+    fits(posted, "post")
+    assert all(Path(f).is_file() for f in posted["written"])
+    day = lines_of(["daily", "--date", "2026-12-01", "--game", "zsy", "--difficulty", "easy", "--json"])[0]
+    fits(day, "daily")
+    assert isinstance(day["position"]["hand"], list)
+    book = lines_of(["book", str(path), "-o", str(tmp_path / "b.pdf"), "--json"])[0]
+    fits(book, "book")
+    assert book["puzzles"] == 1 and (tmp_path / "b.pdf").is_file()
+
+
 def test_a_timed_out_solve_fits_its_shape(monkeypatch: pytest.MonkeyPatch) -> None:
     import cli.main as main_module
     from solver.errors import SolverTimeout
