@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from solver.cards import Card, Cards
 from solver.contract.actions import (
@@ -76,6 +77,15 @@ def greedy_action(game: ContractGame, rng: random.Random) -> ContractAction:
     return legal[0]
 
 
+def _or_greedy(decide: Callable[[ContractGame], Decision], game: ContractGame) -> Decision:
+    """``decide(game)``, or the greedy rule when a solver question ran out of time (the reason says so)."""
+    try:
+        return decide(game)
+    except SolverTimeout as exc:
+        action = greedy_action(game, random.Random(game.seed))
+        return Decision(action, f"{action}: the greedy rule ({exc})")
+
+
 def solver_decision(game: ContractGame) -> Decision:
     """The ``solver`` player: every decision from the whole-turn plan (:mod:`solver.contract.turn`).
 
@@ -85,11 +95,7 @@ def solver_decision(game: ContractGame) -> Decision:
     few points, then the plan's discard. When a solver question runs out of time, the greedy rule
     decides, and the reason says so.
     """
-    try:
-        return _plan_decision(game)
-    except SolverTimeout as exc:
-        action = greedy_action(game, random.Random(game.seed))
-        return Decision(action, f"{action}: the greedy rule ({exc})")
+    return _or_greedy(_plan_decision, game)
 
 
 def _plan_decision(game: ContractGame) -> Decision:
@@ -188,11 +194,7 @@ def old_solver_decision(game: ContractGame) -> Decision:
     When a solver question runs out of time without an answer (``game.time_limit``), the greedy rule
     decides, and the reason says so.
     """
-    try:
-        return _solver_decision(game)
-    except SolverTimeout as exc:
-        action = greedy_action(game, random.Random(game.seed))
-        return Decision(action, f"{action}: the greedy rule ({exc})")
+    return _or_greedy(_solver_decision, game)
 
 
 def _solver_decision(game: ContractGame) -> Decision:
