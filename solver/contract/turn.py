@@ -45,7 +45,7 @@ else ``feasible`` (the best found in time). The brute force of
 >>> rules = ContractRules()
 >>> after = plan_after_draw(Cards.parse("5H 5D 5S 6C 7C 8C 9C 10C KD KH 2S QH 4D"), (), rules, 1)
 >>> [str(m) for m in after.lay_down], str(after.discard), after.points_left
-(['5S 5H 5D', '6C 7C 8C 9C 10C'], 'KD', 31)
+(['KH KD 2S=KH', '6C 7C 8C 9C 10C'], 'QH', 19)
 """
 
 from __future__ import annotations

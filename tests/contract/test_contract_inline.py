@@ -11,12 +11,19 @@ from solver.rules import ContractRules
 
 
 def test_table_owners_inline() -> None:
-    puzzle = Inline("contract", hand="9S KD", table="p1: 5S 6S 7S 8S | p0: 9H 9D 9C", laid_down=True).puzzle({})
+    # round 1 (set + run): each owner's melds are that contract (the one legality check, issue 28)
+    table = "p1: 5S 6S 7S 8S | p1: KS KH KD | p0: 9H 9D 9C | p0: 3C 4C 5C 6C"
+    puzzle = Inline("contract", hand="9S QD", table=table, laid_down=True).puzzle({})
     pos = puzzle.position
     assert isinstance(pos, ContractPosition)
-    assert [(str(t.meld), t.owner) for t in pos.table] == [("5S 6S 7S 8S", 1), ("9H 9D 9C", 0)]
-    plain = Inline("contract", hand="9S KD", table="5S 6S 7S 8S", laid_down=True).puzzle({}).position
-    assert isinstance(plain, ContractPosition) and plain.table[0].owner == 0
+    assert [(str(t.meld), t.owner) for t in pos.table] == [
+        ("5S 6S 7S 8S", 1),
+        ("KS KH KD", 1),
+        ("9H 9D 9C", 0),
+        ("3C 4C 5C 6C", 0),
+    ]
+    plain = Inline("contract", hand="9S QD", table="9H 9D 9C | 3C 4C 5C 6C", laid_down=True).puzzle({}).position
+    assert isinstance(plain, ContractPosition) and {t.owner for t in plain.table} == {0}
 
 
 @pytest.mark.parametrize(
