@@ -14,24 +14,14 @@ from typing import Any
 
 import pytest
 
+from tests.web.pages import cards as _cards
+from tests.web.pages import open_page as _open
+from tests.web.pages import solve as _solve
+
 expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("SHANGHAI_SCREENSHOTS", "")) if os.environ.get("SHANGHAI_SCREENSHOTS") else None
-
-
-def _open(page: Any, path: str) -> None:
-    page.goto(page.base + path)
-    page.wait_for_selector("body[data-ready='1']", timeout=20000)
-
-
-def _solve(page: Any) -> None:
-    page.click("#solve-btn")
-    page.wait_for_selector("#answer-head", timeout=30000)
-
-
-def _cards(locator: Any) -> list[str]:
-    return [str(c) for c in locator.evaluate_all("els => els.map(e => e.dataset.card)")]
 
 
 def _cli_json(*args: str) -> dict[str, Any]:

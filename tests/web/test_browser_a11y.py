@@ -8,18 +8,10 @@ from typing import Any
 import pytest
 
 from tests.web.axe import assert_clean
+from tests.web.pages import open_page as _open
+from tests.web.pages import solve as _solve
 
 expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
-
-
-def _open(page: Any, path: str) -> None:
-    page.goto(page.base + path)
-    page.wait_for_selector("body[data-ready='1']", timeout=20000)
-
-
-def _solve(page: Any) -> None:
-    page.click("#solve-btn")
-    page.wait_for_selector("#answer-head", timeout=30000)
 
 
 @pytest.mark.parametrize(

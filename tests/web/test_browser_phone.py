@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from tests.web.pages import open_page as _open
+
 expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
 
 from tests.web.axe import assert_clean  # noqa: E402
@@ -26,11 +28,6 @@ def phone(browser: Any, live_server: str) -> Iterator[Any]:
     yield page
     context.close()
     assert not errors, errors
-
-
-def _open(page: Any, path: str) -> None:
-    page.goto(page.base + path)
-    page.wait_for_selector("body[data-ready='1']", timeout=20000)
 
 
 def _box(page: Any, selector: str) -> dict[str, float]:

@@ -20,14 +20,10 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
 
 from tests.web.axe import assert_clean
+from tests.web.pages import open_page as _open
 
 SEED = os.environ.get("SHANGHAI_PLAY_SEED", "2")
 """The Contract deal of the test: one where a lay-down, a lay-off and a discard with other actions all come up."""
-
-
-def _open(page: Any, path: str) -> None:
-    page.goto(page.base + path)
-    page.wait_for_selector("body[data-ready='1']", timeout=20000)
 
 
 def _play_by_hints(page: Any, turns: int, stop_at_end: bool = True) -> dict[str, int]:
