@@ -117,6 +117,13 @@ class ApplyRequest(GameRequest):
 
     action: str = Field(max_length=4000)
     player: int | None = Field(None, ge=0, le=16)
+    expect: int | None = Field(
+        None,
+        ge=0,
+        le=1_000_000,
+        description="The state's 'actions' count the action was chosen on: if the game has moved on since "
+        "(a second click, a retried request, another tab), the answer is 'stale' (409) and nothing is applied.",
+    )
 
 
 class AiMoveRequest(GameRequest):

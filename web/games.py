@@ -237,7 +237,9 @@ class Games:
             with self._locked(gid, meta) as live:
                 return self._state(meta, live, seat)
         if cmd == "apply":
-            return self._apply(gid, meta, self._need_seat(meta, token, player), str(fields["action"]))
+            expect = fields.get("expect")
+            seat = self._need_seat(meta, token, player)
+            return self._apply(gid, meta, seat, str(fields["action"]), None if expect is None else int(expect))
         if cmd == "record":
             return self._record(gid, meta)
         if cmd == "keep":
@@ -265,10 +267,17 @@ class Games:
                 return live.ask({"cmd": "ai_move", **request, "apply": False})
         raise EngineError("unknown_command", f"unknown command {cmd!r}")
 
-    def _apply(self, gid: str, meta: Mapping[str, Any], seat: int, action: str) -> dict[str, Any]:
+    def _apply(
+        self, gid: str, meta: Mapping[str, Any], seat: int, action: str, expect: int | None = None
+    ) -> dict[str, Any]:
         while True:
             with self._locked(gid, meta) as live:
                 game = live.game
+                if expect is not None and len(game.history) != expect:
+                    raise EngineError(
+                        "stale",
+                        f"the game has moved on: {len(game.history)} actions made, not {expect}; observe again",
+                    )
                 if game.is_terminal():
                     raise EngineError("game_over", "the game is over")
                 if game.current_player() != seat:

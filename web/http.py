@@ -29,6 +29,7 @@ STATUS: dict[str, int] = {
     "not_found": 404,
     "method_not_allowed": 405,
     "game_over": 409,
+    "stale": 409,
     "too_large": 413,
     "busy": 503,
     "timeout": 504,

@@ -89,14 +89,16 @@ def test_two_engines_share_one_game(redis_url: str) -> None:
             if state["terminal"]:
                 break
             action = (await engine.game(gid, {"cmd": "legal", "token": token}))["actions"][0]
-            both = await asyncio.gather(
-                a.game(gid, {"cmd": "apply", "token": token, "action": action}),
-                b.game(gid, {"cmd": "apply", "token": token, "action": action}),
+            seen = state["actions"]  # without it, the one sent second is legal again once the AI seats
+            both = await asyncio.gather(  # have moved (a pass, say): it would be played twice
+                a.game(gid, {"cmd": "apply", "token": token, "action": action, "expect": seen}),
+                b.game(gid, {"cmd": "apply", "token": token, "action": action, "expect": seen}),
                 return_exceptions=True,
             )
             ok = [r for r in both if isinstance(r, dict)]
             failed = [r for r in both if isinstance(r, EngineError)]
-            assert len(ok) == 1 and len(failed) == 1 and failed[0].code == "illegal_action", both
+            assert len(ok) == 1 and len(failed) == 1, both
+            assert failed[0].code == "stale", both
             mine.append(action)
         record = await b.game(gid, {"cmd": "record"})
         assert _seat_actions(record, 0) == mine

@@ -127,3 +127,29 @@ def test_ai_reasons_name_only_public_facts(client: TestClient) -> None:
         private = server.handle({"cmd": "ai_move", "game_id": "g1", "ai": "solver", "apply": True})["result"]
         seen_private.append(private["reason"])
     assert any("away" in r or "in hand" in r for r in seen_private), seen_private
+
+
+def test_an_apply_sent_twice_is_applied_once(client: TestClient) -> None:
+    """A second click or a retried request names the move count it was chosen on (``expect``): once
+    the game has moved on it is ``stale`` and nothing is applied, even when the action (a pass) is
+    legal again after the AI seats' moves."""
+    g = _game(client, seats=["human", "greedy", "greedy", "greedy"])
+    gid, token = g["game_id"], g["tokens"]["0"]
+    for _ in range(40):
+        state = client.post("/api/observe", json={"game_id": gid, "token": token}).json()
+        legal = client.post("/api/legal", json={"game_id": gid, "token": token}).json()["actions"]
+        if "pass" in legal:
+            break
+        client.post("/api/apply", json={"game_id": gid, "token": token, "action": legal[0], "expect": state["actions"]})
+    else:
+        raise AssertionError("seat 0 never could pass")
+    send = {"game_id": gid, "token": token, "action": "pass", "expect": state["actions"]}
+    first = client.post("/api/apply", json=send)
+    assert first.status_code == 200, first.text
+    after = client.post("/api/observe", json={"game_id": gid, "token": token}).json()
+    assert after["actions"] > state["actions"] + 1  # the AI seats moved after the pass
+    assert _code(client.post("/api/apply", json=send)) == "stale"
+    assert client.post("/api/observe", json={"game_id": gid, "token": token}).json()["actions"] == after["actions"]
+    # Without 'expect' an apply is taken on the game as it is now (the protocol's own behaviour).
+    legal = client.post("/api/legal", json={"game_id": gid, "token": token}).json()["actions"]
+    assert client.post("/api/apply", json={"game_id": gid, "token": token, "action": legal[0]}).status_code == 200

@@ -221,7 +221,7 @@ async function act(action) {
   const before = tableCodes(P.obs.table);
   const mine = mineCards(action, before);
   try {
-    const r = await api("apply", { game_id: P.id, token: P.token, action });
+    const r = await api("apply", { game_id: P.id, token: P.token, action, expect: P.obs.actions });
     logMove(0, action, null, mine);
     showAIMoves(r.ai_moves || [], before.concat([mine]));
     P.busy = false;
