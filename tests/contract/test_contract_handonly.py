@@ -381,7 +381,7 @@ def test_price_combo_stops_at_the_first_free_split(
     assert price_combo(shapes, c.hn, c.pn, c.hw, c.pw) == every_split_best(shapes, c)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     data=st.data(),
     preset=st.sampled_from(["finnish", "jokers_and_twos", "poker_deck"]),
