@@ -4,6 +4,8 @@
     python -m benchmarks.bench_contract_turn paired --games 20 --seed 5000  # new solver vs solver-old
     python -m benchmarks.bench_contract_turn soak --games 100             # rule invariants, every action
 
+Each prints a table of its figures (``--json``: one JSON object instead).
+
 ``positions``: random turn positions after the draw (every round, half of
 them with wilds on the table; ``tests/oracles/contract_turn.py``), the
 points :func:`solver.contract.turn.plan_after_draw` leaves against the
@@ -26,11 +28,17 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import platform
 import random
 import statistics
 import sys
 import time
 from typing import Any
+
+from rich.console import Console
+from rich.progress import track
+from rich.table import Table
 
 from solver.contract.game import CCall, CDiscard, CLayDown, ContractGame
 from solver.contract.turn import plan_after_draw
@@ -100,7 +108,7 @@ def paired_old(games: int, seed: int, players: int = 4) -> dict[str, Any]:
     win_diffs: list[float] = []
     point_diffs: list[float] = []
     errors = 0
-    for i in range(games):
+    for i in track(range(games), description="paired games", console=Console(stderr=True), transient=True):
         seat = i % players
         kinds = ["solver-old"] * players
         kinds[seat] = "solver"
@@ -136,7 +144,7 @@ def soak(games: int, seed: int, kinds: list[str], rounds: int, seconds: float | 
     """Seeded games, the rule invariants checked on every action (``seconds``: stop starting games then)."""
     start = time.perf_counter()
     actions = outs = played = 0
-    for i in range(games):
+    for i in track(range(games), description="soak games", console=Console(stderr=True), transient=True):
         if seconds is not None and time.perf_counter() - start > seconds:
             break
         played += 1
@@ -189,6 +197,8 @@ def main(argv: list[str] | None = None) -> None:
     c.add_argument("--players", default="random,random,random,random")
     c.add_argument("--rounds", type=int, default=7)
     c.add_argument("--seconds", type=float, default=None, help="stop starting new games after this long")
+    for p in (a, b, c):
+        p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = ap.parse_args(argv)
     if args.cmd == "positions":
         out = positions(args.count, args.seed)
@@ -196,7 +206,17 @@ def main(argv: list[str] | None = None) -> None:
         out = paired_old(args.games, args.seed)
     else:
         out = soak(args.games, args.seed, args.players.split(","), args.rounds, args.seconds)
-    print(json.dumps(out))
+    if args.json:
+        print(json.dumps(out))
+        return
+    table = Table(title=f"bench_contract_turn {args.cmd} ({platform.machine()}, {os.cpu_count()} cores)")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    for key, value in out.items():
+        if key == "by_round":
+            value = ", ".join(f"{k}: {v[0]}/{v[1]}" for k, v in value.items())
+        table.add_row(key, str(value))
+    Console().print(table)
 
 
 if __name__ == "__main__":  # pragma: no cover - a measurement command
