@@ -51,20 +51,21 @@ try:
 except ImportError as _exc:  # one line naming the extra (docs/envs.md), not the raw import error
     raise missing(_exc, "openspiel") from None
 
+from solver.cards import N_CARDS
 from solver.engine import new_game
 from solver.envs.actions import Turn, codec_for
 from solver.envs.features import feature_size, features
+from solver.envs.openspiel_params import length_bound, rule_data, spec
 from solver.errors import IllegalActionError
 from solver.rules import rules_for
 
-__all__ = ["DEALS", "GAMES", "SEED_BYTES", "ShanghaiGame", "ShanghaiState"]
+__all__ = ["DEALS", "GAMES", "SEED_BYTES", "Observer", "ObserverError", "ShanghaiGame", "ShanghaiState"]
 
 SEED_BYTES = 4
 DEALS = 256**SEED_BYTES  # seeds a game is dealt from (each chance node is one byte of it)
 GAMES = ("manipulation", "contract", "zsy")
 _MAX_PLAYERS = {"manipulation": 5, "contract": 6, "zsy": 8}
 _MIN_PLAYERS = {"manipulation": 3, "contract": 3, "zsy": 4}
-_MAX_LENGTH = 1_000_000
 
 
 _BYTES = [(b, 1.0 / 256) for b in range(256)]
@@ -85,7 +86,7 @@ def _game_type(name: str) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": 0, "preset": "", "hands": 1, "turn_limit": 1000},
+        parameter_specification=spec(name),
     )
 
 
@@ -95,13 +96,13 @@ class _Params:
 
     name: str
     players: int
-    preset: str
+    rules: tuple[tuple[str, Any], ...]  # the preset and rule options (rule_data's items)
     hands: int
     turn_limit: int
 
     def engine_game(self, seed: int) -> Any:
         """The engine game dealt from ``seed``."""
-        rules = _rules(self.name, self.preset)
+        rules = _rules(self.name, self.rules)
         if self.name == "contract":
             return new_game(self.name, rules, self.players, seed, max_rounds=self.hands, turn_limit=self.turn_limit)
         return new_game(self.name, rules, self.players, seed, max_hands=self.hands)
@@ -112,8 +113,12 @@ class _Params:
 
 
 @functools.cache
-def _rules(name: str, preset: str) -> Any:
-    return rules_for(name, {"preset": preset} if preset else {})
+def _rules(name: str, data: tuple[tuple[str, Any], ...]) -> Any:
+    return rules_for(name, {k: list(v) if isinstance(v, tuple) else v for k, v in data})
+
+
+def _frozen(data: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(data.items()))
 
 
 class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
@@ -124,13 +129,16 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = params or {}
         self.preset = str(params.get("preset", ""))
-        # ``players`` 0 (the default): 4, or the nearest count the preset's rules take (teams6: 6)
-        rules = _rules(self.NAME, self.preset)
+        data = _frozen(rule_data(self.NAME, params))  # bad rule options fail here, with one clear line
+        # ``players`` 0 (the default): 4, or the nearest count the rules take (teams6: 6)
+        self.rules = rules = _rules(self.NAME, data)
         low, high = getattr(rules, "min_players", 1), getattr(rules, "max_players", 8)
         self.players = int(params.get("players", 0)) or min(max(4, low), high)
         self.hands = int(params.get("hands", 1))
-        self.params = _Params(self.NAME, self.players, self.preset, self.hands, int(params.get("turn_limit", 1000)))
-        self.params.engine_game(0)  # bad parameters fail here, with one clear line
+        self.params = _Params(self.NAME, self.players, data, self.hands, int(params.get("turn_limit", 1000)))
+        cards = len(self.params.engine_game(0).all_cards())  # bad parameters fail here, with one clear line
+        hands = min(self.hands, rules.rounds) if self.NAME == "contract" else self.hands
+        self.max_length = length_bound(self.NAME, self.players, cards, hands, self.params.turn_limit, SEED_BYTES)
         info = pyspiel.GameInfo(
             num_distinct_actions=codec_for(self.NAME).size,
             max_chance_outcomes=256,
@@ -138,7 +146,7 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=_MAX_LENGTH,
+            max_game_length=self.max_length,
         )
         super().__init__(_game_type(self.NAME), info, params)
 
@@ -147,9 +155,10 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         return ShanghaiState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
-        """The observer of information states and observations."""
-        perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return Observer(feature_size(self.NAME), perfect_recall)
+        """An observer of ``iig_obs_type`` (None: OpenSpiel's default observation, no perfect recall)."""
+        if params:
+            raise ObserverError(f"the Shanghai observers take no parameters, not {sorted(params)}")
+        return Observer(self.NAME, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
 
 class ShanghaiState(pyspiel.State):  # type: ignore[misc]
@@ -218,33 +227,71 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         return json.dumps({"to_move": game.current_player(), "history": [str(a) for a in game.history][-20:]})
 
 
-class Observer:
-    """Information-state and observation strings and tensors for one player."""
+_PRIVATE = 2 * N_CARDS  # the features' private part: the own hand's counts, then the selection in progress
 
-    def __init__(self, size: int, perfect_recall: bool) -> None:
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"features": self.tensor}
-        self.perfect_recall = perfect_recall
+
+class Observer:
+    """Strings and tensors of what one player observes, as an ``IIGObservationType`` asks.
+
+    Private information is the player's hand and, for the player to move,
+    the selection in progress (the string's ``hand``, ``selection``,
+    ``stage`` and ``cancels``; the tensor's first ``2 N`` numbers, the
+    features' hand and selection); public information is the rest of the
+    player's view (the features' other numbers). Perfect recall adds the
+    public history of engine actions to the string (every engine action is
+    public). ``private_info=ALL_PLAYERS`` is refused (:class:`ObserverError`).
+    """
+
+    def __init__(self, name: str, iig_obs_type: Any) -> None:
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ObserverError("a Shanghai observer shows one player's private cards, not every player's")
+        self.public = bool(iig_obs_type.public_info)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        size = feature_size(name)
+        private = _PRIVATE if self.private else 0
+        public = size - _PRIVATE if self.public else 0
+        self.tensor = np.zeros(private + public, np.float32)
+        self.dict: dict[str, Any] = {}
+        if self.private:
+            self.dict["private"] = self.tensor[:private]
+        if self.public:
+            self.dict["public"] = self.tensor[private:]
 
     def set_from(self, state: ShanghaiState, player: int) -> None:
-        """Fill the tensor with ``player``'s view of ``state``."""
+        """Fill the tensor with ``player``'s view of ``state`` (zeros before the deal)."""
         self.tensor.fill(0)
-        if state.turn is not None:
-            self.tensor[:] = features(state.turn, player)
+        if state.turn is None:
+            return
+        view = features(state.turn, player)
+        if self.private:
+            self.dict["private"][:] = view[:_PRIVATE]
+        if self.public:
+            self.dict["public"][:] = view[_PRIVATE:]
 
     def string_from(self, state: ShanghaiState, player: int) -> str:
-        """``player``'s view as text (with the public history when perfect recall is asked)."""
+        """``player``'s view as JSON text: the parts the observation type asks for."""
         if state.turn is None:
             return f"p{player} before the deal"
         game = state.turn.game
         view = game.observation(player)
-        if game.current_player() == player:
-            view["selection"] = str(state.turn.selection)
-            view["stage"] = str(state.turn.stage)
-            view["cancels"] = state.turn.cancels
-        if self.perfect_recall:
-            view["history"] = state.turn.history_strings()
-        return json.dumps(view, sort_keys=True)
+        out: dict[str, Any] = {}
+        if self.public:
+            out.update((k, v) for k, v in view.items() if k != "hand")
+            if self.perfect_recall:
+                out["history"] = state.turn.history_strings()
+        if self.private:
+            out["player"] = player
+            out["hand"] = view["hand"]
+            if game.current_player() == player:
+                out["selection"] = str(state.turn.selection)
+                out["stage"] = str(state.turn.stage)
+                out["cancels"] = state.turn.cancels
+        return json.dumps(out, sort_keys=True)
+
+
+class ObserverError(ValueError):
+    """An observer the games cannot make (all players' private cards, or observer parameters)."""
 
 
 def _register() -> None:
