@@ -3,11 +3,11 @@
 ``import solver.envs.openspiel`` registers ``python_shanghai_manipulation``,
 ``python_shanghai_contract`` and ``python_shanghai_zsy``; then
 ``pyspiel.load_game("python_shanghai_zsy")`` works, with parameters
-``players`` (0: 4, or the count the preset's rules take, 6 for
-``teams6``), ``preset`` ("" for the default rules), ``hands`` (1: how
-many hands, or Contract rounds, one OpenSpiel game lasts) and, for
-Contract Shanghai, ``turn_limit`` (1000: the engine's guard that ends a
-round in which no one goes out).
+``players`` (0: 4, or the count the rules take, 6 for ``teams6``),
+``preset`` ("" for the default rules), ``hands`` (1: how many hands, or
+Contract rounds, one OpenSpiel game lasts), ``turn_limit`` (Contract,
+1000: the engine's guard that ends a round in which no one goes out)
+and every rule option of the game (:mod:`solver.envs.openspiel_params`).
 
 >>> import pyspiel
 >>> import solver.envs.openspiel
@@ -17,20 +17,28 @@ round in which no one goes out).
 (True, 256)
 >>> for byte in (7, 0, 0, 0):
 ...     state.apply_action(byte)
->>> state.current_player(), state.legal_actions()[:2]
-(0, [2, 4])
+>>> state.chance_outcomes()[:2], state.deal.size
+([(0, 0.018518518518518517), (1, 0.018518518518518517)], 54)
+>>> for card in range(54):  # one card a slot: player 0's 14, player 1's 14, then 13 and 13
+...     state.apply_action(card)
+>>> str(state.turn.game.hands[0]), state.current_player(), state.legal_actions()[:2]
+('AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH', 0, [0, 1])
 
-Imperfect information, sequential. The deal is ``SEED_BYTES`` (4) chance
-nodes of 256 outcomes each, uniform: the bytes of the engine seed (little
-end first), so a game is dealt from one of 2^32 seeds and no first hand
-names its deal; every later shuffle (next hand, Contract's reshuffled
-stock) follows from that seed, so the game has no other chance node. Actions are the finite action space of
-:mod:`solver.envs.actions`. The information state string is the player's
-view (the engine's observation, the selection in progress) and the history
-of public actions (every engine action string is public: a draw is "draw",
-never the card); the tensor is :func:`solver.envs.features.features`.
-``resample_from_infostate`` deals the hidden cards anew
-(:meth:`solver.engine.base.Game.resample`), which OpenSpiel's ISMCTS uses.
+Imperfect information, sequential. A game starts with ``SEED_BYTES`` (4)
+chance nodes of 256 outcomes each, uniform: the bytes of the engine seed
+(little end first, 2^32 seeds), which fixes the hand sizes, who leads
+and every shuffle the engine makes later (Contract's reshuffled stock).
+Then each deal (every hand, or round) is dealt card by card, one chance
+node a slot (:mod:`solver.envs.openspiel_deal`), so no hand names its
+deal and a re-dealt position is a history of the game. Actions are the
+finite action space of :mod:`solver.envs.actions`. The information state
+string is the player's view (the engine's observation, the selection in
+progress) and the history of public actions (every engine action string
+is public: a draw is "draw", never the card); the tensors are
+:func:`solver.envs.features.features`, split into private and public
+parts by :class:`Observer`. ``resample_from_infostate`` deals the cards
+the player has not seen anew and replays the game
+(:mod:`solver.envs.openspiel_resample`), which OpenSpiel's ISMCTS uses.
 Returns: each player's share of the win (as :meth:`Game.returns`), so the
 utilities sum to 1.
 """
@@ -51,10 +59,11 @@ try:
 except ImportError as _exc:  # one line naming the extra (docs/envs.md), not the raw import error
     raise missing(_exc, "openspiel") from None
 
-from solver.cards import N_CARDS
+from solver.cards import ALL_CARDS, N_CARDS
 from solver.engine import new_game
 from solver.envs.actions import Turn, codec_for
 from solver.envs.features import feature_size, features
+from solver.envs.openspiel_deal import Deal, install, start_deal
 from solver.envs.openspiel_params import length_bound, rule_data, spec
 from solver.errors import IllegalActionError
 from solver.rules import rules_for
@@ -139,9 +148,10 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         cards = len(self.params.engine_game(0).all_cards())  # bad parameters fail here, with one clear line
         hands = min(self.hands, rules.rounds) if self.NAME == "contract" else self.hands
         self.max_length = length_bound(self.NAME, self.players, cards, hands, self.params.turn_limit, SEED_BYTES)
+        self.max_length += hands * cards  # each deal's chance nodes, one a card
         info = pyspiel.GameInfo(
             num_distinct_actions=codec_for(self.NAME).size,
-            max_chance_outcomes=256,
+            max_chance_outcomes=256,  # a seed byte (a dealt card is one of 55)
             num_players=self.players,
             min_utility=0.0,
             max_utility=1.0,
@@ -161,18 +171,37 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self.NAME, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
 
+class _Kept:
+    """A value a state keeps but never changes (shared by its clones, not deep-copied)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Kept:
+        del memo
+        return self
+
+
 class ShanghaiState(pyspiel.State):  # type: ignore[misc]
-    """A state: the deal (chance), then the engine game with the selection in progress."""
+    """A state: the seed (chance), each deal card by card (chance), and the engine game with the selection
+    in progress."""
 
     def __init__(self, game: ShanghaiGame) -> None:
         super().__init__(game)
         self.params: _Params = game.params
         self.turn: Turn | None = None
-        self.seed_bytes: tuple[int, ...] = ()  # the deal's chance outcomes so far
+        self.seed_bytes: tuple[int, ...] = ()  # the seed's chance outcomes so far
+        self.deal: Deal | None = None  # the deal being dealt (its slots), None between deals
+        self.dealt: list[int] = []  # the current deal's outcomes (one card index a slot)
+        self.left: list[int] = []
+        self.start = _Kept(None)  # the engine game as the current deal left it (a clone)
+        self.started = 0  # the engine history's length when the current deal was installed
+        self.log: list[tuple[int, int]] = []  # (player or CHANCE, action) of every step, in order
+        self.completed: list[int] = []  # for each engine action, the log length after its last step
 
     def current_player(self) -> int:
-        """The player to act, CHANCE before the deal, TERMINAL at the end."""
-        if self.turn is None:
+        """The player to act, CHANCE before and during a deal, TERMINAL at the end."""
+        if self.turn is None or self.deal is not None:
             return int(pyspiel.PlayerId.CHANCE)
         if self.turn.game.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
@@ -183,23 +212,55 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         return self.turn.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The next byte of the deal's seed, uniformly."""
-        return _BYTES
+        """The seed's next byte (uniform), then each slot's card (as the cards left)."""
+        if self.deal is None:
+            return _BYTES
+        left = self.left
+        total = self.deal.size - len(self.dealt)
+        return [(i, n / total) for i, n in enumerate(left) if n]
 
     def _apply_action(self, action: int) -> None:
-        if self.turn is None:
-            if not 0 <= action < 256:
-                raise IllegalActionError(f"a deal byte is 0..255, not {action}")
-            self.seed_bytes = (*self.seed_bytes, int(action))
-            if len(self.seed_bytes) == SEED_BYTES:
-                seed = int.from_bytes(bytes(self.seed_bytes), "little")
-                self.turn = Turn(self.params.engine_game(seed))
+        action = int(action)
+        if self.turn is None or self.deal is not None:
+            self._chance(action)
+            self.log.append((int(pyspiel.PlayerId.CHANCE), action))
             return
-        self.turn.apply(int(action))
+        game = self.turn.game
+        deal_number = game._epoch()
+        self.log.append((int(game.current_player()), action))
+        if self.turn.apply(action) is not None:
+            self.completed.append(len(self.log))
+            if not game.is_terminal() and game._epoch() != deal_number:
+                self._begin_deal()
+
+    def _chance(self, action: int) -> None:
+        if self.deal is None:
+            if not 0 <= action < 256:
+                raise IllegalActionError(f"a seed byte is 0..255, not {action}")
+            self.seed_bytes = (*self.seed_bytes, action)
+            if len(self.seed_bytes) == SEED_BYTES:
+                self.turn = Turn(self.params.engine_game(int.from_bytes(bytes(self.seed_bytes), "little")))
+                self._begin_deal()
+            return
+        if not 0 <= action < N_CARDS or not self.left[action]:
+            raise IllegalActionError(f"no copy of card {action} is left to deal")
+        self.left[action] -= 1
+        self.dealt.append(action)
+        if len(self.dealt) == self.deal.size:
+            assert self.turn is not None
+            game = self.turn.game
+            install(game, self.deal, self.dealt)
+            self.start, self.started = _Kept((self.deal, tuple(self.dealt), game.clone())), len(game.history)
+            self.deal = None
+
+    def _begin_deal(self) -> None:
+        assert self.turn is not None
+        self.deal, self.dealt = start_deal(self.turn.game), []
+        self.left = list(self.deal.counts)  # the copies of each card not dealt yet
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal byte {action}"
+            return f"seed byte {action}" if self.deal is None else f"deal {ALL_CARDS[action]}"
         return codec_for(self.params.name).name(action)
 
     def is_terminal(self) -> bool:
@@ -213,16 +274,19 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         return [float(r) for r in self.turn.game.returns()]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ShanghaiState:
-        """A state with the same information state for ``player_id``, the hidden cards dealt anew."""
+        """A state of this game with the same information state for ``player_id``: the current deal's
+        cards that player has not seen dealt among their slots anew, the history replayed (so the
+        new state's ``history()`` replays to it). See :func:`solver.envs.openspiel_resample.resample`."""
+        from solver.envs.openspiel_resample import resample
+
         seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else random.getrandbits(31)
-        new: ShanghaiState = self.clone()
-        if self.turn is not None and new.turn is not None:
-            new.turn.game = self.turn.game.resample(player_id, random.Random(seed))
-        return new
+        return resample(self, player_id, random.Random(seed))
 
     def __str__(self) -> str:
         if self.turn is None:
             return "before the deal"
+        if self.deal is not None:
+            return f"dealing: {len(self.dealt)} of {self.deal.size} cards"
         game = self.turn.game
         return json.dumps({"to_move": game.current_player(), "history": [str(a) for a in game.history][-20:]})
 

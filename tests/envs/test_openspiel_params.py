@@ -16,15 +16,12 @@ from solver.envs.openspiel import ObserverError  # noqa: E402
 from solver.envs.openspiel_params import actions_per_hand, steps_per_action  # noqa: E402
 from solver.errors import RulesError  # noqa: E402
 from solver.rules import rules_for  # noqa: E402
+from tests.envs.test_openspiel import chance, dealt, played  # noqa: E402
 
 NONE, SINGLE = pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.SINGLE_PLAYER
 
 
-def _dealt(game: Any, seed: int) -> Any:
-    state = game.new_initial_state()
-    for byte in seed.to_bytes(4, "little"):
-        state.apply_action(byte)
-    return state
+_dealt = dealt
 
 
 # --- rule options as game parameters ------------------------------------------------------------
@@ -115,19 +112,21 @@ def test_random_playouts_stay_within_the_derived_bounds(text: str) -> None:
         state = _dealt(game, rng.getrandbits(32))
         engine = state.turn.game
         cards = len(engine.all_cards())
-        steps, actions = 4, 0  # the deal's four chance steps, then the game's
+        actions = 0
         per_hand: dict[int, int] = {}
         while not state.is_terminal():
+            if state.is_chance_node():  # the next hand's deal
+                chance(state, rng)
+                continue
             before = len(engine.history)
-            hand = engine._epoch() if game.NAME != "contract" else engine.round
+            hand = engine._epoch()
             state.apply_action(rng.choice(state.legal_actions()))
-            steps += 1
             actions += 1
             if len(engine.history) > before:
                 assert actions <= steps_per_action(cards)
                 actions = 0
                 per_hand[hand] = per_hand.get(hand, 0) + 1
-        assert steps <= game.max_game_length()
+        assert len(state.history()) <= game.max_game_length()
         bound = actions_per_hand(game.NAME, game.num_players(), cards, game.params.turn_limit)
         assert max(per_hand.values()) <= bound
         assert len(per_hand) <= game.hands
@@ -157,11 +156,7 @@ OBSERVED = ["python_shanghai_zsy", "python_shanghai_contract(turn_limit=40)", "p
 
 def _played(text: str, steps: int) -> Any:
     game = pyspiel.load_game(text)
-    state = _dealt(game, 77)
-    rng = random.Random(4)
-    for _ in range(steps):
-        state.apply_action(rng.choice(state.legal_actions()))
-    return game, state
+    return game, played(game, 77, steps)
 
 
 @pytest.mark.parametrize("text", OBSERVED)
