@@ -64,7 +64,9 @@ from solver.engine import new_game
 from solver.envs.actions import Turn, codec_for
 from solver.envs.features import feature_size, features
 from solver.envs.openspiel_deal import Deal, install, start_deal
-from solver.envs.openspiel_params import length_bound, rule_data, spec
+from solver.envs.openspiel_history import history_size, write
+from solver.envs.openspiel_params import actions_per_hand, length_bound, rule_data, spec
+from solver.envs.turn import MAX_CANCELS
 from solver.errors import IllegalActionError
 from solver.rules import rules_for
 
@@ -149,6 +151,8 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         hands = min(self.hands, rules.rounds) if self.NAME == "contract" else self.hands
         self.max_length = length_bound(self.NAME, self.players, cards, hands, self.params.turn_limit, SEED_BYTES)
         self.max_length += hands * cards  # each deal's chance nodes, one a card
+        actions = actions_per_hand(self.NAME, self.players, cards, self.params.turn_limit)
+        self.history_size = history_size(self.NAME, actions, cards, hands)
         info = pyspiel.GameInfo(
             num_distinct_actions=codec_for(self.NAME).size,
             max_chance_outcomes=256,  # a seed byte (a dealt card is one of 55)
@@ -168,7 +172,7 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         """An observer of ``iig_obs_type`` (None: OpenSpiel's default observation, no perfect recall)."""
         if params:
             raise ObserverError(f"the Shanghai observers take no parameters, not {sorted(params)}")
-        return Observer(self.NAME, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+        return Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
 
 class _Kept:
@@ -292,6 +296,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
 
 
 _PRIVATE = 2 * N_CARDS  # the features' private part: the own hand's counts, then the selection in progress
+_CANCELS = MAX_CANCELS + 1  # the mover's cancels this turn (one-hot), after the features' private part
 
 
 class Observer:
@@ -300,27 +305,33 @@ class Observer:
     Private information is the player's hand and, for the player to move,
     the selection in progress (the string's ``hand``, ``selection``,
     ``stage`` and ``cancels``; the tensor's first ``2 N`` numbers, the
-    features' hand and selection); public information is the rest of the
+    features' hand and selection, then the cancels made this turn, one-hot
+    of ``MAX_CANCELS + 1``); public information is the rest of the
     player's view (the features' other numbers). Perfect recall adds the
-    public history of engine actions to the string (every engine action is
-    public). ``private_info=ALL_PLAYERS`` is refused (:class:`ObserverError`).
+    public history of engine actions (every engine action is public) to
+    the string and, as tokens of a fixed-size part (``history``,
+    :mod:`solver.envs.openspiel_history`), to the tensor.
+    ``private_info=ALL_PLAYERS`` is refused (:class:`ObserverError`).
     """
 
-    def __init__(self, name: str, iig_obs_type: Any) -> None:
+    def __init__(self, game: ShanghaiGame, iig_obs_type: Any) -> None:
         if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
             raise ObserverError("a Shanghai observer shows one player's private cards, not every player's")
         self.public = bool(iig_obs_type.public_info)
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        size = feature_size(name)
-        private = _PRIVATE if self.private else 0
+        size = feature_size(game.NAME)
+        private = _PRIVATE + _CANCELS if self.private else 0
         public = size - _PRIVATE if self.public else 0
-        self.tensor = np.zeros(private + public, np.float32)
+        history = game.history_size if self.public and self.perfect_recall else 0
+        self.tensor = np.zeros(private + public + history, np.float32)
         self.dict: dict[str, Any] = {}
         if self.private:
             self.dict["private"] = self.tensor[:private]
         if self.public:
-            self.dict["public"] = self.tensor[private:]
+            self.dict["public"] = self.tensor[private : private + public]
+        if history:
+            self.dict["history"] = self.tensor[private + public :]
 
     def set_from(self, state: ShanghaiState, player: int) -> None:
         """Fill the tensor with ``player``'s view of ``state`` (zeros before the deal)."""
@@ -329,9 +340,13 @@ class Observer:
             return
         view = features(state.turn, player)
         if self.private:
-            self.dict["private"][:] = view[:_PRIVATE]
+            self.dict["private"][:_PRIVATE] = view[:_PRIVATE]
+            if state.turn.game.current_player() == player:
+                self.dict["private"][_PRIVATE + state.turn.cancels] = 1
         if self.public:
             self.dict["public"][:] = view[_PRIVATE:]
+        if "history" in self.dict:
+            write(self.dict["history"], state.turn.history_strings())
 
     def string_from(self, state: ShanghaiState, player: int) -> str:
         """``player``'s view as JSON text: the parts the observation type asks for."""

@@ -170,7 +170,7 @@ def test_resampled_states_replay_from_their_history(name: str) -> None:
     n = game.num_players()
     rng = random.Random(name)
     changed = 0
-    for steps in (0, 30, 90, 400):
+    for steps in (0, 30, 90, 200):
         state = played(game, 21 + steps, steps)
         if state.is_terminal() or state.is_chance_node():
             continue

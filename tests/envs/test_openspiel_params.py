@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tests.envs.needs import need
@@ -13,6 +14,7 @@ pyspiel = need("pyspiel", "openspiel")
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 from solver.envs.openspiel import ObserverError  # noqa: E402
+from solver.envs.openspiel_history import tokens  # noqa: E402
 from solver.envs.openspiel_params import actions_per_hand, steps_per_action  # noqa: E402
 from solver.errors import RulesError  # noqa: E402
 from solver.rules import rules_for  # noqa: E402
@@ -205,10 +207,67 @@ def test_observer_types_show_what_they_name(text: str) -> None:
                 assert ("hand" in view) == (private_info == SINGLE)
                 assert ("hand_sizes" in view) == public_info
                 assert ("history" in view) == (public_info and recall)
-                sizes[public_info, private_info] = observer.tensor.size
-    assert sizes[False, NONE] == 0 and sizes[False, SINGLE] == 110
-    assert sizes[True, SINGLE] == sizes[True, NONE] + 110 == game.observation_tensor_size()
+                sizes[recall, public_info, private_info] = observer.tensor.size
+    assert sizes[False, False, NONE] == 0 and sizes[False, False, SINGLE] == 110 + 4  # hand, selection, cancels
+    assert sizes[False, True, SINGLE] == sizes[False, True, NONE] + 114 == game.observation_tensor_size()
+    assert sizes[True, False, SINGLE] == 114  # the history is public
+    assert sizes[True, True, SINGLE] == game.observation_tensor_size() + game.history_size
+    assert sizes[True, True, SINGLE] == game.information_state_tensor_size()
     with pytest.raises(ObserverError):
         game.make_py_observer(
             pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
         )
+
+
+# --- the information-state tensor carries the history --------------------------------------------
+
+HISTORIES = [
+    "python_shanghai_zsy(hands=2)",
+    "python_shanghai_zsy(preset=teams6)",
+    "python_shanghai_contract(turn_limit=40)",
+    "python_shanghai_contract(preset=jokers_and_twos,turn_limit=40,players=3)",
+    "python_shanghai_manipulation(deal=7,decks=1,jokers=2)",
+]
+
+
+@pytest.mark.parametrize("text", HISTORIES)
+def test_information_state_tensors_and_strings_map_one_to_one(text: str) -> None:
+    # over random play: the same information-state string always has the same tensor, and two strings
+    # never share a tensor; the tensor's last part is the history's tokens
+    game = pyspiel.load_game(text)
+    size = game.information_state_tensor_size()
+    assert size > game.observation_tensor_size()
+    by_string: dict[str, bytes] = {}
+    by_tensor: dict[bytes, str] = {}
+    rng = random.Random(text)
+    for run in range(2):
+        state = played(game, run, 0)
+        for step in range(200):  # the first 200 steps of each game, every third one looked at
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                chance(state, rng)
+                continue
+            for p in range(game.num_players()) if step % 3 == 0 else ():
+                string, tensor = state.information_state_string(p), state.information_state_tensor(p)
+                assert len(tensor) == size
+                key = np.asarray(tensor, np.float32).tobytes()
+                assert by_string.setdefault(string, key) == key
+                assert by_tensor.setdefault(key, string) == string
+            state.apply_action(rng.choice(state.legal_actions()))
+        runs = [tokens(int(e.partition(":")[0]), e.partition(":")[2]) for e in state.turn.history_strings()]
+        written = [t for run_ in runs for t in run_]
+        part = state.information_state_tensor(0)[game.observation_tensor_size() :]
+        assert part[: len(written)] == written and not any(part[len(written) :])
+    assert len(by_string) > 100
+
+
+def test_the_history_part_decodes_to_the_history() -> None:
+    from solver.envs.openspiel_history import CARD
+
+    # player 2 (3), play (9), straight (43), then the cards by index (3H 15, 4H 16, 5S 4)
+    assert tokens(2, "play straight:3H 4H 5S") == [3, 9, 43, CARD + 15, CARD + 16, CARD + 4]
+    # a wild's role: the wild (2S, 1), "=" (59), the card it stands for (6H, 18)
+    assert tokens(0, "laydown 4H 5H 2S=6H 7H")[-4:] == [CARD + 1, 59, CARD + 18, CARD + 19]
+    with pytest.raises(ValueError, match="no token for 'frobnicate'"):
+        tokens(0, "frobnicate 3H")
