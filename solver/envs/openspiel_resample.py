@@ -94,3 +94,49 @@ def _apply(state: ShanghaiState, actions: list[int]) -> None:
 def _starts_deal(log: list[tuple[int, int]], k: int) -> bool:
     """True if step ``k`` is the first chance step of a deal: it follows the seed or a player's step."""
     return log[k][0] == CHANCE and (k == SEED or (k > SEED and log[k - 1][0] != CHANCE))
+
+
+def _measure(names: list[str], states: int = 12) -> None:  # pragma: no cover - a measuring command
+    """Print, per game, how often a resample dealt cards anew and its median time (docs/envs.md)."""
+    import statistics
+    import time
+
+    import pyspiel
+
+    for name in names:
+        game = pyspiel.load_game(name)
+        rng = random.Random(1)
+        times: list[float] = []
+        anew = later = 0
+        for _ in range(states):
+            state = game.new_initial_state()
+            while state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            for _ in range(rng.choice((20, 60, 150, 300))):  # random steps (a later hand's deal included)
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            if state.is_terminal():
+                continue
+            assert state.turn is not None
+            later += state.turn.game._epoch() > 1
+            start = time.perf_counter()
+            new = state.resample_from_infostate(state.current_player(), rng.random)
+            times.append(time.perf_counter() - start)
+            anew += new.history() != state.history()
+        print(
+            f"| `{name}` | {anew} of {len(times)} ({later} in a later hand) | {statistics.median(times) * 1000:.0f} ms |"
+        )
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    import solver.envs.openspiel  # noqa: F401  (registers the games)
+
+    _measure(sys.argv[1:] or ["python_shanghai_zsy(hands=2)", "python_shanghai_contract(turn_limit=60)"])
