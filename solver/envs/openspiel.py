@@ -3,11 +3,11 @@
 ``import solver.envs.openspiel`` registers ``python_shanghai_manipulation``,
 ``python_shanghai_contract`` and ``python_shanghai_zsy``; then
 ``pyspiel.load_game("python_shanghai_zsy")`` works, with parameters
-``players`` (0: 4, or the count the preset's rules take, 6 for
-``teams6``), ``preset`` ("" for the default rules), ``hands`` (1: how
-many hands, or Contract rounds, one OpenSpiel game lasts) and, for
-Contract Shanghai, ``turn_limit`` (1000: the engine's guard that ends a
-round in which no one goes out).
+``players`` (0: 4, or the count the rules take, 6 for ``teams6``),
+``preset`` ("" for the default rules), ``hands`` (1: how many hands, or
+Contract rounds, one OpenSpiel game lasts), ``turn_limit`` (Contract,
+1000: the engine's guard that ends a round in which no one goes out)
+and every rule option of the game (:mod:`solver.envs.openspiel_params`).
 
 >>> import pyspiel
 >>> import solver.envs.openspiel
@@ -17,20 +17,28 @@ round in which no one goes out).
 (True, 256)
 >>> for byte in (7, 0, 0, 0):
 ...     state.apply_action(byte)
->>> state.current_player(), state.legal_actions()[:2]
-(0, [2, 4])
+>>> state.chance_outcomes()[:2], state.deal.size
+([(0, 0.018518518518518517), (1, 0.018518518518518517)], 54)
+>>> for card in range(54):  # one card a slot: player 0's 14, player 1's 14, then 13 and 13
+...     state.apply_action(card)
+>>> str(state.turn.game.hands[0]), state.current_player(), state.legal_actions()[:2]
+('AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AH', 0, [0, 1])
 
-Imperfect information, sequential. The deal is ``SEED_BYTES`` (4) chance
-nodes of 256 outcomes each, uniform: the bytes of the engine seed (little
-end first), so a game is dealt from one of 2^32 seeds and no first hand
-names its deal; every later shuffle (next hand, Contract's reshuffled
-stock) follows from that seed, so the game has no other chance node. Actions are the finite action space of
-:mod:`solver.envs.actions`. The information state string is the player's
-view (the engine's observation, the selection in progress) and the history
-of public actions (every engine action string is public: a draw is "draw",
-never the card); the tensor is :func:`solver.envs.features.features`.
-``resample_from_infostate`` deals the hidden cards anew
-(:meth:`solver.engine.base.Game.resample`), which OpenSpiel's ISMCTS uses.
+Imperfect information, sequential. A game starts with ``SEED_BYTES`` (4)
+chance nodes of 256 outcomes each, uniform: the bytes of the engine seed
+(little end first, 2^32 seeds), which fixes the hand sizes, who leads
+and every shuffle the engine makes later (Contract's reshuffled stock).
+Then each deal (every hand, or round) is dealt card by card, one chance
+node a slot (:mod:`solver.envs.openspiel_deal`), so no hand names its
+deal and a re-dealt position is a history of the game. Actions are the
+finite action space of :mod:`solver.envs.actions`. The information state
+string is the player's view (the engine's observation, the selection in
+progress) and the history of public actions (every engine action string
+is public: a draw is "draw", never the card); the tensors are
+:func:`solver.envs.features.features`, split into private and public
+parts by :class:`Observer`. ``resample_from_infostate`` deals the cards
+the player has not seen anew and replays the game
+(:mod:`solver.envs.openspiel_resample`), which OpenSpiel's ISMCTS uses.
 Returns: each player's share of the win (as :meth:`Game.returns`), so the
 utilities sum to 1.
 """
@@ -51,20 +59,24 @@ try:
 except ImportError as _exc:  # one line naming the extra (docs/envs.md), not the raw import error
     raise missing(_exc, "openspiel") from None
 
+from solver.cards import ALL_CARDS, N_CARDS
 from solver.engine import new_game
 from solver.envs.actions import Turn, codec_for
 from solver.envs.features import feature_size, features
+from solver.envs.openspiel_deal import Deal, install, start_deal
+from solver.envs.openspiel_history import history_size, write
+from solver.envs.openspiel_params import actions_per_hand, length_bound, rule_data, spec
+from solver.envs.turn import MAX_CANCELS
 from solver.errors import IllegalActionError
 from solver.rules import rules_for
 
-__all__ = ["DEALS", "GAMES", "SEED_BYTES", "ShanghaiGame", "ShanghaiState"]
+__all__ = ["DEALS", "GAMES", "SEED_BYTES", "Observer", "ObserverError", "ShanghaiGame", "ShanghaiState"]
 
 SEED_BYTES = 4
 DEALS = 256**SEED_BYTES  # seeds a game is dealt from (each chance node is one byte of it)
 GAMES = ("manipulation", "contract", "zsy")
 _MAX_PLAYERS = {"manipulation": 5, "contract": 6, "zsy": 8}
 _MIN_PLAYERS = {"manipulation": 3, "contract": 3, "zsy": 4}
-_MAX_LENGTH = 1_000_000
 
 
 _BYTES = [(b, 1.0 / 256) for b in range(256)]
@@ -85,7 +97,7 @@ def _game_type(name: str) -> Any:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": 0, "preset": "", "hands": 1, "turn_limit": 1000},
+        parameter_specification=spec(name),
     )
 
 
@@ -95,13 +107,13 @@ class _Params:
 
     name: str
     players: int
-    preset: str
+    rules: tuple[tuple[str, Any], ...]  # the preset and rule options (rule_data's items)
     hands: int
     turn_limit: int
 
     def engine_game(self, seed: int) -> Any:
         """The engine game dealt from ``seed``."""
-        rules = _rules(self.name, self.preset)
+        rules = _rules(self.name, self.rules)
         if self.name == "contract":
             return new_game(self.name, rules, self.players, seed, max_rounds=self.hands, turn_limit=self.turn_limit)
         return new_game(self.name, rules, self.players, seed, max_hands=self.hands)
@@ -112,8 +124,12 @@ class _Params:
 
 
 @functools.cache
-def _rules(name: str, preset: str) -> Any:
-    return rules_for(name, {"preset": preset} if preset else {})
+def _rules(name: str, data: tuple[tuple[str, Any], ...]) -> Any:
+    return rules_for(name, {k: list(v) if isinstance(v, tuple) else v for k, v in data})
+
+
+def _frozen(data: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(data.items()))
 
 
 class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
@@ -124,21 +140,27 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = params or {}
         self.preset = str(params.get("preset", ""))
-        # ``players`` 0 (the default): 4, or the nearest count the preset's rules take (teams6: 6)
-        rules = _rules(self.NAME, self.preset)
+        data = _frozen(rule_data(self.NAME, params))  # bad rule options fail here, with one clear line
+        # ``players`` 0 (the default): 4, or the nearest count the rules take (teams6: 6)
+        self.rules = rules = _rules(self.NAME, data)
         low, high = getattr(rules, "min_players", 1), getattr(rules, "max_players", 8)
         self.players = int(params.get("players", 0)) or min(max(4, low), high)
         self.hands = int(params.get("hands", 1))
-        self.params = _Params(self.NAME, self.players, self.preset, self.hands, int(params.get("turn_limit", 1000)))
-        self.params.engine_game(0)  # bad parameters fail here, with one clear line
+        self.params = _Params(self.NAME, self.players, data, self.hands, int(params.get("turn_limit", 1000)))
+        cards = len(self.params.engine_game(0).all_cards())  # bad parameters fail here, with one clear line
+        hands = min(self.hands, rules.rounds) if self.NAME == "contract" else self.hands
+        self.max_length = length_bound(self.NAME, self.players, cards, hands, self.params.turn_limit, SEED_BYTES)
+        self.max_length += hands * cards  # each deal's chance nodes, one a card
+        actions = actions_per_hand(self.NAME, self.players, cards, self.params.turn_limit)
+        self.history_size = history_size(self.NAME, actions, cards, hands)
         info = pyspiel.GameInfo(
             num_distinct_actions=codec_for(self.NAME).size,
-            max_chance_outcomes=256,
+            max_chance_outcomes=256,  # a seed byte (a dealt card is one of 55)
             num_players=self.players,
             min_utility=0.0,
             max_utility=1.0,
             utility_sum=1.0,
-            max_game_length=_MAX_LENGTH,
+            max_game_length=self.max_length,
         )
         super().__init__(_game_type(self.NAME), info, params)
 
@@ -147,23 +169,43 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         return ShanghaiState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
-        """The observer of information states and observations."""
-        perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return Observer(feature_size(self.NAME), perfect_recall)
+        """An observer of ``iig_obs_type`` (None: OpenSpiel's default observation, no perfect recall)."""
+        if params:
+            raise ObserverError(f"the Shanghai observers take no parameters, not {sorted(params)}")
+        return Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+
+class _Kept:
+    """A value a state keeps but never changes (shared by its clones, not deep-copied)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Kept:
+        del memo
+        return self
 
 
 class ShanghaiState(pyspiel.State):  # type: ignore[misc]
-    """A state: the deal (chance), then the engine game with the selection in progress."""
+    """A state: the seed (chance), each deal card by card (chance), and the engine game with the selection
+    in progress."""
 
     def __init__(self, game: ShanghaiGame) -> None:
         super().__init__(game)
         self.params: _Params = game.params
         self.turn: Turn | None = None
-        self.seed_bytes: tuple[int, ...] = ()  # the deal's chance outcomes so far
+        self.seed_bytes: tuple[int, ...] = ()  # the seed's chance outcomes so far
+        self.deal: Deal | None = None  # the deal being dealt (its slots), None between deals
+        self.dealt: list[int] = []  # the current deal's outcomes (one card index a slot)
+        self.left: list[int] = []
+        self.start = _Kept(None)  # the engine game as the current deal left it (a clone)
+        self.started = 0  # the engine history's length when the current deal was installed
+        self.log: list[tuple[int, int]] = []  # (player or CHANCE, action) of every step, in order
+        self.completed: list[int] = []  # for each engine action, the log length after its last step
 
     def current_player(self) -> int:
-        """The player to act, CHANCE before the deal, TERMINAL at the end."""
-        if self.turn is None:
+        """The player to act, CHANCE before and during a deal, TERMINAL at the end."""
+        if self.turn is None or self.deal is not None:
             return int(pyspiel.PlayerId.CHANCE)
         if self.turn.game.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
@@ -174,23 +216,55 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         return self.turn.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The next byte of the deal's seed, uniformly."""
-        return _BYTES
+        """The seed's next byte (uniform), then each slot's card (as the cards left)."""
+        if self.deal is None:
+            return _BYTES
+        left = self.left
+        total = self.deal.size - len(self.dealt)
+        return [(i, n / total) for i, n in enumerate(left) if n]
 
     def _apply_action(self, action: int) -> None:
-        if self.turn is None:
-            if not 0 <= action < 256:
-                raise IllegalActionError(f"a deal byte is 0..255, not {action}")
-            self.seed_bytes = (*self.seed_bytes, int(action))
-            if len(self.seed_bytes) == SEED_BYTES:
-                seed = int.from_bytes(bytes(self.seed_bytes), "little")
-                self.turn = Turn(self.params.engine_game(seed))
+        action = int(action)
+        if self.turn is None or self.deal is not None:
+            self._chance(action)
+            self.log.append((int(pyspiel.PlayerId.CHANCE), action))
             return
-        self.turn.apply(int(action))
+        game = self.turn.game
+        deal_number = game._epoch()
+        self.log.append((int(game.current_player()), action))
+        if self.turn.apply(action) is not None:
+            self.completed.append(len(self.log))
+            if not game.is_terminal() and game._epoch() != deal_number:
+                self._begin_deal()
+
+    def _chance(self, action: int) -> None:
+        if self.deal is None:
+            if not 0 <= action < 256:
+                raise IllegalActionError(f"a seed byte is 0..255, not {action}")
+            self.seed_bytes = (*self.seed_bytes, action)
+            if len(self.seed_bytes) == SEED_BYTES:
+                self.turn = Turn(self.params.engine_game(int.from_bytes(bytes(self.seed_bytes), "little")))
+                self._begin_deal()
+            return
+        if not 0 <= action < N_CARDS or not self.left[action]:
+            raise IllegalActionError(f"no copy of card {action} is left to deal")
+        self.left[action] -= 1
+        self.dealt.append(action)
+        if len(self.dealt) == self.deal.size:
+            assert self.turn is not None
+            game = self.turn.game
+            install(game, self.deal, self.dealt)
+            self.start, self.started = _Kept((self.deal, tuple(self.dealt), game.clone())), len(game.history)
+            self.deal = None
+
+    def _begin_deal(self) -> None:
+        assert self.turn is not None
+        self.deal, self.dealt = start_deal(self.turn.game), []
+        self.left = list(self.deal.counts)  # the copies of each card not dealt yet
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"deal byte {action}"
+            return f"seed byte {action}" if self.deal is None else f"deal {ALL_CARDS[action]}"
         return codec_for(self.params.name).name(action)
 
     def is_terminal(self) -> bool:
@@ -204,47 +278,99 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         return [float(r) for r in self.turn.game.returns()]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ShanghaiState:
-        """A state with the same information state for ``player_id``, the hidden cards dealt anew."""
+        """A state of this game with the same information state for ``player_id``: the current deal's
+        cards that player has not seen dealt among their slots anew, the history replayed (so the
+        new state's ``history()`` replays to it). See :func:`solver.envs.openspiel_resample.resample`."""
+        from solver.envs.openspiel_resample import resample
+
         seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else random.getrandbits(31)
-        new: ShanghaiState = self.clone()
-        if self.turn is not None and new.turn is not None:
-            new.turn.game = self.turn.game.resample(player_id, random.Random(seed))
-        return new
+        return resample(self, player_id, random.Random(seed))
 
     def __str__(self) -> str:
         if self.turn is None:
             return "before the deal"
+        if self.deal is not None:
+            return f"dealing: {len(self.dealt)} of {self.deal.size} cards"
         game = self.turn.game
         return json.dumps({"to_move": game.current_player(), "history": [str(a) for a in game.history][-20:]})
 
 
-class Observer:
-    """Information-state and observation strings and tensors for one player."""
+_PRIVATE = 2 * N_CARDS  # the features' private part: the own hand's counts, then the selection in progress
+_CANCELS = MAX_CANCELS + 1  # the mover's cancels this turn (one-hot), after the features' private part
 
-    def __init__(self, size: int, perfect_recall: bool) -> None:
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"features": self.tensor}
-        self.perfect_recall = perfect_recall
+
+class Observer:
+    """Strings and tensors of what one player observes, as an ``IIGObservationType`` asks.
+
+    Private information is the player's hand and, for the player to move,
+    the selection in progress (the string's ``hand``, ``selection``,
+    ``stage`` and ``cancels``; the tensor's first ``2 N`` numbers, the
+    features' hand and selection, then the cancels made this turn, one-hot
+    of ``MAX_CANCELS + 1``); public information is the rest of the
+    player's view (the features' other numbers). Perfect recall adds the
+    public history of engine actions (every engine action is public) to
+    the string and, as tokens of a fixed-size part (``history``,
+    :mod:`solver.envs.openspiel_history`), to the tensor.
+    ``private_info=ALL_PLAYERS`` is refused (:class:`ObserverError`).
+    """
+
+    def __init__(self, game: ShanghaiGame, iig_obs_type: Any) -> None:
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ObserverError("a Shanghai observer shows one player's private cards, not every player's")
+        self.public = bool(iig_obs_type.public_info)
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        size = feature_size(game.NAME)
+        private = _PRIVATE + _CANCELS if self.private else 0
+        public = size - _PRIVATE if self.public else 0
+        history = game.history_size if self.public and self.perfect_recall else 0
+        self.tensor = np.zeros(private + public + history, np.float32)
+        self.dict: dict[str, Any] = {}
+        if self.private:
+            self.dict["private"] = self.tensor[:private]
+        if self.public:
+            self.dict["public"] = self.tensor[private : private + public]
+        if history:
+            self.dict["history"] = self.tensor[private + public :]
 
     def set_from(self, state: ShanghaiState, player: int) -> None:
-        """Fill the tensor with ``player``'s view of ``state``."""
+        """Fill the tensor with ``player``'s view of ``state`` (zeros before the deal)."""
         self.tensor.fill(0)
-        if state.turn is not None:
-            self.tensor[:] = features(state.turn, player)
+        if state.turn is None:
+            return
+        view = features(state.turn, player)
+        if self.private:
+            self.dict["private"][:_PRIVATE] = view[:_PRIVATE]
+            if state.turn.game.current_player() == player:
+                self.dict["private"][_PRIVATE + state.turn.cancels] = 1
+        if self.public:
+            self.dict["public"][:] = view[_PRIVATE:]
+        if "history" in self.dict:
+            write(self.dict["history"], state.turn.history_strings())
 
     def string_from(self, state: ShanghaiState, player: int) -> str:
-        """``player``'s view as text (with the public history when perfect recall is asked)."""
+        """``player``'s view as JSON text: the parts the observation type asks for."""
         if state.turn is None:
             return f"p{player} before the deal"
         game = state.turn.game
         view = game.observation(player)
-        if game.current_player() == player:
-            view["selection"] = str(state.turn.selection)
-            view["stage"] = str(state.turn.stage)
-            view["cancels"] = state.turn.cancels
-        if self.perfect_recall:
-            view["history"] = state.turn.history_strings()
-        return json.dumps(view, sort_keys=True)
+        out: dict[str, Any] = {}
+        if self.public:
+            out.update((k, v) for k, v in view.items() if k != "hand")
+            if self.perfect_recall:
+                out["history"] = state.turn.history_strings()
+        if self.private:
+            out["player"] = player
+            out["hand"] = view["hand"]
+            if game.current_player() == player:
+                out["selection"] = str(state.turn.selection)
+                out["stage"] = str(state.turn.stage)
+                out["cancels"] = state.turn.cancels
+        return json.dumps(out, sort_keys=True)
+
+
+class ObserverError(ValueError):
+    """An observer the games cannot make (all players' private cards, or observer parameters)."""
 
 
 def _register() -> None:

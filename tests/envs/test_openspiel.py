@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from solver.cards import ALL_CARDS, Cards
+from solver.errors import IllegalActionError
 from tests.envs.needs import need
 
 pyspiel = need("pyspiel", "openspiel")
@@ -22,27 +24,97 @@ GAMES = [
 ]
 
 
-def _dealt(game: Any, seed: int) -> Any:
-    """A state after the deal from ``seed`` (its four byte outcomes)."""
+def chance(state: Any, rng: random.Random) -> None:
+    """Apply one chance outcome, drawn with its probability."""
+    outcomes = state.chance_outcomes()
+    state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+
+
+def dealt(game: Any, seed: int) -> Any:
+    """A state after the seed ``seed`` (its four byte outcomes) and a deal drawn from ``random.Random(seed)``."""
     state = game.new_initial_state()
     for byte in seed.to_bytes(4, "little"):
         assert state.is_chance_node()
         state.apply_action(byte)
+    deal = state.deal
+    cards = [i for i, n in enumerate(deal.counts) for _ in range(n)]
+    random.Random(seed).shuffle(cards)  # a uniform deal order: each slot's card as the chance outcomes draw it
+    for card in cards:
+        state.apply_action(card)
+    assert not state.is_chance_node()
     return state
 
 
-@pytest.mark.parametrize("name", ["python_shanghai_zsy", "python_shanghai_contract", "python_shanghai_manipulation"])
-def test_ten_thousand_deals_give_ten_thousand_first_hands(name: str) -> None:
-    # the deal is 2^32 seeds, four chance nodes of 256 bytes: no first hand names its deal
+def played(game: Any, seed: int, steps: int) -> Any:
+    """A state ``steps`` random steps (chance ones included) after ``dealt(game, seed)``."""
+    state = dealt(game, seed)
+    rng = random.Random(seed + 1)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            chance(state, rng)
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+_dealt = dealt
+
+
+NAMES = ["python_shanghai_zsy", "python_shanghai_contract", "python_shanghai_manipulation"]
+
+
+def _first_hands(name: str, deals: int) -> None:
+    # a seed of 2^32 (four chance nodes of 256 bytes), then the deal card by card: no hand names its deal
     game = pyspiel.load_game(name)
     state = game.new_initial_state()
     assert state.chance_outcomes() == [(b, 1 / 256) for b in range(256)]
     assert game.max_chance_outcomes() == 256
     rng = random.Random(name)
-    hands = set()
-    for _ in range(10_000 if name == "python_shanghai_zsy" else 2_000):
-        hands.add(str(_dealt(game, rng.getrandbits(32)).turn.game.hands[0]))
-    assert len(hands) == (10_000 if name == "python_shanghai_zsy" else 2_000)
+    hands = {str(_dealt(game, rng.getrandbits(32)).turn.game.hands[0]) for _ in range(deals)}
+    assert len(hands) == deals
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_thousand_deals_give_a_thousand_first_hands(name: str) -> None:
+    _first_hands(name, 1_000 if name == "python_shanghai_zsy" else 500)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_ten_thousand_deals_give_ten_thousand_first_hands(name: str) -> None:
+    _first_hands(name, 10_000)  # about 30 s a game: `pytest -m slow`
+
+
+@pytest.mark.parametrize(
+    "name", ["python_shanghai_zsy(preset=teams6)", "python_shanghai_contract", "python_shanghai_manipulation"]
+)
+def test_the_deal_is_card_by_card(name: str) -> None:
+    # after the seed, one chance node a card slot (each hand's, then the stock's), with the copies left
+    game = pyspiel.load_game(name)
+    state = game.new_initial_state()
+    for byte in (1, 2, 3, 4):
+        state.apply_action(byte)
+    deal, cards = state.deal, []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+        cards.append(max(outcomes, key=lambda o: (o[1], o[0]))[0])  # the commonest card left: not a shuffle's order
+        state.apply_action(cards[-1])
+    engine = state.turn.game
+    assert len(cards) == deal.size and sum(deal.counts) == deal.size
+    at = 0
+    for q, n in enumerate(deal.hand_slots):
+        assert engine.hands[q] == deal.fixed[q] + Cards(ALL_CARDS[i] for i in cards[at : at + n])
+        at += n
+    assert [c.index for c in getattr(engine, "stock", [])] == cards[at:]
+    assert Cards(engine.all_cards()) == Cards(engine.rules.deck)
+    with pytest.raises(IllegalActionError, match="no copy of card"):
+        state = game.new_initial_state()
+        for byte in (1, 2, 3, 4):
+            state.apply_action(byte)
+        state.apply_action(55)
 
 
 @pytest.mark.parametrize("name", ["python_shanghai_zsy", "python_shanghai_contract", "python_shanghai_manipulation"])
@@ -73,6 +145,52 @@ def test_manipulation_default_rules_load() -> None:
     state = _dealt(game, 5)
     assert state.current_player() == 1
     assert len(state.information_state_tensor(1)) == game.information_state_tensor_size()
+
+
+RESAMPLED = [
+    *GAMES,
+    "python_shanghai_zsy(hands=2)",
+    "python_shanghai_contract(turn_limit=15,hands=2)",
+    "python_shanghai_manipulation(deal=7,hands=2)",
+]
+
+
+def _replayed(game: Any, history: list[int]) -> Any:
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+@pytest.mark.parametrize("name", RESAMPLED)
+def test_resampled_states_replay_from_their_history(name: str) -> None:
+    # resample_from_infostate deals the unseen cards anew as chance outcomes of the game: the new
+    # state's history() replays to it, and the player cannot tell it from the state resampled
+    game = pyspiel.load_game(name)
+    n = game.num_players()
+    rng = random.Random(name)
+    changed = 0
+    for steps in (0, 30, 90, 200):
+        state = played(game, 21 + steps, steps)
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        for player in (state.current_player(), (state.current_player() + 1) % n):
+            other = state.resample_from_infostate(player, rng.random)
+            again = _replayed(game, other.history())
+            assert str(again) == str(other) and again.turn.game.hands == other.turn.game.hands
+            assert getattr(again.turn.game, "stock", None) == getattr(other.turn.game, "stock", None)
+            assert [again.information_state_string(q) for q in range(n)] == [
+                other.information_state_string(q) for q in range(n)
+            ]
+            assert other.information_state_string(player) == state.information_state_string(player)
+            assert other.information_state_tensor(player) == state.information_state_tensor(player)
+            if player == state.current_player():
+                assert other.legal_actions() == state.legal_actions()
+            if other.turn.game.hands != state.turn.game.hands:
+                changed += 1
+                assert other.history() != state.history()
+                assert other.turn.game.hands[player] == state.turn.game.hands[player]
+    assert changed >= 2  # the hidden cards were dealt anew (not the state handed back)
 
 
 def test_resample_from_infostate_keeps_the_information_state() -> None:

@@ -1,0 +1,142 @@
+"""``resample_from_infostate`` for the OpenSpiel games: a state whose history replays to it.
+
+The cards of the current deal that the player has not seen
+(:func:`solver.envs.openspiel_deal.hidden_slots`) are dealt among their
+slots anew, uniformly, and the game is replayed from its first state:
+the same seed, the same earlier deals, the new deal, the player's own
+steps as taken (their selections and cancels are in their information
+state), every other player's engine actions by their index paths
+(:meth:`~solver.envs.turn.Codec.encode`: another player's picks and
+cancels are private to them) and no selection in progress for another
+player. The result is a state of the game reached by its own history,
+so ``game.new_initial_state()`` and ``apply_action`` over its
+``history()`` give it again.
+
+A new deal is kept only if the replay is legal and gives the player the
+same information state: some actions tell more than the cards they
+show (a Zheng Shang You tribute is the highest card; a Manipulation
+draw says the player could not play), and a deal that contradicts them
+is dealt again, up to :data:`TRIES` times; after that the state itself
+is returned (a state the player cannot tell from it, trivially).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from solver.envs.openspiel_deal import hidden_slots
+
+if TYPE_CHECKING:
+    from solver.envs.openspiel import ShanghaiState
+
+__all__ = ["TRIES", "replay", "resample"]
+
+TRIES = 20
+CHANCE = -1  # pyspiel.PlayerId.CHANCE
+SEED = 4  # the seed's chance steps (solver.envs.openspiel.SEED_BYTES)
+
+
+def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiState:
+    """A state ``player`` cannot tell from ``state``, its unseen cards dealt anew (module docstring)."""
+    if state.turn is None or state.deal is not None or state.start.value is None:
+        return state.clone()  # type: ignore[no-any-return]
+    deal, dealt, start = state.start.value
+    hidden = hidden_slots(start, deal, dealt, state.turn.game.history[state.started :], player)
+    if len(hidden) < 2:
+        return state.clone()  # type: ignore[no-any-return]
+    seen = state.information_state_string(player)
+    for _ in range(TRIES):
+        cards = [dealt[s] for s in hidden]
+        rng.shuffle(cards)
+        new_deal = list(dealt)
+        for s, c in zip(hidden, cards):
+            new_deal[s] = c
+        try:
+            new = replay(state, player, tuple(new_deal))
+        except ValueError:  # IllegalActionError, or an action the new deal cannot encode: deal again
+            continue
+        if new.information_state_string(player) == seen:
+            return new
+    return state.clone()  # type: ignore[no-any-return]
+
+
+def replay(state: ShanghaiState, player: int, last_deal: tuple[int, ...]) -> ShanghaiState:
+    """``state``'s game played again with ``last_deal`` for its current deal (module docstring)."""
+    assert state.turn is not None
+    new: ShanghaiState = state.get_game().new_initial_state()
+    history, log, completed = state.turn.game.history, state.log, state.completed
+    last = max(k for k in range(len(log)) if _starts_deal(log, k))
+    group: list[int] = []  # the steps of the engine action in progress
+    e = 0
+    for k, (p, action) in enumerate(log):
+        if p == CHANCE:
+            new.apply_action(last_deal[k - last] if k >= last else action)
+            continue
+        group.append(action)
+        if e < len(completed) and k + 1 == completed[e]:
+            if p == player:
+                _apply(new, group)
+            else:
+                assert new.turn is not None
+                _apply(new, new.turn.codec.encode(new.turn.game, history[e]))
+            group, e = [], e + 1
+    if group and log[-1][0] == player:  # the player's selection in progress (another's is dropped)
+        _apply(new, group)
+    return new
+
+
+def _apply(state: ShanghaiState, actions: list[int]) -> None:
+    for a in actions:
+        state.apply_action(int(a))
+
+
+def _starts_deal(log: list[tuple[int, int]], k: int) -> bool:
+    """True if step ``k`` is the first chance step of a deal: it follows the seed or a player's step."""
+    return log[k][0] == CHANCE and (k == SEED or (k > SEED and log[k - 1][0] != CHANCE))
+
+
+def _measure(names: list[str], states: int = 12) -> None:  # pragma: no cover - a measuring command
+    """Print, per game, how often a resample dealt cards anew and its median time (docs/envs.md)."""
+    import statistics
+    import time
+
+    import pyspiel
+
+    for name in names:
+        game = pyspiel.load_game(name)
+        rng = random.Random(1)
+        times: list[float] = []
+        anew = later = 0
+        for _ in range(states):
+            state = game.new_initial_state()
+            while state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            for _ in range(rng.choice((20, 60, 150, 300))):  # random steps (a later hand's deal included)
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            if state.is_terminal():
+                continue
+            assert state.turn is not None
+            later += state.turn.game._epoch() > 1
+            start = time.perf_counter()
+            new = state.resample_from_infostate(state.current_player(), rng.random)
+            times.append(time.perf_counter() - start)
+            anew += new.history() != state.history()
+        print(
+            f"| `{name}` | {anew} of {len(times)} ({later} in a later hand) | {statistics.median(times) * 1000:.0f} ms |"
+        )
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    import solver.envs.openspiel  # noqa: F401  (registers the games)
+
+    _measure(sys.argv[1:] or ["python_shanghai_zsy(hands=2)", "python_shanghai_contract(turn_limit=60)"])
