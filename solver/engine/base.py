@@ -239,6 +239,12 @@ class Game(ABC):
         """The hidden cards outside the hands, in order: by default the game's ``stock``, if it has one."""
         return list(getattr(self, "stock", ()))
 
+    def _stock_source(self, player: int) -> Cards | None:
+        """The cards the hidden stock is known to ``player`` to be made of (a reshuffled discard pile's
+        public cards), or None: any of the cards ``player`` cannot see (the default)."""
+        del player
+        return None
+
     def _redeal(self, hands: list[Cards], stock: list[Card], rng: random.Random) -> None:
         """Install hands and stock dealt anew by :meth:`resample` (``rng`` for any hidden detail)."""
         del rng
