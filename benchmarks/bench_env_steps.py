@@ -3,7 +3,7 @@
     python -m benchmarks.bench_env_steps              # 2,000 steps a game, median of 5 runs
     python -m benchmarks.bench_env_steps --steps 500 --runs 3
 
-One process, one core. A step is ``env.last()`` (the observation and the
+One process, one core; CPU time of the process (the machine may be shared). A step is ``env.last()`` (the observation and the
 mask), a random legal index from the mask, ``env.step``; games are reset
 (next seed) when they end. The action choice uses its own seeded generator,
 so runs are the same sequence of steps.
@@ -27,11 +27,12 @@ GAMES: tuple[tuple[str, dict[str, int]], ...] = (
 
 
 def rollout(game: str, options: dict[str, int], steps: int, seed: int) -> float:
-    """Seconds for ``steps`` env steps of random play (observation and mask included)."""
+    """CPU seconds of this process for ``steps`` env steps of random play (observation and mask included):
+    CPU time, not wall time, so other processes on a shared machine change it less."""
     env = aec_env(game, seed=seed, **options)
     env.reset(seed=seed)
     rng = random.Random(seed)
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(steps):
         obs, _, done, cut, _ = env.last()
         if done or cut:
@@ -39,7 +40,7 @@ def rollout(game: str, options: dict[str, int], steps: int, seed: int) -> float:
             continue
         legal = obs["action_mask"].nonzero()[0]
         env.step(int(legal[rng.randrange(len(legal))]))
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def main() -> None:
@@ -54,7 +55,9 @@ def main() -> None:
         rollout(game, options, 50, args.seed)  # warm-up: imports and caches
         times = [rollout(game, options, args.steps, args.seed) for _ in range(args.runs)]
         med = statistics.median(times)
-        print(f"{game:13} {args.steps} steps: median {med:.3f} s ({args.steps / med:,.0f} steps/s) of {args.runs} runs")
+        print(
+            f"{game:13} {args.steps} steps: median {med:.3f} CPU s ({args.steps / med:,.0f} steps/s) of {args.runs} runs"
+        )
 
 
 if __name__ == "__main__":

@@ -611,9 +611,7 @@ class _Log:
         if listed:
             block = array("f", rows).tolist()
         else:
-            from numpy import float32, frombuffer
-
-            block = frombuffer(rows, dtype=float32)
+            block = _float32_rows()(rows)
         self._block = (self.version, listed, block)
         return block
 
@@ -652,6 +650,14 @@ class _Log:
         self.length = n
         self.last = history[n - 1] if n else None
         self.version += 1
+
+
+@lru_cache(maxsize=1)
+def _float32_rows() -> Callable[[bytes], Any]:
+    """float32 bytes -> a numpy array over them (numpy imported once, for a numpy buffer only)."""
+    from numpy import float32, frombuffer
+
+    return partial(frombuffer, dtype=float32)
 
 
 _EMPTY_CARDS = Cards()
