@@ -575,12 +575,16 @@ class _Move:
         """The move's MOVE_SIZE numbers as float32 bytes, the seat's one-hot left out (it depends on
         the observer): made once, written into MAX_MOVES views."""
         if self._bytes is None:
-            values = [0.0] * MOVE_SIZE
-            values[MAX_SEATS + self.kind] = 1.0
-            if self.cards is not None:
-                values[MAX_SEATS + MAX_KINDS :] = map(float, self.cards.counts)
-            self._bytes = array("f", values).tobytes()
+            self._bytes = _KIND_ROWS[self.kind] + (array("f", self.cards.counts).tobytes() if self.cards else _NO_CARDS)
         return self._bytes
+
+
+# a move's seat and kind part (the seat's one-hot left out) by kind, and the cards part of no cards, as float32 bytes
+_KIND_ROWS = [
+    array("f", [1.0 if i == MAX_SEATS + k else 0.0 for i in range(MAX_SEATS + MAX_KINDS)]).tobytes()
+    for k in range(MAX_KINDS)
+]
+_NO_CARDS = bytes(4 * N)
 
 
 class _Log:
