@@ -139,6 +139,10 @@ class ContractGame(PenaltyGame):
         self.idle = 0
         self.reshuffled = False
         self.exhausted = False
+        # the discard pile last reshuffled into the stock (public: its cards, not their order) and the
+        # draws from that stock since, (player, card) each (a card is known to its drawer only)
+        self.reshuffled_cards: Cards | None = None
+        self.drawn_since: list[tuple[int, Card]] = []
         self.no_discard: Card | None = None
         self.turns = 0
         self.round_scores: list[list[int]] = []
@@ -175,6 +179,8 @@ class ContractGame(PenaltyGame):
         self.idle = 0
         self.reshuffled = False
         self.exhausted = False
+        self.reshuffled_cards = None
+        self.drawn_since = []
         self.no_discard = None
         self.turns = 0
         self.clear_caches()
@@ -192,9 +198,9 @@ class ContractGame(PenaltyGame):
         if not self.stock and not self.pile:
             self.exhausted = True
 
-    def _draw(self) -> Card | None:
-        """One card from the stock, reshuffling the discard pile when the stock is empty; None once the
-        stock and the pile have both been empty (then the pile is never shuffled again)."""
+    def _draw(self, player: int) -> Card | None:
+        """One card from the stock for ``player``, reshuffling the discard pile when the stock is empty;
+        None once the stock and the pile have both been empty (then the pile is never shuffled again)."""
         self._note_exhausted()
         if self.exhausted:
             return None
@@ -203,7 +209,12 @@ class ContractGame(PenaltyGame):
             self.pile = []
             self.rng.shuffle(self.stock)
             self.reshuffled = True
-        return self.stock.pop()
+            self.reshuffled_cards = Cards(self.stock)
+            self.drawn_since = []
+        card = self.stock.pop()
+        if self.reshuffled_cards is not None:
+            self.drawn_since.append((player, card))
+        return card
 
     @property
     def last_round(self) -> bool:
@@ -495,7 +506,7 @@ class ContractGame(PenaltyGame):
         elif isinstance(action, CCall):
             self.calls[p] += 1
             self.hands[p] = self.hands[p] + unit(self.pile.pop())
-            penalty = self._draw()
+            penalty = self._draw(p)
             if penalty is not None:
                 self.hands[p] = self.hands[p] + unit(penalty)
             self.call_queue = []
@@ -541,7 +552,7 @@ class ContractGame(PenaltyGame):
     def _draw_for_turn(self) -> None:
         p = self.in_turn
         self.to_move = p
-        card = self._draw()
+        card = self._draw(p)
         if card is not None:
             self.hands[p] = self.hands[p] + unit(card)
             if self.reshuffled:
@@ -652,6 +663,15 @@ class ContractGame(PenaltyGame):
         if isinstance(action, CLayOff):
             return action.cards.multiset
         return None
+
+    def _stock_source(self, player: int) -> Cards | None:
+        """After a reshuffle, the cards the stock is known to ``player`` to come from: the reshuffled
+        pile less ``player``'s own draws from it since (None before a reshuffle)."""
+        if self.reshuffled_cards is None:
+            return None
+        from solver.engine.search import floor_sub
+
+        return floor_sub(self.reshuffled_cards, Cards(c for q, c in self.drawn_since if q == player))
 
     def _redeal(self, hands: list[Cards], stock: list[Card], rng: Any) -> None:
         """New hands and stock; a card barred from discard (drawn after a reshuffle) is redrawn."""

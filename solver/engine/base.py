@@ -75,6 +75,8 @@ class Game(ABC):
         self._legal_key = -1
         # public card movements into hands (epoch, history index, player, cards): see known_cards
         self._gains: list[tuple[int, int, int, Cards]] = []
+        # the history index where the current deal (hand or round, see _epoch) began: its first action
+        self.deal_start = 0
 
     # --- the OpenSpiel shape -------------------------------------------------
 
@@ -160,17 +162,19 @@ class Game(ABC):
         if action.player != self.current_player():
             raise IllegalActionError(f"it is player {self.current_player()}'s turn, not player {action.player}'s")
         self.verify(action)
-        self._note(action)
-        self._apply(action)
-        self.history.append(action)
+        self.apply_listed(action)
 
     def apply_listed(self, action: Any) -> None:
         """Carry out ``action`` without verifying it again: an action of this position's
         :meth:`legal_actions` (the very object listed), or one :meth:`verify` accepted in this
         position. Anything else may corrupt the game; when in doubt, :meth:`apply`."""
+        epoch = self._epoch()
         self._note(action)
         self._apply(action)
-        self.history.append(action)
+        history = self.history
+        history.append(action)
+        if self._epoch() != epoch:  # the action ended a deal and the next one was dealt
+            self.deal_start = len(history)
 
     def returns(self) -> list[float]:
         """1 for each winner (shared on ties), 0 otherwise: for AI code."""
@@ -234,6 +238,12 @@ class Game(ABC):
     def _hidden(self) -> list[Card]:
         """The hidden cards outside the hands, in order: by default the game's ``stock``, if it has one."""
         return list(getattr(self, "stock", ()))
+
+    def _stock_source(self, player: int) -> Cards | None:
+        """The cards the hidden stock is known to ``player`` to be made of (a reshuffled discard pile's
+        public cards), or None: any of the cards ``player`` cannot see (the default)."""
+        del player
+        return None
 
     def _redeal(self, hands: list[Cards], stock: list[Card], rng: random.Random) -> None:
         """Install hands and stock dealt anew by :meth:`resample` (``rng`` for any hidden detail)."""

@@ -142,7 +142,9 @@ def resample(game: G, player: int, rng: random.Random) -> G:
     Kept: ``player``'s hand, every public card, each hand's size, and the
     cards :func:`known_cards` places in other hands. Dealt anew, uniformly:
     the rest of the other hands and the stock, from the pool of cards
-    ``player`` cannot see. The copy's random generator is reseeded from
+    ``player`` cannot see, except that a stock known to be made of a
+    reshuffled discard pile (:meth:`Game._stock_source`) is dealt from
+    those public cards only. The copy's random generator is reseeded from
     ``rng`` too (it decides future shuffles, which no one can know).
     """
     new = clone_game(game)
@@ -152,8 +154,17 @@ def resample(game: G, player: int, rng: random.Random) -> G:
     for q, hand in enumerate(game.hands):
         if q != player:
             pool_counts = pool_counts + (hand - known[q])
-    pool: list[Card] = list(pool_counts)
-    rng.shuffle(pool)
+    source = game._stock_source(player)
+    if source is None:
+        pool: list[Card] = list(pool_counts)
+        rng.shuffle(pool)
+    else:  # the stock from the cards it is known to hold (a reshuffled pile), the hands from the rest
+        allowed = list(Cards._make(tuple(map(min, source.counts, pool_counts.counts))))
+        rng.shuffle(allowed)
+        stocked = allowed[: len(stock)]
+        pool = list(pool_counts - Cards(stocked))
+        rng.shuffle(pool)
+        pool.extend(stocked)  # dealt last: the hands take the front of the pool, the stock the rest
     hands: list[Cards] = []
     at = 0
     for q, hand in enumerate(game.hands):

@@ -53,6 +53,7 @@ Manipulation Shanghai (size 157)
 
 from __future__ import annotations
 
+import math
 from functools import cache
 from itertools import compress
 from operator import gt, is_not
@@ -132,9 +133,10 @@ class ManipulationCodec(Codec):
     size = COMMIT + 1
     MIN_MELD = 3  # the shortest meld (sets and runs alike): a first play from the hand holds at least this
     MAX_VALUE = 14  # the most a card counts towards ``initial_meld`` (a joker: the card it stands for)
-    # the solver questions of the ``play`` mask get this many seconds, not the game's time limit (2 s):
-    # they are exact and finish in milliseconds, so no load on the machine changes a mask
-    GUARD = 60.0
+    # the solver questions of the ``play`` mask and of the play it carries out have no time limit (not
+    # the game's, 2 s; no guard either): CP-SAT then always proves its answer, so the mask is the
+    # same on any machine under any load (a time limit that bit would leave a legal play out)
+    NO_LIMIT = math.inf
 
     def name(self, index: int) -> str:
         index = self.check(index)
@@ -207,7 +209,7 @@ class ManipulationCodec(Codec):
                 sel,
                 game.rules,
                 lower=pos.listed[lower][0].table if lower is not None else None,
-                time_limit=self.GUARD,
+                time_limit=self.NO_LIMIT,
                 table_cards=game._table_cards(),
             ).at_least(need)
         elif len(sel) < self.MIN_MELD or self._top_value(sel, game.rules) < game.rules.initial_meld:
@@ -242,10 +244,10 @@ class ManipulationCodec(Codec):
             action = pos.listed[sel][0]
         elif len(sel) >= game.required():
             if game.opened[p]:
-                found = best_play(game.table, sel, game.rules, time_limit=self.GUARD)
+                found = best_play(game.table, sel, game.rules, time_limit=self.NO_LIMIT)
                 table = tuple(found.table)
             else:
-                found = best_play((), sel, game.rules, objective="value", time_limit=self.GUARD)
+                found = best_play((), sel, game.rules, objective="value", time_limit=self.NO_LIMIT)
                 table = (*game.table, *found.table)
             if found.status != "none" and found.played:
                 action = MPlay(p, table)

@@ -15,10 +15,24 @@ observer (0 is the observer, 1 the next to play, ...); at most
   counts by seat, round (one-hot of 8), phase (one-hot of 5), a swap in
   progress (meld one-hot, card one-hot), stock size / 100, the cards each
   table meld's wilds stand for (32 x N);
-* Manipulation Shanghai: the table's cards (N), each meld's cards (40 x
-  N), opened by seat, stock size / 100, drawn this turn.
+* Manipulation Shanghai: the table's cards (N), each meld's cards
+  (:data:`MAX_TABLE` x N: 72 slots, the most melds the largest deck the
+  rule options allow can make, 4 decks and 8 jokers in melds of three, see
+  :func:`table_slots`: no meld is ever left out), opened by seat, stock
+  size / 100, drawn this turn;
+* every game, last: the public record of the current deal (hand or
+  round, from the game's ``deal_start``): the cards each seat played out
+  of the hand (MAX_SEATS x N: Zheng Shang You plays; Contract discards,
+  lay-downs, lay-offs and swapped-in cards; Manipulation plays), then the
+  deal's last :data:`MAX_MOVES` (8) moves, newest first, each
+  :data:`MOVE_SIZE` numbers: its seat (one-hot of MAX_SEATS), its kind
+  (one-hot of :data:`MAX_KINDS`, the game's :data:`MOVE_KINDS`) and the
+  cards it showed (N: a play's or a discard's cards, a tribute card, a
+  discard taken or called; none for a pass, a draw, a decline).
 
-Nothing hidden from the observer is in it: other hands appear as sizes only.
+Sizes: Zheng Shang You 1328, Contract Shanghai 5145, Manipulation Shanghai
+5167 (:func:`feature_size`). Nothing hidden from the observer is in it:
+other hands appear as sizes only, a draw as its kind only.
 
 :class:`Observations` keeps each player's vector in a buffer of its own (a
 list, or the env's numpy array) and rewrites a part of it only when what
@@ -31,19 +45,24 @@ the same for every player: they are written once into a shared buffer and
 copied into a player's buffer as one slice. The public cards of the other
 two games (the trick and the cards played; the pile and the table melds)
 change at nearly every step and are written into each player's buffer
-directly (cheaper than a write and a copy). :func:`features` is the same
-writer on a fresh buffer.
+directly (cheaper than a write and a copy). The deal's record is read
+from the history once a step for every player (:class:`_Log`, only the
+actions added since) and each player's rows of it are made once a move.
+:func:`features` is the same writer on a fresh buffer (the record read on
+from this thread's last call when it is the same game).
 
 >>> from solver.engine import new_game
 >>> from solver.envs.actions import Turn
 >>> turn = Turn(new_game("zsy", seed=1))
 >>> views = Observations("zsy", 4)
 >>> views.view(turn, 2) == features(turn, 2), len(features(turn, 2))
-(True, 320)
+(True, 1328)
 """
 
 from __future__ import annotations
 
+import threading
+from array import array
 from collections.abc import Callable, Iterable
 from functools import lru_cache, partial
 from itertools import compress
@@ -53,20 +72,61 @@ from typing import Any
 from solver.cards import N_CARDS, Card, Cards
 from solver.envs.actions import MAX_MELDS, Turn
 
-__all__ = ["MAX_SEATS", "MAX_TABLE", "Observations", "feature_size", "features"]
+__all__ = [
+    "HISTORY_SIZE",
+    "MAX_KINDS",
+    "MAX_MOVES",
+    "MAX_SEATS",
+    "MAX_TABLE",
+    "MOVE_KINDS",
+    "MOVE_SIZE",
+    "Observations",
+    "feature_size",
+    "features",
+    "table_slots",
+]
 
 N = N_CARDS
 MAX_SEATS = 8
-MAX_TABLE = 40  # Manipulation table melds
+MAX_MOVES = 8  # the deal's last moves shown, newest first
+MOVE_KINDS = {  # each game's move kinds (a move's one-hot, MAX_KINDS wide)
+    "zsy": ("single", "set", "straight", "parallel", "pass", "offer", "take", "give"),
+    "contract": ("discard", "take", "decline", "call", "nocall", "laydown", "layoff", "swap"),
+    "manipulation": ("play", "draw", "pass"),
+}
+MAX_KINDS = 8
+MOVE_SIZE = MAX_SEATS + MAX_KINDS + N  # one move: its seat (one-hot), its kind (one-hot), its cards (N)
+HISTORY_SIZE = MAX_SEATS * N + MAX_MOVES * MOVE_SIZE  # the cards played by seat, then the last moves
+
+
+def table_slots(rules: Any) -> int:
+    """The most melds a Manipulation table can hold under ``rules``: the deck's size over the
+    shortest meld (no card is ever dropped from the table's view of that rule set)."""
+    spec = rules.meld_spec
+    return int(len(rules.deck) // min(spec.set_min, spec.run_min))
+
+
+def _max_table() -> int:
+    """The table slots of the largest deck the rule options allow (the view has one size a game)."""
+    import dataclasses
+
+    from solver.rules.manipulation import ManipulationRules
+
+    high = {f.name: f.metadata["hi"] for f in dataclasses.fields(ManipulationRules) if f.name in ("decks", "jokers")}
+    return table_slots(ManipulationRules(**high))
+
+
+MAX_TABLE = _max_table()  # Manipulation table melds: 72 (4 decks and 8 jokers, melds of 3)
 _COMMON = 2 * N + 3 * MAX_SEATS
 _KINDS = ("single", "set", "straight", "parallel")  # a Zheng Shang You trick's kind (one-hot)
 _ZSY_FACTS = _COMMON + 3 * N + 1 + 2 * MAX_SEATS  # where the trick's kind starts
 _CONTRACT_ROLES = _COMMON + 2 * N + MAX_MELDS * (N + MAX_SEATS) + 2 * MAX_SEATS + 8 + 5 + MAX_MELDS + N + 1
-_SIZES = {
+_HISTORY = {  # where each game's history part (the cards played by seat, the last moves) starts
     "zsy": _ZSY_FACTS + len(_KINDS),
     "contract": _CONTRACT_ROLES + MAX_MELDS * N,
     "manipulation": _COMMON + N + MAX_TABLE * N + MAX_SEATS + 2,
 }
+_SIZES = {game: at + HISTORY_SIZE for game, at in _HISTORY.items()}
 _UNSET = object()  # a part never written into this buffer
 _RANGE = range(N)
 _NONE = (0,) * N  # the counts of no cards
@@ -186,7 +246,7 @@ class Observations:
     observer sees many): every part is compared by value before it is skipped.
     """
 
-    __slots__ = ("_buffers", "_game", "_games", "_lengths", "_public", "_seen", "_versions")
+    __slots__ = ("_buffers", "_game", "_games", "_lengths", "_log", "_public", "_seen", "_versions")
 
     def __init__(self, game: str, players: int, new_buffer: Callable[[int], Any] | None = None) -> None:
         size = _SIZES[game]
@@ -202,6 +262,7 @@ class Observations:
         # from (the game object kept, so its id stays its own)
         self._games: list[Any] = [None] * (players + 1)
         self._lengths = [-1] * (players + 1)
+        self._log = _Log()  # the deal's public record, read from the history once a step for all players
 
     def view(self, turn: Turn, player: int) -> Any:
         """``player``'s features in ``turn``'s position (the buffer: do not modify it).
@@ -219,9 +280,12 @@ class Observations:
             selection(turn, player, buf)
             return buf.out
         lengths[player], games[player] = length, game
+        log = self._log
+        log.update(game)
         if not regions:  # no shared slices: the public parts written into the player's buffer
             public(turn, buf)
             private(turn, player, buf)
+            _history(log, game, player, buf)
             return buf.out
         versions = self._versions
         if lengths[-1] != length or games[-1] is not game:
@@ -241,6 +305,7 @@ class Observations:
                     buf.out[lo:hi] = shared[lo:hi]
                     seen[r] = versions[r]
         private(turn, player, buf)
+        _history(log, game, player, buf)
         return buf.out
 
 
@@ -250,7 +315,15 @@ def features(turn: Turn, player: int) -> list[float]:
     buf = _Buffer([0.0] * _SIZES[turn.game.GAME], [[None, 0.0] for _ in turn.game.hands])
     public(turn, buf)
     private(turn, player, buf)
-    return [float(x) for x in buf.out]
+    log = _LOGS.__dict__.get("log")
+    if log is None:
+        log = _LOGS.log = _Log()
+    log.update(turn.game)  # the game read on from where this thread's last call left it, if it is the same
+    _history(log, turn.game, player, buf)
+    return list(map(float, buf.out))
+
+
+_LOGS = threading.local()  # per thread, the record features() read last (an OpenSpiel state asks again and again)
 
 
 def _selection(turn: Turn, p: int, buf: _Buffer) -> None:
@@ -483,6 +556,194 @@ def _manipulation_private(turn: Turn, p: int, buf: _Buffer) -> None:
     buf.seats(at, game.opened, p)
     buf.out[at + MAX_SEATS] = len(game.stock) / 100
     buf.out[at + MAX_SEATS + 1] = 1.0 if game.phase == "drawn" else 0.0
+
+
+# --- every game: the deal's public record (the cards each seat played, the last moves) -------------
+
+
+class _Move:
+    """One move of the record: its seat, its kind (an index of the game's MOVE_KINDS) and the cards
+    it showed (None: none)."""
+
+    __slots__ = ("_bytes", "cards", "kind", "seat")
+
+    def __init__(self, seat: int, kind: int, cards: Cards | None) -> None:
+        self.seat, self.kind, self.cards = seat, kind, cards
+        self._bytes: bytes | None = None
+
+    def row(self) -> bytes:
+        """The move's MOVE_SIZE numbers as float32 bytes, the seat's one-hot left out (it depends on
+        the observer): made once, written into MAX_MOVES views."""
+        if self._bytes is None:
+            self._bytes = _KIND_ROWS[self.kind] + (array("f", self.cards.counts).tobytes() if self.cards else _NO_CARDS)
+        return self._bytes
+
+
+# a move's seat and kind part (the seat's one-hot left out) by kind, and the cards part of no cards, as float32 bytes
+_KIND_ROWS = [
+    array("f", [1.0 if i == MAX_SEATS + k else 0.0 for i in range(MAX_SEATS + MAX_KINDS)]).tobytes()
+    for k in range(MAX_KINDS)
+]
+_NO_CARDS = bytes(4 * N)
+
+
+class _Log:
+    """The public record of the game's current deal (from its ``deal_start``), read from the history
+    and brought up to date by the actions added since (the same game object, its history grown)."""
+
+    __slots__ = ("_block", "game", "last", "length", "moves", "played", "start", "table", "version")
+
+    def __init__(self) -> None:
+        self.game: Any = None
+        self.length = -1
+        self.last: Any = None  # the last action read (a history changed under the log is read again)
+        self.start = -1
+        self.played: list[Cards | None] = []  # per seat, the cards played this deal (None: none)
+        self.moves: list[_Move] = []  # the deal's last MAX_MOVES moves, oldest first
+        self.table: Cards = _EMPTY_CARDS  # Manipulation: the table's cards after the deal's last play
+        self.version = 0  # counts the changes (a buffer holding this version is up to date)
+        self._block: tuple[int, bool, Any] = (-1, False, None)  # the version, the kind and the last moves' rows
+
+    def block(self, listed: bool) -> Any:
+        """The last moves' rows, newest first, seats left out (MAX_MOVES x MOVE_SIZE numbers): a
+        list, or for a numpy buffer a float32 array; made once a version for every player."""
+        version, kind, block = self._block
+        if version == self.version and kind == listed:
+            return block
+        rows = b"".join(m.row() for m in reversed(self.moves))
+        rows += bytes(4 * MOVE_SIZE * (MAX_MOVES - len(self.moves)))
+        if listed:
+            block = array("f", rows).tolist()
+        else:
+            block = _float32_rows()(rows)
+        self._block = (self.version, listed, block)
+        return block
+
+    def update(self, game: Any) -> None:
+        """Read the actions of ``game`` not yet read (the whole deal for another game or deal)."""
+        history = game.history
+        n = len(history)
+        begin = self.length
+        start = game.deal_start
+        if not (
+            self.game is game
+            and self.start == start
+            and start <= begin <= n
+            and (begin == start or history[begin - 1] is self.last)
+        ):
+            begin = -1  # another game or deal, or a history changed under the log: read from the deal's start
+        elif begin == n:
+            return
+        if begin < 0:
+            self.game, self.start = game, game.deal_start
+            self.played = [None] * game.num_players
+            self.moves = []
+            self.table = _EMPTY_CARDS
+            begin = self.start
+        read = _READERS[game.GAME]
+        moves, played = self.moves, self.played
+        for i in range(begin, n):
+            action = history[i]
+            kind, cards, out = read(self, game, i, action)
+            moves.append(_Move(action.player, kind, cards))
+            if out is not None:
+                was = played[action.player]
+                played[action.player] = out if was is None else was + out
+        if len(moves) > MAX_MOVES:
+            del moves[:-MAX_MOVES]
+        self.length = n
+        self.last = history[n - 1] if n else None
+        self.version += 1
+
+
+@lru_cache(maxsize=1)
+def _float32_rows() -> Callable[[bytes], Any]:
+    """float32 bytes -> a numpy array over them (numpy imported once, for a numpy buffer only)."""
+    from numpy import float32, frombuffer
+
+    return partial(frombuffer, dtype=float32)
+
+
+_EMPTY_CARDS = Cards()
+_TRIBUTE = {"offer": 5, "take": 6, "give": 7}
+
+
+def _zsy_move(log: _Log, game: Any, i: int, action: Any) -> tuple[int, Cards | None, Cards | None]:
+    """A Zheng Shang You move: its kind, the cards it showed and the cards it played."""
+    del log, game, i
+    name = type(action).__name__
+    if name == "ZPlay":
+        combo = action.combo
+        return _KINDS.index(combo.kind), combo.cards, combo.cards
+    if name == "ZPass":
+        return 4, None, None
+    return _TRIBUTE[action.step], Cards((action.card,)), None  # a tribute card is shown
+
+
+def _contract_move(log: _Log, game: Any, i: int, action: Any) -> tuple[int, Cards | None, Cards | None]:
+    """A Contract Shanghai move: its kind, the cards it showed (a discard taken or called: the
+    engine's record of it) and the cards it put out of the hand."""
+    del log
+    name = type(action).__name__
+    if name == "CDiscard":
+        cards = Cards((action.card,))
+        return 0, cards, cards
+    if name in ("CTake", "CCall"):
+        taken = None
+        for g in reversed(game._gains):  # (round, history index, player, cards), in history order
+            if g[1] <= i:
+                taken = g[3] if g[1] == i else None
+                break
+        return (1 if name == "CTake" else 3), taken, None
+    if name == "CLayDown":
+        cards = Cards(c for m in action.melds for c in m.cards)
+        return 5, cards, cards
+    if name == "CLayOff":
+        cards = action.cards.multiset
+        return 6, cards, cards
+    if name == "CSwap":
+        cards = Cards((action.swap.card,))
+        return 7, cards, cards
+    return (2 if name == "CDecline" else 4), None, None
+
+
+def _manipulation_move(log: _Log, game: Any, i: int, action: Any) -> tuple[int, Cards | None, Cards | None]:
+    """A Manipulation Shanghai move: a play shows (and plays) the cards its table adds."""
+    del game, i
+    name = type(action).__name__
+    if name == "MPlay":
+        after = Cards(c for m in action.table for c in m.cards)
+        cards = after - log.table
+        log.table = after
+        return 0, cards, cards
+    return (1 if name == "MDraw" else 2), None, None
+
+
+_READERS: dict[str, Callable[[_Log, Any, int, Any], tuple[int, Cards | None, Cards | None]]] = {
+    "zsy": _zsy_move,
+    "contract": _contract_move,
+    "manipulation": _manipulation_move,
+}
+
+
+def _history(log: _Log, game: Any, p: int, buf: _Buffer) -> None:
+    """The history part: the cards each seat played this deal (N by seat, relative to ``p``), then
+    the deal's last MAX_MOVES moves, newest first (seat one-hot, kind one-hot, cards)."""
+    keys = buf.keys
+    if keys.get(-7) is log and keys.get(-8) == log.version:
+        return
+    keys[-7], keys[-8] = log, log.version
+    at = _HISTORY[game.GAME]
+    n = game.num_players
+    for q, cards in enumerate(log.played):
+        slot = at + ((q - p) % n) * N
+        if keys.get(slot, _UNSET) is not cards:  # only the seat that played since
+            buf.counts(slot, cards)
+    at += MAX_SEATS * N
+    out = buf.out
+    out[at : at + MAX_MOVES * MOVE_SIZE] = log.block(buf.listed)
+    for j, move in enumerate(reversed(log.moves)):  # each move's seat, relative to the observer
+        out[at + j * MOVE_SIZE + (move.seat - p) % n] = 1.0
 
 
 _Public = Callable[[Turn, _Buffer], int]  # writes the public slices; returns a bit per slice changed

@@ -5,7 +5,7 @@
 >>> env.reset(seed=1)
 >>> obs, reward, done, cut, info = env.last()
 >>> env.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-('player_0', (320,), True)
+('player_0', (1328,), True)
 
 Agents are ``player_0`` ... in seat order; the agent to act is the
 engine's player to move. The action space is :mod:`solver.envs.actions`
@@ -20,6 +20,7 @@ more is better). ``reset(seed=None)`` deals the next seed.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -92,12 +93,12 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         self.reward_mode = reward
         self.render_mode = render_mode
         self.seed = seed
-        self.turn = Turn(new_game(game, rules, players, seed, **options))
+        self.turn = Turn(self._new_game(seed))
         self.metadata = {"render_modes": ["ansi"], "name": f"shanghai_{game}_v0", "is_parallelizable": False}
         self.possible_agents = [f"player_{i}" for i in range(players) if self.kinds[i] is None]
         size = codec_for(self.turn.game).size
         n_obs = feature_size(game)
-        self.action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self.action_spaces: dict[str, Any] = {a: spaces.Discrete(size) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -112,6 +113,15 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         self._seat = {a: int(a.split("_")[1]) for a in self.possible_agents}
         self._agent_of = {i: a for a, i in self._seat.items()}
         self._views = Observations(game, players, self._zeros)
+
+    def _new_game(self, seed: int) -> Any:
+        """The engine game dealt from ``seed``. A Manipulation game asks its solver questions with no
+        time limit unless the ``time_limit`` option is given: the legal sets (the listed plays, what
+        a play must hold) are then the same on any machine under any load."""
+        game: Any = new_game(self.game_name, self.rules, self.players, seed, **self.options)
+        if self.game_name == "manipulation" and "time_limit" not in self.options:
+            game.time_limit = math.inf
+        return game
 
     def _zeros(self, size: int) -> Any:
         return np.zeros(size, dtype=np.float32)
@@ -133,7 +143,7 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
             self.seed = seed
             self._resets = 0
         self._resets += 1
-        self.turn = Turn(new_game(self.game_name, self.rules, self.players, seed, **self.options))
+        self.turn = Turn(self._new_game(seed))
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._rewarded = False  # self.rewards holds a reward that is not 0

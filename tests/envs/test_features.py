@@ -12,9 +12,99 @@ from solver.cards import N_CARDS as N
 from solver.engine import new_game
 from solver.engine.players import RandomPlayer
 from solver.envs.actions import MAX_MELDS, Turn
-from solver.envs.features import MAX_SEATS, MAX_TABLE, Observations, feature_size, features
+from solver.envs.features import (
+    HISTORY_SIZE,
+    MAX_KINDS,
+    MAX_MOVES,
+    MAX_SEATS,
+    MAX_TABLE,
+    MOVE_KINDS,
+    MOVE_SIZE,
+    Observations,
+    feature_size,
+    features,
+)
 
 _PHASES = ("first_discard", "offer", "call", "play", "over")
+
+
+def _moves(game: Any) -> tuple[list[tuple[int, str, list[int]]], list[list[int]]]:
+    """The deal's moves (from ``game.deal_start``: seat, kind, the counts of the cards shown) and,
+    per seat, the counts of the cards played out of the hand, each worked out from the action alone
+    (and the table of the deal's last play in Manipulation, the engine's record of a taken discard
+    in Contract). Read on from the last call's position when it is the same game grown (the seeded
+    games below: a re-read of every deal at every step would take minutes)."""
+    seen = _SEEN
+    history = game.history
+    if not (seen["game"] is game and seen["start"] == game.deal_start and seen["n"] <= len(history)):
+        seen.update(game=game, start=game.deal_start, n=game.deal_start, moves=[], table=[0] * N)
+        seen["played"] = [[0] * N for _ in range(game.num_players)]
+    moves, played, table = seen["moves"], seen["played"], seen["table"]
+    gains = {g[1]: g[3] for g in game._gains}
+    for i in range(seen["n"], len(history)):
+        a = history[i]
+        word = str(a).split()[0]
+        shown = [0] * N
+        out = False  # the shown cards left the hand
+        if game.GAME == "zsy":
+            if word == "pass":
+                kind = "pass"
+            elif word in ("offer", "take", "give"):
+                kind = word
+                shown[a.card.index] += 1
+            else:
+                kind, out = a.combo.kind, True
+                for c in a.combo.cards:
+                    shown[c.index] += 1
+        elif game.GAME == "contract":
+            kind = type(a).__name__[1:].lower()
+            cards: list[Any] = []
+            if kind == "discard":
+                cards = [a.card]
+            elif kind == "laydown":
+                cards = [c for m in a.melds for c in m.cards]
+            elif kind == "layoff":
+                cards = list(a.cards.cards)
+            elif kind == "swap":
+                cards = [a.swap.card]
+            elif kind in ("take", "call"):
+                cards = list(gains[i]) if i in gains else []
+            out = kind in ("discard", "laydown", "layoff", "swap")
+            for c in cards:
+                shown[c.index] += 1
+        else:
+            kind = type(a).__name__[1:].lower()
+            if kind == "play":
+                after = [0] * N
+                for m in a.table:
+                    for c in m.cards:
+                        after[c.index] += 1
+                shown = [x - y for x, y in zip(after, table, strict=True)]
+                table[:], out = after, True
+        moves.append((a.player, kind, shown))
+        if out:
+            played[a.player] = [x + y for x, y in zip(played[a.player], shown, strict=True)]
+    seen["n"] = len(history)
+    return moves, played
+
+
+_SEEN: dict[str, Any] = {"game": None, "start": -1, "n": 0}  # the moves read so far (see _moves)
+
+
+def _history_reference(game: Any, p: int, out: list[float]) -> None:
+    """The history part: cards played by seat this deal, then the last moves, newest first."""
+    n = game.num_players
+    at = feature_size(game.GAME) - HISTORY_SIZE
+    moves, played = _moves(game)
+    for seat, counts in enumerate(played):
+        out[at + ((seat - p) % n) * N : at + ((seat - p) % n + 1) * N] = map(float, counts)
+    at += MAX_SEATS * N
+    for j, (seat, kind, shown) in enumerate(reversed(moves[-MAX_MOVES:])):
+        row = at + j * MOVE_SIZE
+        out[row + (seat - p) % n] = 1.0
+        out[row + MAX_SEATS + MOVE_KINDS[game.GAME].index(kind)] = 1.0
+        for i, k in enumerate(shown):
+            out[row + MAX_SEATS + MAX_KINDS + i] = float(k)
 
 
 def _reference(turn: Turn, p: int) -> list[float]:
@@ -86,6 +176,7 @@ def _reference(turn: Turn, p: int) -> list[float]:
         seats(at, game.opened)
         out[at + MAX_SEATS] = len(game.stock) / 100
         out[at + MAX_SEATS + 1] = float(game.phase == "drawn")
+    _history_reference(game, p, out)
     return out
 
 
@@ -198,3 +289,91 @@ def test_positions_differing_only_in_a_public_fact_have_different_features() -> 
         for p in range(4):
             assert features(a, p) != features(b, p)
             assert Observations(a.game.GAME, 4).view(a, p) == features(a, p) == _reference(a, p)
+
+
+def _deal_position(game_name: str, seed: int, moves: int) -> Any:
+    """A seeded game of random players with at least ``moves`` moves in its current deal."""
+    options: dict[str, Any] = {"max_rounds": 1} if game_name == "contract" else {"max_hands": 1}
+    game = new_game(game_name, None, 4, seed, **options)
+    player = RandomPlayer(seed)
+    while len(game.history) - game.deal_start < moves:
+        assert not game.is_terminal()
+        game.apply(player.choose(game))
+    return game
+
+
+def _all_differ(a: Any, b: Any) -> None:
+    """Every player's features tell ``a`` from ``b``; the views and the reference agree on both."""
+    for p in range(4):
+        fa, fb = features(Turn(a), p), features(Turn(b), p)
+        assert fa != fb, p
+        for game, want in ((a, fa), (b, fb)):
+            assert Observations(game.GAME, 4).view(Turn(game), p) == want == _reference(Turn(game), p)
+
+
+@pytest.mark.parametrize("game_name", ["zsy", "contract"])
+def test_a_card_played_by_a_seat_long_ago_changes_every_players_features(game_name: str) -> None:
+    # two positions alike but for one card a seat played early in the deal (before the last moves
+    # shown): the cards played by seat tell them apart
+    from solver.cards import Card
+    from solver.contract.game import CDiscard
+    from solver.zsy.combos import Combo
+    from solver.zsy.game import ZPlay
+
+    game = _deal_position(game_name, 3, 3 * MAX_MOVES)
+    window = len(game.history) - MAX_MOVES
+    other = game.clone()
+    other.history = list(game.history)
+    kind = ZPlay if game_name == "zsy" else CDiscard
+    i = next(i for i in range(game.deal_start, window) if isinstance(game.history[i], kind))
+    a: Any = game.history[i]
+    if game_name == "zsy":
+        card = "3S" if str(a.combo.cards) != "3S" else "4S"
+        other.history[i] = ZPlay(a.player, Combo.parse(f"single:{card}", game.rules))
+    else:
+        other.history[i] = CDiscard(a.player, Card.parse("3S" if str(a.card) != "3S" else "4S"))
+    _all_differ(game, other)
+
+
+@pytest.mark.parametrize("game_name", ["zsy", "contract", "manipulation"])
+def test_the_order_of_the_last_moves_changes_every_players_features(game_name: str) -> None:
+    # two moves of the last ones shown, taken in the other order: the same cards played by each
+    # seat, another history (the moves shown newest first tell them apart)
+    plays = ("MPlay",) if game_name == "manipulation" else ()  # a play's cards follow from the play before
+    for seed in range(4, 40):  # the first seeded position with two such moves among the last ones
+        game = _deal_position(game_name, seed, 2 * MAX_MOVES)
+        h = game.history
+        last = [i for i in range(len(h) - MAX_MOVES, len(h)) if type(h[i]).__name__ not in plays]
+        pairs = [(i, j) for i in last for j in last if i < j and h[i].player != h[j].player]
+        if pairs:
+            break
+    i, j = pairs[0]
+    other = game.clone()
+    other.history = list(h)
+    other.history[i], other.history[j] = h[j], h[i]
+    _all_differ(game, other)
+
+
+def test_a_manipulation_table_of_more_than_40_melds_shows_every_meld() -> None:
+    # three decks make up to 52 melds of three: every one has its slot (the slots follow the largest
+    # deck the rules allow), and two tables differing only in their 44th meld differ in every view
+    from solver.envs.features import table_slots
+    from solver.melds import Meld
+    from solver.rules.manipulation import ManipulationRules
+
+    rules = ManipulationRules(decks=3)
+    assert table_slots(rules) == 52 <= MAX_TABLE
+    assert table_slots(ManipulationRules(decks=4, jokers=8)) == MAX_TABLE == 72
+    runs = [f"{a}{s} {b}{s} {c}{s}" for s in "SHDC" for a, b, c in (("A", 2, 3), (4, 5, 6), (7, 8, 9), (10, "J", "Q"))]
+    melds = tuple(Meld.parse(text) for text in runs * 3)[:45]
+    game: Any = new_game("manipulation", rules, 4, 0, max_hands=1)
+    game.table = melds
+    at = 2 * N + 3 * MAX_SEATS + N
+    for p in range(4):
+        got = features(Turn(game), p)
+        assert got == _reference(Turn(game), p) == Observations("manipulation", 4).view(Turn(game), p)
+        for m, meld in enumerate(melds):
+            assert got[at + m * N : at + (m + 1) * N] == [float(k) for k in meld.multiset.counts], m
+    other: Any = new_game("manipulation", rules, 4, 0, max_hands=1)
+    other.table = (*melds[:43], Meld.parse("KS KH KD"), *melds[44:])
+    _all_differ(game, other)

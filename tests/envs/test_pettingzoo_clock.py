@@ -1,0 +1,48 @@
+"""Manipulation legal sets do not depend on time or load: every solver question behind the env's
+masks (the engine's listed plays and what a play must hold, the codec's ``play`` shortcut) is
+asked with no time limit, so CP-SAT proves each answer however slow the machine is."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+import pytest
+
+from tests.envs.needs import need
+
+need("pettingzoo", "rl")
+
+
+def test_every_solver_question_behind_the_masks_has_no_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import solver.manipulation.model as model
+    from solver.cpsat import solve_proto as solve
+    from solver.envs import aec_env
+
+    limits: list[float] = []
+
+    def recorded(proto: Any, params: Any) -> Any:
+        limits.append(params.max_time_in_seconds)
+        return solve(proto, params)
+
+    monkeypatch.setattr(model, "solve_proto", recorded)
+    env = aec_env("manipulation", rules={"preset": "rummikub"}, seed=1, max_hands=1)
+    env.reset(seed=1)
+    rng = random.Random(1)
+    for _ in range(400):  # random steps through the env, a mask at each (jokers: CP-SAT is asked)
+        obs, _, done, cut, _ = env.last()
+        if done or cut:
+            env.reset()
+            continue
+        legal = obs["action_mask"].nonzero()[0]
+        env.step(int(legal[rng.randrange(len(legal))]))
+    assert limits and all(t == math.inf for t in limits), sorted(set(limits))
+
+
+def test_a_time_limit_given_to_the_env_is_kept() -> None:
+    from solver.envs import aec_env
+
+    assert aec_env("manipulation", seed=1).turn.game.time_limit == math.inf
+    assert aec_env("manipulation", seed=1, time_limit=1.0).turn.game.time_limit == 1.0
+    assert aec_env("zsy", seed=1).turn.game.time_limit == 1.0  # the other games ask no such question
