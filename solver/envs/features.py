@@ -484,7 +484,7 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
     if keys.get(at + MAX_SEATS) != game.calls:
         buf.seats(at + MAX_SEATS, game.calls, p)
     at += 2 * MAX_SEATS
-    _contract_state(turn, buf)
+    _contract_state(turn, p, buf)
     out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
     for m, tm in enumerate(melds):  # the cards each table meld's wilds stand for
         if keys.get(-200 - m) is not tm.meld:
@@ -499,15 +499,16 @@ def _contract_private(turn: Turn, p: int, buf: _Buffer) -> None:
 def _contract_selection(turn: Turn, p: int, buf: _Buffer) -> None:
     """The picks and a swap in progress: what the turn adds to a Contract position."""
     _selection(turn, p, buf)
-    _contract_state(turn, buf)
+    _contract_state(turn, p, buf)
 
 
-def _contract_state(turn: Turn, buf: _Buffer) -> None:
-    """The round, the phase and a swap in progress (one-hots)."""
+def _contract_state(turn: Turn, p: int, buf: _Buffer) -> None:
+    """The round, the phase and a swap in progress (one-hots; the swap, whose card is still in the
+    mover's hand, only in the mover's view, as the picks)."""
     game: Any = turn.game
     keys = buf.keys
     at = _CONTRACT_PUBLIC[1][1] + MAX_MELDS * MAX_SEATS + 2 * MAX_SEATS
-    stage = turn.stage
+    stage = turn.stage if game.current_player() == p else None
     state = (game.round, game.phase, stage)
     old = keys.get(-4)
     if old != state:  # the round, the phase and a swap in progress, compared at once, then one by one

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -112,11 +113,15 @@ class _Params:
     turn_limit: int
 
     def engine_game(self, seed: int) -> Any:
-        """The engine game dealt from ``seed``."""
+        """The engine game dealt from ``seed``. A Manipulation game asks its solver questions with no
+        time limit (as the PettingZoo env's): its legal sets are the same under any load."""
         rules = _rules(self.name, self.rules)
         if self.name == "contract":
             return new_game(self.name, rules, self.players, seed, max_rounds=self.hands, turn_limit=self.turn_limit)
-        return new_game(self.name, rules, self.players, seed, max_hands=self.hands)
+        game = new_game(self.name, rules, self.players, seed, max_hands=self.hands)
+        if self.name == "manipulation":
+            game.time_limit = math.inf
+        return game
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Params:
         del memo

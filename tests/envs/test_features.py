@@ -158,7 +158,7 @@ def _reference(turn: Turn, p: int) -> list[float]:
         if 1 <= game.round <= 8:
             out[at + game.round - 1] = 1.0
         out[at + 8 + _PHASES.index(game.phase)] = 1.0
-        if turn.stage is not None:
+        if turn.stage is not None and p == game.current_player():  # the swap's card is still in the hand
             out[at + 13 + turn.stage[0]] = 1.0
             out[at + 13 + MAX_MELDS + turn.stage[1].index] = 1.0
         out[at + 13 + MAX_MELDS + N] = len(game.stock) / 100
@@ -377,3 +377,29 @@ def test_a_manipulation_table_of_more_than_40_melds_shows_every_meld() -> None:
     other: Any = new_game("manipulation", rules, 4, 0, max_hands=1)
     other.table = (*melds[:43], Meld.parse("KS KH KD"), *melds[44:])
     _all_differ(game, other)
+
+
+def test_a_swap_in_progress_shows_only_in_the_movers_view() -> None:
+    # between a swap's two steps the card to go in is still in the mover's hand: the other players'
+    # features are those of the position without the half-made swap; the mover's differ
+    for seed in range(60):
+        game = new_game("contract", None, 4, seed, max_rounds=1)
+        player = RandomPlayer(seed)
+        turn = Turn(game)
+        while not game.is_terminal():
+            swaps = [i for i in turn.legal() if turn.codec.name(i).startswith("swap")]
+            if swaps:
+                break
+            game.apply(player.choose(game))
+        if not game.is_terminal():
+            break
+    else:
+        raise AssertionError("no swap in 60 seeded games")
+    mover = game.current_player()
+    before = [features(turn, p) for p in range(4)]
+    turn.apply(swaps[0])
+    assert turn.stage is not None
+    for p in range(4):
+        after = features(turn, p)
+        assert after == _reference(turn, p)
+        assert (after != before[p]) == (p == mover), p

@@ -46,3 +46,19 @@ def test_a_time_limit_given_to_the_env_is_kept() -> None:
     assert aec_env("manipulation", seed=1).turn.game.time_limit == math.inf
     assert aec_env("manipulation", seed=1, time_limit=1.0).turn.game.time_limit == 1.0
     assert aec_env("zsy", seed=1).turn.game.time_limit == 1.0  # the other games ask no such question
+
+
+
+def test_the_openspiel_manipulation_game_asks_with_no_time_limit_either() -> None:
+    import pyspiel
+
+    import solver.envs.openspiel  # noqa: F401  (registers the games)
+
+    state = pyspiel.load_game("python_shanghai_manipulation").new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.turn.game.time_limit == math.inf
+    state = pyspiel.load_game("python_shanghai_zsy").new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.turn.game.time_limit == 1.0
