@@ -300,7 +300,8 @@ class Games:
         for entry in self.store.log(gid, start):
             if "ai" not in entry:
                 break
-            out.append({k: entry[k] for k in ("player", "action", "reason", "why", "table", "discard") if k in entry})
+            keys: tuple[str, ...] = ("player", "action", "reason", "why", "table", "discard")
+            out.append({k: entry[k] for k in keys if k in entry})
         return out
 
     def _record(self, gid: str, meta: Mapping[str, Any]) -> dict[str, Any]:

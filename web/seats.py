@@ -91,8 +91,21 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
-REASON_CODES = ("plays", "plays_cards", "draws", "passes", "discards", "takes_discard", "takes", "lets_go",
-                "calls", "lays_down", "lays_off", "gives", "other")
+REASON_CODES = (
+    "plays",
+    "plays_cards",
+    "draws",
+    "passes",
+    "discards",
+    "takes_discard",
+    "takes",
+    "lets_go",
+    "calls",
+    "lays_down",
+    "lays_off",
+    "gives",
+    "other",
+)
 """The codes of an AI move's reason facts (:func:`reason_facts`), one per kind of move."""
 
 

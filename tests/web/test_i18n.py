@@ -123,7 +123,9 @@ def test_ai_moves_carry_their_reasons_as_facts(client: TestClient) -> None:
         assert why["code"] in REASON_CODES and why["ai"] == "greedy", m
         assert EN[f"why.{why['code']}"]
         if "left" in why:
-            assert isinstance(why["left"], int) and m["reason"].endswith(f"{why['left']} card{'s' * (why['left'] != 1)} left in hand")
+            assert isinstance(why["left"], int) and m["reason"].endswith(
+                f"{why['left']} card{'s' * (why['left'] != 1)} left in hand"
+            )
         if "cards" in why:
             assert why["cards"] in m["reason"], m
     codes = {m["why"]["code"] for m in seen}
@@ -133,7 +135,12 @@ def test_ai_moves_carry_their_reasons_as_facts(client: TestClient) -> None:
 def test_reason_facts_and_their_english() -> None:
     before = {"game": "contract", "to_move": 1, "hand_sizes": [5, 10], "discard": "9C"}
     after = {"game": "contract", "to_move": 2, "hand_sizes": [5, 9]}
-    assert reason_facts("greedy", "discard 7H", before, after) == {"ai": "greedy", "code": "discards", "cards": "7H", "left": 9}
+    assert reason_facts("greedy", "discard 7H", before, after) == {
+        "ai": "greedy",
+        "code": "discards",
+        "cards": "7H",
+        "left": 9,
+    }
     assert public_reason("greedy", "discard 7H", before, after) == "the greedy player discards 7H; 9 cards left in hand"
     assert reason_facts("solver", "take", before, before) == {"ai": "solver", "code": "takes_discard", "cards": "9C"}
     assert public_reason("solver", "take", before, before) == "the solver player takes 9C from the discard pile"

@@ -471,5 +471,5 @@ function actionButton(a, hinted, cls) {
   } else label = actionEl(a, true);
   const inList = !cls;
   return el("button", { type: "button", class: [cls, inList && a === hinted ? "hinted" : ""].filter(Boolean).join(" "),
-    "data-action": a, "data-focus-key": (inList ? "a:" : "c:") + a, title: a, onclick: () => act(a) }, label);
+    "data-action": a, "data-focus-key": (inList ? "a:" : "c:") + a, title: t("play.notation", { action: a }), onclick: () => act(a) }, label);
 }
