@@ -130,6 +130,9 @@ def test_no_english_left(browser: Any, live_server: str, lang: str, tmp_path: Pa
     page.locator("#my-hand .card").first.click()
     english += _check(page, lang, "a game in play")
     assert page.locator("#log li .reason").count() >= 1
+    # The round's contract in words of this language ("kierros 1/7: sarja suora").
+    words = page.inner_text("#game-info").split(":")[1].split()
+    assert {CATALOGUES[lang]["meld.set"], CATALOGUES[lang]["meld.run"]} & set(words), words
     if lang == "en":
         assert english >= 30  # the check sees the English page's messages
     context.close()

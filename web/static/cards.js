@@ -10,9 +10,10 @@ const SVGNS = "http://www.w3.org/2000/svg";
 export const GAME_TITLE = { manipulation: "Manipulation Shanghai", contract: "Contract Shanghai", zsy: "Zheng Shang You" };
 export function gameTitle(game) { return t("game." + game); }
 
-// A contract as the rules write it ("set + run"), its words in the page's language.
+// A contract as the rules write it ("set + run", or "set run" in a game's observation), its
+// words in the page's language.
 export function contractName(text) {
-  return String(text || "").split(" + ").map((w) => (has("meld." + w) ? t("meld." + w) : w)).join(" + ");
+  return String(text || "").split(/(\s+)/).map((w) => (has("meld." + w) ? t("meld." + w) : w)).join("");
 }
 
 export function svgUse(id, viewBox) {
