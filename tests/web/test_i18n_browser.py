@@ -189,3 +189,17 @@ def test_axe_clean_in_finnish(browser: Any, live_server: str) -> None:
     page.locator("#my-hand .card").first.click()
     assert_clean(page, "fi, a game in play, a card selected")
     context.close()
+
+
+@pytest.mark.parametrize("path", ["/contract?lang=fi", "/contract?lang=fi#play"])
+def test_longer_words_stay_in_320_px(browser: Any, live_server: str, path: str) -> None:
+    """Finnish names the presets at length ("viimeinen kierros tavallinen"): their selects shrink,
+    the page does not scroll sideways at 320 px (rules open, or the play controls)."""
+    context = browser.new_context(viewport={"width": 320, "height": 700})
+    page = context.new_page()
+    page.goto(live_server + path)
+    page.wait_for_selector("body[data-ready='1']")
+    if "#play" not in path:
+        page.locator("#rules summary").click()
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
+    context.close()
