@@ -543,6 +543,12 @@ def _page_routes(app: FastAPI) -> None:
 
         app.get(f"/{game}", include_in_schema=False)(page())
 
+    @app.get("/static/i18n/{name}", include_in_schema=False)
+    async def catalogue(name: str, request: Request) -> Response:
+        if not re.fullmatch(r"[a-z]{2,3}\.json", name) or not _has_static("i18n/" + name):
+            raise EngineError("not_found", f"no catalogue {name!r}")
+        return cached(request, _static("i18n/" + name), "application/json; charset=utf-8", 300)
+
     @app.get("/static/{name}", include_in_schema=False)
     async def static(name: str, request: Request) -> Response:
         if name == "cards.svg":  # the card sprite (also inlined in each page)

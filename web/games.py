@@ -31,7 +31,7 @@ from typing import Any
 
 from solver.engine.base import Game
 from solver.engine.protocol import EngineServer
-from web.seats import HUMAN, hand_list, new_tokens, public_reason, public_table, public_view, seat_of
+from web.seats import HUMAN, hand_list, new_tokens, public_reason, public_table, public_view, reason_facts, seat_of
 from web.settings import EngineError, Limits
 from web.store import Store
 
@@ -300,7 +300,8 @@ class Games:
         for entry in self.store.log(gid, start):
             if "ai" not in entry:
                 break
-            out.append({k: entry[k] for k in ("player", "action", "reason", "table", "discard")})
+            keys: tuple[str, ...] = ("player", "action", "reason", "why", "table", "discard")
+            out.append({k: entry[k] for k in keys if k in entry})
         return out
 
     def _record(self, gid: str, meta: Mapping[str, Any]) -> dict[str, Any]:
@@ -366,6 +367,7 @@ class Games:
             "action": text,
             "ai": kind,
             "reason": public_reason(kind, str(move["action"]), before, after),
+            "why": reason_facts(kind, str(move["action"]), before, after),
             "table": table,
             "discard": discard,
         }

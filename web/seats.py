@@ -7,8 +7,9 @@ public view: what every player sees (the table, the hand sizes, the
 discard), never a hand.
 
 An AI player's own reason often names cards only it holds ("with AC the
-contract is 2 cards away"), so the web never shows it: :func:`public_reason`
-says what the move did in public terms (the action is public once made).
+contract is 2 cards away"), so the web never shows it: :func:`reason_facts`
+says what the move did in public terms (the action is public once made), and
+:func:`public_reason` says it in English.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ __all__ = [
     "seat_of",
     "public_view",
     "public_reason",
+    "reason_facts",
+    "REASON_CODES",
     "public_table",
 ]
 
@@ -88,42 +91,93 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
-def public_reason(kind: str, action: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+REASON_CODES = (
+    "plays",
+    "plays_cards",
+    "draws",
+    "passes",
+    "discards",
+    "takes_discard",
+    "takes",
+    "lets_go",
+    "calls",
+    "lays_down",
+    "lays_off",
+    "gives",
+    "other",
+)
+"""The codes of an AI move's reason facts (:func:`reason_facts`), one per kind of move."""
+
+
+def reason_facts(kind: str, action: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
     """What an AI seat's move did, in public facts only: the action (public once made) and the
-    public views before and after it (hand sizes, the table, the discard)."""
+    public views before and after it (hand sizes, the table, the discard). A dict with ``code``
+    (one of :data:`REASON_CODES`), ``ai`` (the seat's kind) and, as the move has them, ``cards``
+    (the cards named, notation), ``count`` (cards put on the table) and ``left`` (cards left in
+    the hand). The page writes it in the reader's language; :func:`public_reason` in English."""
     word, _, rest = action.strip().partition(" ")
     word = word.lower()
+    rest = rest.strip()
     p = before.get("to_move", -1)
     sizes_before = before.get("hand_sizes") or []
     sizes_after = after.get("hand_sizes") or []
     left = sizes_after[p] if isinstance(p, int) and 0 <= p < len(sizes_after) else None
     shed = sizes_before[p] - left if left is not None and p < len(sizes_before) else None
-    tail = f"; {_count(left, 'card')} left in hand" if left is not None else ""
-    who = f"the {kind} player"
+    out: dict[str, Any] = {"ai": kind}
+    with_left = {"left": left} if left is not None else {}
     if word == "play":
         if before.get("game") == "zsy":
-            return f"{who} plays {rest.strip()}{tail}"
-        return f"{who} plays {_count(shed or 0, 'card')} from hand to the table{tail}"
+            return {**out, "code": "plays", "cards": rest, **with_left}
+        return {**out, "code": "plays_cards", "count": shed or 0, **with_left}
     if word == "draw":
-        return f"{who} draws a card"
+        return {**out, "code": "draws"}
     if word == "pass":
-        return f"{who} passes"
+        return {**out, "code": "passes"}
     if word == "discard":
-        return f"{who} discards {rest.strip()}{tail}"
+        return {**out, "code": "discards", "cards": rest, **with_left}
     if word == "take":
         top = before.get("discard")
-        return f"{who} takes {top} from the discard pile" if top else f"{who} takes {rest.strip()}"
+        return {**out, "code": "takes_discard", "cards": str(top)} if top else {**out, "code": "takes", "cards": rest}
     if word in ("decline", "nocall"):
-        return f"{who} lets the discard go"
+        return {**out, "code": "lets_go"}
     if word == "call":
-        return f"{who} calls Shanghai! for {before.get('discard')}"
+        return {**out, "code": "calls", "cards": str(before.get("discard"))}
     if word == "laydown":
-        return f"{who} lays down its contract{tail}"
+        return {**out, "code": "lays_down", **with_left}
     if word in ("layoff", "swap"):
-        return f"{who} lays off on the table{tail}"
+        return {**out, "code": "lays_off", **with_left}
     if word in ("offer", "give"):
-        return f"{who} gives {rest.strip()} in tribute"
-    return f"{who}: {word}"
+        return {**out, "code": "gives", "cards": rest}
+    return {**out, "code": "other", "cards": word}
+
+
+_ENGLISH = {
+    "plays": "{who} plays {cards}",
+    "plays_cards": "{who} plays {count} from hand to the table",
+    "draws": "{who} draws a card",
+    "passes": "{who} passes",
+    "discards": "{who} discards {cards}",
+    "takes_discard": "{who} takes {cards} from the discard pile",
+    "takes": "{who} takes {cards}",
+    "lets_go": "{who} lets the discard go",
+    "calls": "{who} calls Shanghai! for {cards}",
+    "lays_down": "{who} lays down its contract",
+    "lays_off": "{who} lays off on the table",
+    "gives": "{who} gives {cards} in tribute",
+    "other": "{who}: {cards}",
+}
+
+
+def public_reason(kind: str, action: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
+    """:func:`reason_facts` as one English sentence ("the greedy player discards 7H; 9 cards
+    left in hand")."""
+    facts = reason_facts(kind, action, before, after)
+    text = _ENGLISH[facts["code"]].format(
+        who=f"the {kind} player", cards=facts.get("cards", ""), count=_count(int(facts.get("count", 0)), "card")
+    )
+    if "left" in facts:
+        text += f"; {_count(int(facts['left']), 'card')} left in hand"
+    return text
 
 
 def check_seats(seats: Sequence[str] | None, players: int) -> list[str]:

@@ -1,7 +1,8 @@
 // Solving and the answer: the solve result drawn as cards, the steps replayed one by one.
 import { $, el, api, tokens, baseCode, countOf, sortKey } from "./util.js";
-import { GAME, cardEl, cardsEl, actionEl, meldName } from "./cards.js";
+import { GAME, cardEl, cardsEl, actionEl, meldName, contractName } from "./cards.js";
 import { S, puzzle, validate } from "./entry.js";
+import { t, tn, num, errorText } from "./i18n.js";
 
 
 export async function solve() {
@@ -9,13 +10,13 @@ export async function solve() {
   const answer = $("#answer");
   if (!(await validate())) {
     const bad = S.zones.find((z) => z.error);
-    answer.replaceChildren(el("p", { class: "error", id: "solve-error", role: "alert", text: "Fix the position first: " + (bad ? bad.error : S.generalError) }));
+    answer.replaceChildren(el("p", { class: "error", id: "solve-error", role: "alert", text: t("answer.fix_first", { error: bad ? bad.error : S.generalError }) }));
     answer.scrollIntoView({ block: "nearest" });
     return;
   }
   btn.disabled = true;
   const seq = ++S.solveSeq;
-  answer.replaceChildren(el("p", { class: "muted", text: "Solving…" }));
+  answer.replaceChildren(el("p", { class: "muted", text: t("answer.solving") }));
   const p = puzzle();
   try {
     const [result, hint] = await Promise.all([
@@ -23,28 +24,47 @@ export async function solve() {
       api("hint", { puzzle: p, time_limit: 5 }).catch((e) => ({ error: e.message })),
     ]);
     if (seq !== S.solveSeq) return;
-    answer.replaceChildren();
-    answer.dataset.status = result.status;
-    if (GAME === "manipulation") renderManipulation(answer, p, result);
-    else if (GAME === "contract") renderContract(answer, p, result);
-    else renderZsy(answer, p, result);
-    if (hint && !hint.error) {
-      answer.append(el("div", { class: "advice", id: "advice" }, el("b", { text: "Advice: " }), actionEl(hint.action), el("div", { class: "muted", text: hint.reason })));
-    }
-    answer.append(el("p", { class: "muted", text: `solved in ${(result.seconds * 1000).toFixed(1)} ms` }));
+    S.shown = { p, result, hint };
+    renderAnswer();
     // The answer where the eye is: scrolled into view, its heading focused for screen readers.
     const head = $("#answer-head");
     if (head) { head.tabIndex = -1; head.focus({ preventScroll: true }); }
     answer.scrollIntoView({ block: "start" });
   } catch (e) {
-    answer.replaceChildren(el("p", { class: "error", id: "solve-error", text: e.message }));
+    S.shown = null;
+    answer.replaceChildren(el("p", { class: "error", id: "solve-error", text: errorText(e) }));
   } finally {
     btn.disabled = false;
   }
 }
 
+// The answer shown (S.shown), drawn again in the page's language after a switch.
+export function renderAnswer() {
+  if (!S.shown) return;
+  const { p, result, hint } = S.shown;
+  const answer = $("#answer");
+  answer.replaceChildren();
+  answer.dataset.status = result.status;
+  if (GAME === "manipulation") renderManipulation(answer, p, result);
+  else if (GAME === "contract") renderContract(answer, p, result);
+  else renderZsy(answer, p, result);
+  if (hint && !hint.error) {
+    // The hint's reason is the solver's own English sentence: shown as the detail it is.
+    answer.append(el("div", { class: "advice", id: "advice" }, el("b", { text: t("answer.advice") + " " }), actionEl(hint.action), el("div", { class: "muted", lang: "en", text: hint.reason })));
+  }
+  answer.append(el("p", { class: "muted", text: t("answer.seconds", { ms: Number((result.seconds * 1000).toFixed(1)) }) }));
+}
+
+// A step of the solve answer in the page's language, from its facts (the same text as the CLI's
+// in English: "move 8C from [4C 5C 6C 7C 8C] to [8H 8D 8C]").
+function stepText(m) {
+  const to = "[" + m.to_meld.join(" ") + "]";
+  if (m.from === null) return t("step.play", { cards: m.cards.join(" "), to });
+  return t("step.move", { cards: m.cards.join(" "), from: "[" + m.from_meld.join(" ") + "]", to });
+}
+
 function statusEl(status) {
-  return el("span", { class: "status-" + status, text: status === "optimal" ? "proven optimal" : status === "feasible" ? "best found in the time allowed" : status });
+  return el("span", { class: "status-" + status, text: status === "optimal" ? t("status.optimal") : status === "feasible" ? t("status.feasible") : status });
 }
 
 // A move of the solve answer: {cards, from, from_meld, to, to_meld, text} (docs/json.md):
@@ -82,8 +102,8 @@ export function meldHomes(oldTable, newTable, moves) {
 function renderManipulation(root, p, r) {
   const n = r.cards;
   root.append(el("p", { class: "answer-head", id: "answer-head" },
-    n ? `Play ${n} card${n === 1 ? "" : "s"}` : "No card can be played", " · ", statusEl(r.status)));
-  if (n) root.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "play" }), cardsEl(r.played, { mark: "played" })));
+    n ? t("answer.play", { n }) : t("answer.no_play"), " · ", statusEl(r.status)));
+  if (n) root.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: t("verb.play") }), cardsEl(r.played, { mark: "played" })));
   // Marks: the cards moved into each new meld and the cards played from the hand.
   const moves = r.moves.map(parseMove);
   const marks = r.table.map((m) => m.map(() => null));
@@ -94,23 +114,23 @@ function renderManipulation(root, p, r) {
       if (j >= 0) marks[i][j] = mv.kind === "play" ? "played" : "moved";
     }
   }
-  root.append(el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch played" }), "played from hand"),
-    el("span", {}, el("span", { class: "swatch moved" }), "moved on the table")));
+  root.append(el("div", { class: "legend" }, el("span", {}, el("span", { class: "swatch played" }), t("answer.played_from_hand")),
+    el("span", {}, el("span", { class: "swatch moved" }), t("answer.moved_on_table"))));
   const board = el("div", { id: "new-table", class: "board" });
-  root.append(el("h3", { text: "New table" }), board);
-  const stepsList = el("ol", { class: "steps", id: "steps" }, r.moves.map((m) => el("li", { text: m.text })));
+  root.append(el("h3", { text: t("answer.new_table") }), board);
+  const stepsList = el("ol", { class: "steps", id: "steps" }, r.moves.map((m) => el("li", { text: stepText(m) })));
   const drawFinal = () => {
     board.replaceChildren(...r.table.map((m, i) => el("div", { class: "meld-row", "data-meld": i }, cardsEl(m, { marks: marks[i] }))));
-    if (r.hand.length) board.append(el("div", { class: "meld-row", "data-hand": "" }, el("span", { class: "tag", text: "hand" }), cardsEl(r.hand)));
+    if (r.hand.length) board.append(el("div", { class: "meld-row", "data-hand": "" }, el("span", { class: "tag", text: t("answer.hand") }), cardsEl(r.hand)));
   };
   drawFinal();
-  root.append(el("p", { class: "muted", text: `${r.kept_melds} of ${p.position.table.length} melds kept, ${r.moved_cards} table card${r.moved_cards === 1 ? "" : "s"} moved` }));
+  root.append(el("p", { class: "muted", text: t("answer.kept", { kept: r.kept_melds, n: p.position.table.length }) + ", " + t("answer.moved", { n: r.moved_cards }) }));
   if (!moves.length) return;
   const player = stepPlayer(p, r, moves, board, stepsList);
-  root.append(el("h3", { text: "Steps" }),
+  root.append(el("h3", { text: t("answer.steps") }),
     el("div", { class: "bar" },
-      el("button", { type: "button", id: "step-btn", onclick: player.step }, "Step ▶"),
-      el("button", { type: "button", id: "replay-btn", onclick: player.reset }, "From the start")),
+      el("button", { type: "button", id: "step-btn", onclick: player.step }, t("answer.step_first")),
+      el("button", { type: "button", id: "replay-btn", onclick: player.reset }, t("answer.from_start"))),
     stepsList);
 }
 
@@ -135,7 +155,7 @@ function stepPlayer(p, r, moves, board, stepsList) {
     const before = new Map([...board.querySelectorAll("[data-key]")].map((n) => [n.dataset.key, n.getBoundingClientRect()]));
     board.replaceChildren(...state.slots.filter((s) => s.cards.length).map((s) => el("div", { class: "meld-row", "data-meld": s.meld === null ? "" : s.meld },
       el("div", { class: "cards" }, s.cards.map((c) => cardEl(c.code, { key: c.key, mark: moved.has(c.key) ? moved.get(c.key) : null }))))));
-    board.append(el("div", { class: "meld-row", "data-hand": "" }, el("span", { class: "tag", text: "hand" }),
+    board.append(el("div", { class: "meld-row", "data-hand": "" }, el("span", { class: "tag", text: t("answer.hand") }),
       el("div", { class: "cards" }, state.hand.map((c) => cardEl(c.code, { key: c.key })))));
     for (const node of board.querySelectorAll("[data-key]")) {
       const old = before.get(node.dataset.key);
@@ -179,60 +199,60 @@ function stepPlayer(p, r, moves, board, stepsList) {
       target.cards.sort((a, b) => order.findIndex((t) => baseCode(t) === baseCode(a.code)) - order.findIndex((t) => baseCode(t) === baseCode(b.code)));
     }
     draw(moved);
-    $("#step-btn").textContent = at >= moves.length ? "Again ▶" : `Step ${at + 1} ▶`;
+    $("#step-btn").textContent = at >= moves.length ? t("answer.step_again") : t("answer.step", { n: at + 1 });
   };
-  const reset = () => { start(); draw(new Map()); $("#step-btn").textContent = "Step 1 ▶"; };
+  const reset = () => { start(); draw(new Map()); $("#step-btn").textContent = t("answer.step", { n: 1 }); };
   return { step, reset };
 }
 
 function renderContract(root, p, r) {
   const facts = el("dl", { class: "facts", id: "contract-facts" });
   const fact = (k, v) => facts.append(el("dt", { text: k }), el("dd", {}, v));
-  root.append(el("p", { class: "answer-head", id: "answer-head" }, `Round ${r.round}: ${r.contract}`, " · ", statusEl(r.status)), facts);
-  if (r.can_lay_down === null) fact("Laid down", "yes, already");
-  else fact("Can lay down", el("b", { id: "can-lay-down", text: r.can_lay_down ? "yes" : "no" }));
+  root.append(el("p", { class: "answer-head", id: "answer-head" }, t("answer.round", { n: r.round, contract: contractName(r.contract) }), " · ", statusEl(r.status)), facts);
+  if (r.can_lay_down === null) fact(t("contract.laid_down"), t("contract.yes_already"));
+  else fact(t("contract.can_lay_down"), el("b", { id: "can-lay-down", text: r.can_lay_down ? t("yes") : t("no") }));
   if (r.lay_down) {
-    fact("Best lay-down", el("div", { id: "lay-down" }, r.lay_down.map((m) => el("div", { class: "meld-row" }, cardsEl(tokens(m))))));
-    fact("Points left", String(r.points_left));
+    fact(t("contract.best_lay_down"), el("div", { id: "lay-down" }, r.lay_down.map((m) => el("div", { class: "meld-row" }, cardsEl(tokens(m))))));
+    fact(t("contract.points_left"), num(r.points_left));
   }
   if (r.distance && r.distance.missing > 0) {
-    fact("Distance", el("span", { id: "distance", text: `${r.distance.missing} card${r.distance.missing === 1 ? "" : "s"} short` }));
-    if (r.distance.completion) fact("Would complete it", cardsEl(tokens(r.distance.completion)));
-    if (r.distance.options) fact("Cards that help", cardsEl(tokens(r.distance.options), { mini: true }));
+    fact(t("contract.distance"), el("span", { id: "distance", text: t("contract.short", { n: r.distance.missing }) }));
+    if (r.distance.completion) fact(t("contract.would_complete"), cardsEl(tokens(r.distance.completion)));
+    if (r.distance.options) fact(t("contract.cards_that_help"), cardsEl(tokens(r.distance.options), { mini: true }));
   }
   if (r.layoff) {
     const played = tokens(r.layoff.played);
     if (played.length) {
-      fact("Best lay-off", el("span", {}, cardsEl(played, { marks: played.map(() => "played") }), `${r.layoff.cards} card${r.layoff.cards === 1 ? "" : "s"}, ${r.layoff.points} points`));
+      fact(t("contract.best_lay_off"), el("span", {}, cardsEl(played, { marks: played.map(() => "played") }), t("contract.cards", { n: r.layoff.cards }) + ", " + t("contract.points", { n: r.layoff.points })));
       const left = countOf(played);
-      const rows = r.layoff.table.map((t, i) => {
-        const cards = tokens(t.cards);
+      const rows = r.layoff.table.map((m, i) => {
+        const cards = tokens(m.cards);
         const marks = cards.map((c) => { const b = baseCode(c); if (left.get(b)) { left.set(b, left.get(b) - 1); return "played"; } return null; });
-        return el("div", { class: "meld-row" }, el("span", { class: "tag", text: `${i + 1} · ${t.owner === 0 ? "mine" : "opp " + t.owner}` }), cardsEl(cards, { marks }));
+        return el("div", { class: "meld-row" }, el("span", { class: "tag", text: t("contract.owner_tag", { n: i + 1, owner: m.owner === 0 ? t("zone.mine") : t("contract.opp", { n: m.owner }) }) }), cardsEl(cards, { marks }));
       });
-      fact("Table after", el("div", {}, rows));
-    } else fact("Best lay-off", "nothing to lay off");
-    fact("Hand after", tokens(r.layoff.hand).length ? cardsEl(tokens(r.layoff.hand)) : "empty");
+      fact(t("contract.table_after"), el("div", {}, rows));
+    } else fact(t("contract.best_lay_off"), t("contract.nothing_to_lay_off"));
+    fact(t("contract.hand_after"), tokens(r.layoff.hand).length ? cardsEl(tokens(r.layoff.hand)) : t("contract.empty"));
   }
   if (r.swaps && r.swaps.length) {
-    fact("Swaps", el("ul", {}, r.swaps.map((s) => el("li", {}, cardEl(s.card), ` replaces ${s.wild} in ${meldName(s.meld)}; the ${s.wild} goes to ${meldName(s.to)}`))));
+    fact(t("contract.swaps"), el("ul", {}, r.swaps.map((s) => el("li", {}, cardEl(s.card), " " + t("contract.swap", { wild: s.wild, meld: meldName(s.meld), to: meldName(s.to) })))));
   }
-  fact("Can go out", el("b", { text: r.can_go_out ? "yes" : "no" }));
+  fact(t("contract.can_go_out"), el("b", { text: r.can_go_out ? t("yes") : t("no") }));
 }
 
 function renderZsy(root, p, r) {
   root.append(el("p", { class: "answer-head", id: "answer-head" },
-    r.to_beat ? `${r.moves.length} repl${r.moves.length === 1 ? "y" : "ies"} beat it` : `${r.moves.length} possible leads`, " · ", statusEl(r.status)));
-  if (r.to_beat) root.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "to beat" }), cardsEl(zsyRoles(r.to_beat.cards, r.to_beat.kind), { fan: true }), el("span", { class: "muted", text: r.to_beat.kind })));
-  root.append(el("h3", { text: `Fewest plays to go out: ${r.fewest_plays}` }),
+    r.to_beat ? t("zsy.replies_beat", { n: r.moves.length }) : t("zsy.leads", { n: r.moves.length }), " · ", statusEl(r.status)));
+  if (r.to_beat) root.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: t("zsy.to_beat") }), cardsEl(zsyRoles(r.to_beat.cards, r.to_beat.kind), { fan: true }), el("span", { class: "muted", text: t("verb." + r.to_beat.kind) })));
+  root.append(el("h3", { text: t("zsy.fewest", { n: r.fewest_plays }) }),
     el("div", { class: "replies", id: "split" }, r.split.map((g) => el("div", { class: "reply" }, cardsEl(g, { fan: true })))));
   const shown = r.moves.slice(0, 24);
-  root.append(el("h3", { text: r.to_beat ? "Replies, best first" : "Leads, best first" }),
+  root.append(el("h3", { text: r.to_beat ? t("zsy.replies_best") : t("zsy.leads_best") }),
     el("div", { class: "replies", id: "replies" }, shown.map((m) => el("div", { class: "reply" },
-      el("span", { class: "kind", text: m.kind }), cardsEl(zsyRoles(m.cards, m.kind), { fan: true }),
-      el("span", { class: "plays-left", text: m.plays_left === 1 ? "then 1 play to go out" : `then ${m.plays_left} plays to go out` })))));
-  if (r.moves.length > shown.length) root.append(el("p", { class: "muted", text: `and ${r.moves.length - shown.length} more` }));
-  if (!r.moves.length && r.to_beat) root.append(el("p", { text: "Pass: nothing in this hand beats it." }));
+      el("span", { class: "kind", text: t("verb." + m.kind) }), cardsEl(zsyRoles(m.cards, m.kind), { fan: true }),
+      el("span", { class: "plays-left", text: t("zsy.plays_left", { n: m.plays_left }) })))));
+  if (r.moves.length > shown.length) root.append(el("p", { class: "muted", text: t("zsy.more", { n: r.moves.length - shown.length }) }));
+  if (!r.moves.length && r.to_beat) root.append(el("p", { text: t("zsy.pass") }));
 }
 
 // Zheng Shang You ranks, low to high; the 2s and jokers are wild (rules/zheng-shang-you.md).

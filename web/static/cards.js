@@ -1,5 +1,6 @@
 // Cards drawn from the sprite the server inlines (solver/svg.py), and actions drawn as cards.
 import { el, baseCode } from "./util.js";
+import { t, has } from "./i18n.js";
 
 export const GAME = document.body.dataset.game;
 export const SUITS = ["S", "H", "D", "C"];
@@ -7,6 +8,13 @@ export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q
 export const JOKERS = ["RJ", "BJ", "JK"];
 const SVGNS = "http://www.w3.org/2000/svg";
 export const GAME_TITLE = { manipulation: "Manipulation Shanghai", contract: "Contract Shanghai", zsy: "Zheng Shang You" };
+export function gameTitle(game) { return t("game." + game); }
+
+// A contract as the rules write it ("set + run", or "set run" in a game's observation), its
+// words in the page's language.
+export function contractName(text) {
+  return String(text || "").split(/(\s+)/).map((w) => (has("meld." + w) ? t("meld." + w) : w)).join("");
+}
 
 export function svgUse(id, viewBox) {
   const svg = document.createElementNS(SVGNS, "svg");
@@ -20,20 +28,20 @@ export function svgUse(id, viewBox) {
 
 export function isRed(code) { return /[HD]$/.test(code) || code === "RJ"; }
 
-// A card's name as a player says it (screen readers): "king of spades", "red joker".
-const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king", T: "10" };
-const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
-const JOKER_NAMES = { RJ: "red joker", BJ: "black joker", JK: "joker" };
+// A card's name as a player says it (screen readers), rank then suit in the page's language:
+// "king of spades", "kuningas, pata", "König, Pik", "konge, spar"; "red joker".
+const JOKER_CODES = ["RJ", "BJ", "JK"];
+
+function rankName(rank) { return /^[AJQK]$/.test(rank) ? t("rank." + rank) : rank === "T" ? "10" : rank; }
 
 export function cardName(code) {
   code = baseCode(code);
-  if (JOKER_NAMES[code]) return JOKER_NAMES[code];
-  const rank = code.slice(0, -1);
-  return (RANK_NAMES[rank] || rank) + " of " + SUIT_NAMES[code.slice(-1)];
+  if (JOKER_CODES.includes(code)) return t("card." + code);
+  return t("card.name", { rank: rankName(code.slice(0, -1)), suit: t("suit." + code.slice(-1)) });
 }
 
 // A wild's role: a card ("8H") or, in Zheng Shang You, a rank ("7").
-function roleName(role) { return /[SHDC]$/.test(role) ? cardName(role) : (RANK_NAMES[role] || role); }
+function roleName(role) { return /[SHDC]$/.test(role) ? cardName(role) : rankName(role); }
 
 // One card drawn from the sprite; a token may carry a wild's role ("2S=8H").
 export function cardEl(token, opts) {
@@ -46,7 +54,7 @@ export function cardEl(token, opts) {
     role: opts.onclick ? null : "img",
     "data-card": code,
     "data-key": opts.key || null,
-    "aria-label": opts.label || (cardName(code) + (role ? " as " + roleName(role) : "")),
+    "aria-label": opts.label || (role ? t("card.as", { card: cardName(code), role: roleName(role) }) : cardName(code)),
     title: opts.title || null,
     onclick: opts.onclick || null,
   });
@@ -65,7 +73,11 @@ export function cardsEl(list, opts) {
 
 // An action's text with its cards drawn: "play set:7S 7H" -> play, set, two cards.
 // Table melds are numbered from 1 wherever the page shows a number (the actions count from 0).
-export function meldName(index) { return "meld " + (index + 1); }
+export function meldName(index) { return t("meld.name", { n: index + 1 }); }
+
+// An action's word in the page's language ("play", "set:", "pass"); notation it does not know
+// (a number, a kind the catalogue lacks) is shown as written.
+function word(w) { const key = "verb." + w.toLowerCase(); return has(key) ? t(key) : w; }
 
 export function actionEl(text, mini) {
   const words = text.split(" ");
@@ -75,12 +87,12 @@ export function actionEl(text, mini) {
   const flush = () => { if (cards.length) { out.append(cardsEl(cards, { fan: true, mini: true })); cards = []; } };
   for (const w of words) {
     const [prefix, rest] = w.includes(":") ? w.split(":") : [null, w];
-    if (prefix) { flush(); out.append(" " + prefix + " "); }
+    if (prefix) { flush(); out.append(" " + word(prefix) + " "); }
     const meld = melds ? /^(\d+)(?:=(\S+))?$/.exec(rest) : null;
     if (/^(10|[2-9AJQKT])[SHDC](=\S+)?$|^(RJ|BJ|JK)(=\S+)?$/i.test(rest)) cards.push(rest);
-    else if (meld) { flush(); out.append(" ", el("span", { class: "meld-no", "data-meld": meld[1] }, meldName(parseInt(meld[1], 10)) + (meld[2] ? " as " + meld[2] : "")), " "); }
+    else if (meld) { flush(); out.append(" ", el("span", { class: "meld-no", "data-meld": meld[1] }, meld[2] ? t("meld.as", { meld: meldName(parseInt(meld[1], 10)), role: meld[2] }) : meldName(parseInt(meld[1], 10))), " "); }
     else if (rest === "|") { flush(); out.append(" | "); }
-    else { flush(); out.append(" " + rest + " "); }
+    else { flush(); out.append(" " + word(rest) + " "); }
   }
   flush();
   return out;

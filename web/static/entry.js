@@ -1,6 +1,7 @@
 // Position entry: the state of the position, the URL fragment, the rules panel, the zones and the picker.
 import { $, el, api, tokens, baseCode, countOf } from "./util.js";
-import { GAME, GAME_TITLE, SUITS, RANKS, JOKERS, svgUse, cardsEl, isRed, cardName } from "./cards.js";
+import { GAME, gameTitle, contractName, SUITS, RANKS, JOKERS, svgUse, cardsEl, isRed, cardName } from "./cards.js";
+import { t, tn, has, errorText } from "./i18n.js";
 
 // --- state -------------------------------------------------------------------------------------
 
@@ -35,11 +36,11 @@ export function resetZones() {
 }
 
 export function zoneLabel(z) {
-  if (z.kind === "hand") return "Your hand";
-  if (z.kind === "discard") return "Discard (top card)";
-  if (z.kind === "beat") return "Combination to beat";
+  if (z.kind === "hand") return t("zone.hand");
+  if (z.kind === "discard") return t("zone.discard");
+  if (z.kind === "beat") return t("zone.beat");
   const i = S.zones.filter((x) => x.kind === "meld").indexOf(z);
-  return "Table meld " + (i + 1);
+  return t("zone.meld", { n: i + 1 });
 }
 
 export function puzzle() {
@@ -92,7 +93,7 @@ export function writeHash() {
   if (pos.hand) p.set("hand", pos.hand);
   if (S.title) p.set("title", S.title);
   const hash = "#" + p.toString();
-  if (location.hash !== hash) history.replaceState(null, "", location.pathname + hash);
+  if (location.hash !== hash) history.replaceState(null, "", location.pathname + location.search + hash);
 }
 
 function parseValue(v) {
@@ -140,7 +141,7 @@ export function readHash() {
 
 export function loadPuzzleData(data) {
   if (data.game && data.game !== GAME) {
-    location.href = "/" + data.game + "#";
+    location.href = "/" + data.game + location.search + "#";
     sessionStorage.setItem("shanghai-upload", JSON.stringify(data));
     return;
   }
@@ -186,9 +187,9 @@ function renderRules() {
   const meta = S.meta[GAME];
   const body = $("#rules-body");
   body.replaceChildren();
-  const presetSel = el("select", { id: "preset", "aria-label": "preset", onchange: (e) => { S.rules = { preset: e.target.value }; rulesChanged(); } },
-    Object.keys(meta.presets).map((p) => el("option", { value: p, text: p, selected: p === S.rules.preset })));
-  body.append(el("label", {}, "preset", presetSel));
+  const presetSel = el("select", { id: "preset", "aria-label": t("rules.preset"), onchange: (e) => { S.rules = { preset: e.target.value }; rulesChanged(); } },
+    Object.keys(meta.presets).map((p) => el("option", { value: p, text: presetName(p), selected: p === S.rules.preset })));
+  body.append(el("label", {}, t("rules.preset"), presetSel));
   const values = effectiveRules();
   for (const o of meta.options) {
     let input;
@@ -202,7 +203,7 @@ function renderRules() {
       input = el("input", { type: "checkbox", name: o.name, checked: !!values[o.name], onchange: (e) => set(e.target.checked) });
     } else if (o.kind === "choice") {
       input = el("select", { name: o.name, onchange: (e) => set(e.target.value) },
-        o.values.map((v) => el("option", { value: v, text: String(v), selected: v === values[o.name] })));
+        o.values.map((v) => el("option", { value: v, text: ruleValue(v), selected: v === values[o.name] })));
     } else if (o.kind === "int") {
       input = el("input", { type: "number", name: o.name, min: o.lo, max: o.hi, value: values[o.name] === null ? "" : values[o.name],
         onchange: (e) => set(e.target.value === "" && o.optional ? null : parseInt(e.target.value, 10)) });
@@ -210,15 +211,32 @@ function renderRules() {
       input = el("input", { type: "text", name: o.name, value: String(values[o.name] || ""), onchange: (e) => set(e.target.value) });
     }
     const helpId = "help-" + o.name;
-    const help = el("p", { class: "rule-help", id: helpId, hidden: true, text: o.doc });
+    const help = el("p", { class: "rule-help", id: helpId, hidden: true, text: ruleText(o.name, ".doc", o.doc) });
     const toggle = el("button", { type: "button", class: "small help", "aria-expanded": "false", "aria-controls": helpId,
-      "aria-label": "about " + o.name.replace(/_/g, " "), "data-focus-key": "help-" + o.name,
+      "aria-label": t("rules.about", { rule: ruleText(o.name, "", o.name) }), "data-focus-key": "help-" + o.name,
       onclick: () => { help.hidden = !help.hidden; toggle.setAttribute("aria-expanded", String(!help.hidden)); } }, "?");
     input.id = "rule-" + o.name;
-    body.append(el("div", { class: "rule" }, el("label", { for: input.id }, el("span", { class: "doc", text: o.name.replace(/_/g, " ") })), input, toggle, help));
+    body.append(el("div", { class: "rule" }, el("label", { for: input.id }, el("span", { class: "doc", text: ruleText(o.name, "", o.name) })), input, toggle, help));
   }
   const changed = Object.keys(S.rules).filter((k) => k !== "preset");
-  $("#rules-summary").textContent = S.rules.preset + (changed.length ? " + " + changed.map((k) => k + "=" + S.rules[k]).join(", ") : "");
+  $("#rules-summary").textContent = presetName(S.rules.preset) + (changed.length ? " + " + changed.map((k) => k + "=" + S.rules[k]).join(", ") : "");
+}
+
+// A rule option's name or help (suffix ".doc") in the page's language; the rule set's own
+// English text if the catalogue has none (a new option before its translation).
+function ruleText(name, suffix, fallback) {
+  const key = "rule." + GAME + "." + name + suffix;
+  return has(key) ? t(key) : fallback.replace(/_/g, " ");
+}
+export function presetName(p) { return has("preset." + p) ? t("preset." + p) : p; }
+function ruleValue(v) { return has("value." + v) ? t("value." + v) : String(v); }
+
+// Everything of the position drawn again (a language switch): the rules, the zones, the picker,
+// and the inline errors written again.
+export function redrawEntry() {
+  renderRules();
+  renderAll();
+  validate();
 }
 
 export async function rulesChanged() {
@@ -228,7 +246,7 @@ export async function rulesChanged() {
     S.contracts = d.contracts || [];
     S.rulesError = "";
   } catch (e) {
-    S.rulesError = e.message;
+    S.rulesError = e;
   }
   writeHash();
   renderRules();
@@ -242,20 +260,20 @@ function activeZone() { return S.zones.find((z) => z.id === S.active) || S.zones
 
 function renderPosition() {
   const root = $("#position");
-  root.replaceChildren(el("h2", { text: GAME_TITLE[GAME] + ": position" }));
+  root.replaceChildren(el("h2", { text: t("position.title", { game: gameTitle(GAME) }) }));
   if (S.title) root.append(el("p", { class: "puzzle-title", id: "puzzle-title", text: S.title }));
-  document.title = "shanghai · " + GAME_TITLE[GAME] + (S.title ? " · " + S.title : "");
-  if (S.rulesError) root.append(el("p", { class: "error", text: S.rulesError }));
+  document.title = "shanghai · " + gameTitle(GAME) + (S.title ? " · " + S.title : "");
+  if (S.rulesError) root.append(el("p", { class: "error", text: errorText(S.rulesError) }));
   if (GAME === "contract") {
     const rounds = S.contracts.length || 7;
     root.append(el("div", { class: "bar" },
-      el("label", {}, "Round", el("select", { id: "round", onchange: (e) => { S.round = parseInt(e.target.value, 10); changed(); } },
-        Array.from({ length: rounds }, (_, i) => el("option", { value: i + 1, selected: S.round === i + 1, text: (i + 1) + (S.contracts[i] ? ": " + S.contracts[i] : "") })))),
-      el("label", {}, el("input", { type: "checkbox", id: "laid-down", checked: S.laidDown, onchange: (e) => { S.laidDown = e.target.checked; changed(); } }), "I have laid down")));
+      el("label", {}, t("position.round"), el("select", { id: "round", onchange: (e) => { S.round = parseInt(e.target.value, 10); changed(); } },
+        Array.from({ length: rounds }, (_, i) => el("option", { value: i + 1, selected: S.round === i + 1, text: S.contracts[i] ? t("position.round_contract", { n: i + 1, contract: contractName(S.contracts[i]) }) : String(i + 1) })))),
+      el("label", {}, el("input", { type: "checkbox", id: "laid-down", checked: S.laidDown, onchange: (e) => { S.laidDown = e.target.checked; changed(); } }), t("position.laid_down"))));
   }
   for (const z of S.zones) root.append(renderZone(z));
   if (GAME !== "zsy") {
-    root.append(el("button", { type: "button", id: "add-meld", onclick: addMeld }, "+ Add table meld"));
+    root.append(el("button", { type: "button", id: "add-meld", onclick: addMeld }, t("position.add_meld")));
   }
   if (S.generalError) root.append(el("p", { class: "error", id: "position-error", text: S.generalError }));
 }
@@ -263,24 +281,24 @@ function renderPosition() {
 function renderZone(z) {
   const head = el("div", { class: "zone-head" }, el("span", { class: "label", text: zoneLabel(z) }));
   if (z.kind === "meld" && GAME === "contract") {
-    head.append(el("select", { "aria-label": "owner", class: "owner", onclick: (e) => e.stopPropagation(),
+    head.append(el("select", { "aria-label": t("zone.owner"), class: "owner", onclick: (e) => e.stopPropagation(),
       onchange: (e) => { z.owner = parseInt(e.target.value, 10); changed(); } },
-    [0, 1, 2, 3, 4, 5].map((o) => el("option", { value: o, selected: z.owner === o, text: o === 0 ? "mine" : "opponent " + o }))));
+    [0, 1, 2, 3, 4, 5].map((o) => el("option", { value: o, selected: z.owner === o, text: o === 0 ? t("zone.mine") : t("zone.opponent", { n: o }) }))));
   }
   if (z.kind === "beat") {
-    head.append(el("select", { "aria-label": "kind", id: "beat-kind", onclick: (e) => e.stopPropagation(),
+    head.append(el("select", { "aria-label": t("zone.kind"), id: "beat-kind", onclick: (e) => e.stopPropagation(),
       onchange: (e) => { S.beatKind = e.target.value; changed(); } },
-    ["", "single", "set", "straight", "parallel"].map((k) => el("option", { value: k, selected: S.beatKind === k, text: k || "kind: auto" }))));
+    ["", "single", "set", "straight", "parallel"].map((k) => el("option", { value: k, selected: S.beatKind === k, text: k ? t("verb." + k) : t("zone.kind_auto") }))));
   }
-  if (z.cards.length) head.append(el("button", { type: "button", class: "small", onclick: (e) => { e.stopPropagation(); z.cards = []; changed(); } }, "Clear"));
-  if (z.kind === "meld") head.append(el("button", { type: "button", class: "small", "aria-label": "remove meld", onclick: (e) => {
+  if (z.cards.length) head.append(el("button", { type: "button", class: "small", onclick: (e) => { e.stopPropagation(); z.cards = []; changed(); } }, t("clear")));
+  if (z.kind === "meld") head.append(el("button", { type: "button", class: "small", "aria-label": t("zone.remove_meld"), onclick: (e) => {
     e.stopPropagation();
     S.zones = S.zones.filter((x) => x !== z);
     if (S.active === z.id) S.active = S.zones[0].id;
     changed();
   } }, "✕"));
-  const input = el("input", { type: "text", value: z.cards.join(" "), "aria-label": zoneLabel(z) + " notation",
-    placeholder: z.kind === "hand" ? "e.g. 6S KD 2H" : z.kind === "discard" ? "e.g. 7H" : "e.g. 3H 4H 5H",
+  const input = el("input", { type: "text", value: z.cards.join(" "), "aria-label": t("zone.notation", { zone: zoneLabel(z) }),
+    placeholder: t("zone.example", { cards: z.kind === "hand" ? "6S KD 2H" : z.kind === "discard" ? "7H" : "3H 4H 5H" }),
     autocomplete: "off", autocapitalize: "characters", spellcheck: "false", "aria-invalid": z.error ? "true" : "false",
     "data-zone": z.kind,
     // Tabbing past a zone does not make it the one the picker fills: typing in it, a tap on it,
@@ -310,10 +328,10 @@ function renderPicker() {
   const root = $("#picker");
   const target = activeZone();
   const u = used();
-  const head = el("div", { class: "picker-head" }, el("h2", { text: "Cards" }),
-    el("p", { class: "picker-target", id: "picker-target" }, "Adding to ", el("b", { text: zoneLabel(target) })));
-  if (GAME !== "zsy") head.append(el("button", { type: "button", class: "small", id: "picker-new-meld", "data-focus-key": "picker-new-meld", onclick: addMeld }, "+ New meld"));
-  if (S.zones.length > 1) head.append(el("button", { type: "button", class: "small", id: "picker-next", "data-focus-key": "picker-next", onclick: nextZone }, "Next zone"));
+  const head = el("div", { class: "picker-head" }, el("h2", { text: t("picker.title") }),
+    el("p", { class: "picker-target", id: "picker-target" }, ...tn("picker.adding_to", { zone: el("b", { text: zoneLabel(target) }) })));
+  if (GAME !== "zsy") head.append(el("button", { type: "button", class: "small", id: "picker-new-meld", "data-focus-key": "picker-new-meld", onclick: addMeld }, t("picker.new_meld")));
+  if (S.zones.length > 1) head.append(el("button", { type: "button", class: "small", id: "picker-next", "data-focus-key": "picker-next", onclick: nextZone }, t("picker.next_zone")));
   root.replaceChildren(head);
   const grid = el("div", { class: "picker-grid" });
   const chip = (code, label) => {
@@ -321,7 +339,7 @@ function renderPicker() {
     const n = u.get(code) || 0;
     return el("button", { type: "button", class: "chip suit-" + code.slice(-1) + (isRed(code) ? " red" : "") + (n ? " used" : ""), "data-card": code,
       "data-focus-key": "chip-" + code,
-      disabled: n >= limit, "aria-label": cardName(code) + ", " + n + " of " + limit + " used",
+      disabled: n >= limit, "aria-label": t("picker.chip", { card: cardName(code), n, limit }),
       onclick: () => addCard(code) }, label, el("span", { class: "count", text: n + "/" + limit }));
   };
   for (const s of SUITS) {
@@ -418,17 +436,19 @@ function zoneForError(message) {
 export async function validate() {
   const seq = ++validateSeq;
   let message = "";
+  let shown = "";
   try {
     await api("check", { puzzle: puzzle() });
   } catch (e) {
     message = e.message;
+    shown = errorText(e);
   }
   if (seq !== validateSeq) return true;
   for (const z of S.zones) z.error = "";
   S.generalError = "";
   if (message) {
     const z = zoneForError(message);
-    const text = message.replace(/^puzzle: /, "");
+    const text = shown.replace("puzzle: ", "");
     if (z) z.error = text; else S.generalError = text;
   }
   // Update errors in place so typing is not interrupted.

@@ -1,23 +1,44 @@
 // Play a whole game against AI players through the seat API (docs/web.md, "Seats"): the page
 // holds its seat's token; the server plays the AI seats and answers their moves (`ai_moves`).
 import { $, el, api, tokens, baseCode, countOf, download, readFile } from "./util.js";
-import { GAME, cardsEl, actionEl, meldName, sortHand } from "./cards.js";
-import { S } from "./entry.js";
+import { GAME, cardsEl, actionEl, meldName, sortHand, contractName } from "./cards.js";
+import { S, presetName } from "./entry.js";
+import { t, tn, errorText } from "./i18n.js";
 
 const P = {
   id: null, token: null, obs: null, legal: [], hand: [], selected: [], melds: [], hint: null,
   busy: false, fresh: new Map(), players: 4, ai: "solver", sort: localStorage.getItem("shanghai-sort") || "rank",
 };
 
-function note(text, error) {
+// The status line: a message key and its parameters (kept, so a language switch writes it again),
+// or an error answer of the server.
+let NOTE = null;
+function note(key, params, error) {
+  NOTE = key ? { key, params, error } : null;
+  drawNote();
+}
+function failed(e) { NOTE = { exc: e, error: true }; drawNote(); }
+function drawNote() {
   const n = $("#play-note");
-  n.textContent = text || "";
-  n.className = "note" + (error ? " error" : "");
+  n.className = "note" + (NOTE && NOTE.error ? " error" : "");
+  if (!NOTE) n.replaceChildren();
+  else if (NOTE.exc) n.replaceChildren(errorText(NOTE.exc));
+  else if (NOTE.key === "hint") {
+    // The hint's reason is the engine's own English sentence: shown as the detail it is.
+    n.replaceChildren(t("play.hint", { action: NOTE.params.action }), " ", el("span", { lang: "en", text: NOTE.params.reason }));
+  } else n.replaceChildren(t(NOTE.key, NOTE.params));
+}
+
+// The presets offered, named in the page's language (the choice kept across a language switch).
+export function drawPresets() {
+  const preset = $("#play-preset");
+  const keep = preset.value || S.meta[GAME].default_preset;
+  preset.replaceChildren(...Object.keys(S.meta[GAME].presets).map((p) => el("option", { value: p, text: presetName(p), selected: p === keep })));
 }
 
 export function setupPlay() {
   const preset = $("#play-preset");
-  preset.replaceChildren(...Object.keys(S.meta[GAME].presets).map((p) => el("option", { value: p, text: p, selected: p === S.meta[GAME].default_preset })));
+  drawPresets();
   preset.onchange = playerCounts;
   playerCounts();
   const sort = $("#play-sort");
@@ -37,7 +58,7 @@ async function playerCounts() {
   try {
     rules = (await api("deck", { game: GAME, rules: { preset: $("#play-preset").value } })).rules;
   } catch (e) {
-    note(e.message, true);
+    failed(e);
     return;
   }
   const keep = parseInt(players.value, 10) || 4;
@@ -60,19 +81,20 @@ async function newGame() {
   P.players = parseInt($("#play-players").value, 10);
   P.ai = $("#play-ai").value;
   $("#log").replaceChildren();
-  note("Dealing…");
+  LOG = [];
+  note("play.dealing");
   try {
     const body = { game: GAME, rules: { preset: $("#play-preset").value }, players: P.players, seats: seats(), options: extraOptions() };
     if (document.body.dataset.playSeed) body.seed = parseInt(document.body.dataset.playSeed, 10);
     if (document.body.dataset.playRules) Object.assign(body.rules, JSON.parse(document.body.dataset.playRules));
     const r = await api("new_game", body);
-    await started(r, "Game started. You are player 0.");
+    await started(r, "play.started");
   } catch (e) {
-    note(e.message, true);
+    failed(e);
   }
 }
 
-async function started(r, message) {
+async function started(r, message, params) {
   P.id = r.game_id;
   P.token = r.tokens["0"];
   P.obs = null;
@@ -82,21 +104,22 @@ async function started(r, message) {
   const first = (r.ai_moves || [])[0];
   showAIMoves(r.ai_moves || [], r.actions && first ? tableCodes(first.table) : []);
   await refresh();
-  note(message);
+  note(message, params);
 }
 
 async function loadRecord(e) {
   try {
     const text = await readFile(e.target);
     const record = JSON.parse(text);
-    if (record.game && record.game !== GAME) throw new Error(`this record is a ${record.game} game; open the ${record.game} page`);
+    if (record.game && record.game !== GAME) throw Object.assign(new Error(record.game), { shown: t("play.other_game", { game: record.game }) });
     P.players = record.num_players || 4;
     P.ai = $("#play-ai").value;
     $("#log").replaceChildren();
+    LOG = [];
     const r = await api("load_record", { record, seats: seats() });
-    await started(r, `Record loaded: ${r.actions} actions replayed.`);
+    await started(r, "play.record_loaded", { n: r.actions });
   } catch (exc) {
-    note("Cannot load the record: " + exc.message, true);
+    note("play.record_failed", { error: exc instanceof SyntaxError ? t("error.parse_error") : errorText(exc) }, true);
   } finally {
     e.target.value = "";
   }
@@ -108,7 +131,7 @@ async function downloadRecord() {
     const record = await api("record", { game_id: P.id });
     download(`shanghai-${GAME}-${record.seed}.json`, JSON.stringify(record, null, 1), "application/json");
   } catch (e) {
-    note(e.message, true);
+    failed(e);
   }
 }
 
@@ -143,10 +166,10 @@ async function hint() {
   try {
     const h = await api("hint", { game_id: P.id, token: P.token });
     P.hint = h.action;
-    note("Hint: " + h.action + " — " + h.reason);
+    note("hint", { action: h.action, reason: h.reason });
     renderActions();
   } catch (e) {
-    note(e.message, true);
+    failed(e);
   }
 }
 
@@ -162,7 +185,7 @@ async function refresh(state) {
   render();
   $("#hint-btn").disabled = !P.legal.length;
   $("#record-btn").disabled = !P.obs.terminal;
-  note(P.obs.terminal ? "The game is over." : P.legal.length ? "Your turn." : "");
+  note(P.obs.terminal ? "play.over" : P.legal.length ? "play.your_turn" : null);
 }
 
 function tableCodes(table) {
@@ -188,22 +211,41 @@ function showAIMoves(moves, startTable) {
     const after = tableCodes(m.table);
     const put = added(before, after);
     for (const c of put) P.fresh.set(c, (P.fresh.get(c) || 0) + 1);
-    logMove(m.player, m.action, m.reason, put);
+    logMove(m.player, m.action, m.why || null, m.reason, put);
     before = after;
   }
 }
 
-function logMove(player, action, reason, put) {
-  const who = el("b", { text: player === 0 ? "You: " : `Player ${player}: ` });
+// The moves logged (kept, so a language switch writes the log again).
+let LOG = [];
+
+function logMove(player, action, why, reason, put) {
+  LOG.push({ player, action, why, reason, put });
+  $("#log").append(logEntry(LOG[LOG.length - 1]));
+  $("#play-log").hidden = false;
+}
+
+export function drawLog() {
+  $("#log").replaceChildren(...LOG.map(logEntry));
+}
+
+function logEntry({ player, action, why, reason, put }) {
+  const who = el("b", { text: player === 0 ? t("play.you_said") : t("play.player_said", { n: player }) });
   let what;
   if (GAME === "manipulation" && action.startsWith("play ")) {
-    what = el("span", { class: "action" }, "put on the table ", cardsEl(put, { fan: true, mini: true, marks: put.map(() => "moved") }));
+    what = el("span", { class: "action" }, t("play.put_on_table") + " ", cardsEl(put, { fan: true, mini: true, marks: put.map(() => "moved") }));
   } else what = actionEl(action, true);
-  const li = el("li", { "data-player": player, "data-action": action }, who, what);
-  if (reason && player !== 0) li.append(el("div", { class: "reason", text: reason }));
-  const log = $("#log");
-  log.append(li);
-  $("#play-log").hidden = false;
+  const li = el("li", { "data-player": player, "data-action": action }, " ", who, " ", what);
+  if (player !== 0 && (why || reason)) li.append(el("div", { class: "reason" }, why ? reasonText(why) : reason));
+  return li;
+}
+
+// An AI move's reason from the server's facts ("why": docs/web.md, "Seats"): the code's sentence
+// in the page's language, its cards and counts filled in.
+function reasonText(why) {
+  const ai = t("ai." + why.ai) === "ai." + why.ai ? why.ai : t("ai." + why.ai);
+  const text = t("why." + why.code, { ai, cards: why.cards || "", n: why.count ?? 0 });
+  return why.left === undefined || why.left === null ? text : t("why.with_left", { text, n: why.left });
 }
 
 // The cards the player's own action puts on the table (codes): its melds, its lay-off or swap card.
@@ -222,17 +264,24 @@ async function act(action) {
   const mine = mineCards(action, before);
   try {
     const r = await api("apply", { game_id: P.id, token: P.token, action, expect: P.obs.actions });
-    logMove(0, action, null, mine);
+    logMove(0, action, null, null, mine);
     showAIMoves(r.ai_moves || [], before.concat([mine]));
     P.busy = false;
     await refresh(r.state);
   } catch (e) {
     P.busy = false;
-    note(e.message, true);
+    failed(e);
   }
 }
 
 // --- drawing -----------------------------------------------------------------------------------
+
+// The board, the actions, the log and the status line again (a language switch).
+export function redrawPlay() {
+  drawLog();
+  drawNote();
+  if (P.obs) render();
+}
 
 function render() {
   P.hand = sortHand(tokens(P.obs.hand), GAME, P.sort);
@@ -245,31 +294,31 @@ function renderBoard() {
   const board = $("#board");
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.focusKey : null;
   board.replaceChildren();
-  const seatsRow = el("ul", { class: "seats", "aria-label": "players" });
+  const seatsRow = el("ul", { class: "seats", "aria-label": t("play.players_label") });
   for (let i = 0; i < o.hand_sizes.length; i++) {
     seatsRow.append(el("li", { class: "seat" + (o.to_move === i && !o.terminal ? " to-move" : ""), "data-seat": i },
-      el("b", { text: i === 0 ? "You" : `Player ${i}` }), ` · ${o.hand_sizes[i]} cards · score `, el("span", { class: "score", text: String(o.scores[i]) })));
+      el("b", { text: i === 0 ? t("play.you") : t("play.player", { n: i }) }), " · ", ...tn("play.seat", { cards: t("play.cards", { n: o.hand_sizes[i] }), score: el("span", { class: "score", text: String(o.scores[i]) }) })));
   }
   board.append(seatsRow);
   const info = [];
-  if (o.round !== undefined) info.push(`round ${o.round} of ${S.contracts.length || 7}: ${o.contract}`);
-  if (o.hand_number !== undefined) info.push(`hand ${o.hand_number}`);
-  if (o.stock !== undefined) info.push(`stock ${o.stock}`);
-  if (o.phase) info.push(`phase ${o.phase}`);
+  if (o.round !== undefined) info.push(t("play.round", { n: o.round, of: S.contracts.length || 7, contract: contractName(o.contract) }));
+  if (o.hand_number !== undefined) info.push(t("play.hand_number", { n: o.hand_number }));
+  if (o.stock !== undefined) info.push(t("play.stock", { n: o.stock }));
+  if (o.phase) info.push(t("play.phase", { phase: t("phase." + o.phase) === "phase." + o.phase ? o.phase : t("phase." + o.phase) }));
   board.append(el("p", { class: "muted", id: "game-info", text: info.join(" · ") }));
   if (GAME === "zsy") {
-    board.append(el("div", { class: "meld-row", id: "trick" }, el("span", { class: "tag", text: "trick" }),
-      o.trick ? actionEl(o.trick) : el("span", { class: "muted", text: "empty: lead anything" }),
-      o.trick ? el("span", { class: "muted", text: `by player ${o.trick_player}` }) : null));
+    board.append(el("div", { class: "meld-row", id: "trick" }, el("span", { class: "tag", text: t("play.trick") }),
+      o.trick ? actionEl(o.trick) : el("span", { class: "muted", text: t("play.trick_empty") }),
+      o.trick ? el("span", { class: "muted", text: t("play.trick_by", { n: o.trick_player }) }) : null));
   } else {
     const table = o.table || [];
     const fresh = new Map(P.fresh);
     const marks = (cards) => cards.map((c) => { const b = baseCode(c); if (fresh.get(b)) { fresh.set(b, fresh.get(b) - 1); return "moved"; } return null; });
-    board.append(el("h2", { text: `Table (${table.length} meld${table.length === 1 ? "" : "s"})` }));
+    board.append(el("h2", { text: t("play.table", { n: table.length }) }));
     const targets = meldTargets();
     board.append(el("div", { id: "play-table" }, table.map((m, i) => {
       const cards = tokens(typeof m === "string" ? m : m.cards);
-      const tag = typeof m === "string" ? meldName(i) : `${meldName(i)} · ${m.owner === 0 ? "you" : "p" + m.owner}`;
+      const tag = typeof m === "string" ? meldName(i) : meldName(i) + " · " + (m.owner === 0 ? t("play.you") : t("play.player", { n: m.owner }));
       const row = el("div", { class: "meld-row", "data-meld": i }, el("span", { class: "tag", text: tag }), cardsEl(cards, { marks: marks(cards) }));
       if (targets.has(i)) {
         row.append(el("button", { type: "button", class: "small target", "data-meld-target": i, "data-focus-key": "meld-" + i,
@@ -277,10 +326,10 @@ function renderBoard() {
       }
       return row;
     })));
-    if (GAME === "contract") board.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: "discard" }), o.discard ? cardsEl([o.discard]) : el("span", { class: "muted", text: "none" })));
+    if (GAME === "contract") board.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: t("play.discard") }), o.discard ? cardsEl([o.discard]) : el("span", { class: "muted", text: t("play.none") })));
   }
-  board.append(el("h2", { text: `Your hand (${P.hand.length})` }));
-  const hand = el("div", { class: "cards", id: "my-hand", role: "group", "aria-label": "your hand" });
+  board.append(el("h2", { text: t("play.your_hand", { n: P.hand.length }) }));
+  const hand = el("div", { class: "cards", id: "my-hand", role: "group", "aria-label": t("zone.hand") });
   const inMelds = new Set(P.melds.flat());
   P.hand.forEach((t, i) => {
     if (inMelds.has(i)) return;
@@ -298,10 +347,12 @@ function renderBoard() {
 }
 
 function finalScores(o) {
-  const table = el("table", {}, el("tr", {}, el("th", { text: "player" }), el("th", { text: "score" })),
-    o.scores.map((s, i) => el("tr", {}, el("td", { text: i === 0 ? "you" : `player ${i}` }), el("td", { text: String(s) }))));
-  const won = (o.winners || []).includes(0);
-  return el("div", { class: "final", id: "final" }, el("h2", { text: won ? "You win!" : `Game over: player ${(o.winners || []).join(", ")} won` }), table);
+  const table = el("table", {}, el("tr", {}, el("th", { text: t("play.player_col") }), el("th", { text: t("play.score_col") })),
+    o.scores.map((s, i) => el("tr", {}, el("td", { text: i === 0 ? t("play.you") : t("play.player", { n: i }) }), el("td", { text: String(s) }))));
+  const winners = o.winners || [];
+  const won = winners.includes(0);
+  const names = new Intl.ListFormat(document.documentElement.lang, { type: "conjunction" }).format(winners.map((w) => t("play.player", { n: w })));
+  return el("div", { class: "final", id: "final" }, el("h2", { text: won ? t("play.you_win") : t("play.game_over", { winners: names, n: winners.length }) }), table);
 }
 
 // --- taps: cards, then a meld or a confirm button --------------------------------------------------
@@ -346,8 +397,8 @@ function meldTargets() {
   const code = baseCode(P.hand[P.selected[0]]);
   for (const a of P.legal) {
     const w = a.split(" ");
-    if (w[0] === "layoff" && baseCode(w[2]) === code) out.set(parseInt(w[1], 10), "lay off here");
-    else if (w[0] === "swap" && baseCode(w[2]) === code && !out.has(parseInt(w[1], 10))) out.set(parseInt(w[1], 10), "swap here");
+    if (w[0] === "layoff" && baseCode(w[2]) === code) out.set(parseInt(w[1], 10), t("play.lay_off_here"));
+    else if (w[0] === "swap" && baseCode(w[2]) === code && !out.has(parseInt(w[1], 10))) out.set(parseInt(w[1], 10), t("play.swap_here"));
   }
   return out;
 }
@@ -377,26 +428,26 @@ function renderActions() {
   if (!P.obs || P.obs.terminal || !P.legal.length) { root.hidden = true; return; }
   root.hidden = false;
   const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
-  root.replaceChildren(el("h2", { text: "Your move" }));
+  root.replaceChildren(el("h2", { text: t("play.your_move") }));
   const hinted = hintedAction();
   // The selection: what it can do, confirmed by a tap; or undone.
   if (P.selected.length) {
-    const bar = el("div", { class: "bar selection", id: "selection" }, el("span", {}, "Selected: "), cardsEl(selectedCards(), { fan: true, mini: true }));
+    const bar = el("div", { class: "bar selection", id: "selection" }, el("span", {}, t("play.selected") + " "), cardsEl(selectedCards(), { fan: true, mini: true }));
     for (const a of matching()) bar.append(actionButton(a, hinted, "primary confirm"));
     if (P.swapFrom !== undefined && P.selected.length === 1) {
       const code = baseCode(P.hand[P.selected[0]]);
       for (const a of P.legal.filter((x) => { const w = x.split(" "); return w[0] === "swap" && w[1] === String(P.swapFrom) && baseCode(w[2]) === code; })) bar.append(actionButton(a, hinted, "confirm"));
     }
-    if (canLayDown()) bar.append(el("button", { type: "button", id: "add-meld-btn", "data-focus-key": "add-meld", onclick: addMeld }, "Make a meld"));
-    bar.append(el("button", { type: "button", id: "undo-btn", "data-focus-key": "undo", onclick: () => { P.selected = []; P.swapFrom = undefined; render(); } }, "Undo selection"));
+    if (canLayDown()) bar.append(el("button", { type: "button", id: "add-meld-btn", "data-focus-key": "add-meld", onclick: addMeld }, t("play.make_meld")));
+    bar.append(el("button", { type: "button", id: "undo-btn", "data-focus-key": "undo", onclick: () => { P.selected = []; P.swapFrom = undefined; render(); } }, t("play.undo_selection")));
     root.append(bar);
   }
   if (P.melds.length) {
-    const build = el("div", { class: "laydown-build", id: "laydown-build" }, el("h2", { text: "Your lay-down" }),
+    const build = el("div", { class: "laydown-build", id: "laydown-build" }, el("h2", { text: t("play.your_lay_down") }),
       P.melds.map((m, k) => el("div", { class: "meld-row" }, el("span", { class: "tag", text: meldName(k) }), cardsEl(m.map((i) => P.hand[i]), { fan: true }))));
     build.append(el("div", { class: "bar" },
-      el("button", { type: "button", class: "primary", id: "laydown-btn", "data-focus-key": "laydown", onclick: () => act(layDownText()) }, "Lay down"),
-      el("button", { type: "button", id: "undo-meld-btn", "data-focus-key": "undo-meld", onclick: () => { P.melds.pop(); render(); } }, "Undo last meld")));
+      el("button", { type: "button", class: "primary", id: "laydown-btn", "data-focus-key": "laydown", onclick: () => act(layDownText()) }, t("play.lay_down")),
+      el("button", { type: "button", id: "undo-meld-btn", "data-focus-key": "undo-meld", onclick: () => { P.melds.pop(); render(); } }, t("play.undo_meld"))));
     root.append(build);
   }
   const list = el("div", { class: "action-list", id: "actions" });
@@ -406,9 +457,9 @@ function renderActions() {
   const shown = legal.slice(0, 36);
   for (const a of shown) list.append(actionButton(a, hinted, ""));
   root.append(list);
-  if (legal.length > shown.length) root.append(el("p", { class: "muted", text: `${legal.length - shown.length} more: tap cards to find one, or type it` }));
-  const input = el("input", { type: "text", id: "action-text", placeholder: "or type an action, e.g. " + (P.legal[0] || "pass"), "aria-label": "action" });
-  root.append(el("div", { class: "bar" }, input, el("button", { type: "button", onclick: () => input.value.trim() && act(input.value.trim()) }, "Apply")));
+  if (legal.length > shown.length) root.append(el("p", { class: "muted", text: t("play.more", { n: legal.length - shown.length }) }));
+  const input = el("input", { type: "text", id: "action-text", placeholder: t("play.type_action", { example: P.legal[0] || "pass" }), "aria-label": t("play.action_label") });
+  root.append(el("div", { class: "bar" }, input, el("button", { type: "button", onclick: () => input.value.trim() && act(input.value.trim()) }, t("play.apply"))));
   if (focused) { const again = root.querySelector(`[data-focus-key="${focused}"]`); if (again) again.focus(); }
 }
 
@@ -416,9 +467,9 @@ function actionButton(a, hinted, cls) {
   let label;
   if (GAME === "manipulation" && a.startsWith("play ")) {
     const put = added(tableCodes(P.obs.table), a.slice(5).split("|").map((m) => tokens(m).map(baseCode)));
-    label = el("span", {}, "play ", cardsEl(put, { fan: true, mini: true }));
+    label = el("span", {}, t("verb.play") + " ", cardsEl(put, { fan: true, mini: true }));
   } else label = actionEl(a, true);
   const inList = !cls;
   return el("button", { type: "button", class: [cls, inList && a === hinted ? "hinted" : ""].filter(Boolean).join(" "),
-    "data-action": a, "data-focus-key": (inList ? "a:" : "c:") + a, title: a, onclick: () => act(a) }, label);
+    "data-action": a, "data-focus-key": (inList ? "a:" : "c:") + a, title: t("play.notation", { action: a }), onclick: () => act(a) }, label);
 }

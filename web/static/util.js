@@ -27,10 +27,10 @@ export async function api(cmd, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (exc) {
-    throw Object.assign(new Error("the server cannot be reached"), { code: "network" });
+    throw Object.assign(new Error(""), { code: "network" });  // the page names it (error.network)
   }
   let data;
-  try { data = await response.json(); } catch (exc) { data = { error: { code: "bad_reply", message: "bad reply" } }; }
+  try { data = await response.json(); } catch (exc) { data = { error: { code: "bad_reply", message: "" } }; }
   if (!response.ok) {
     const e = data.error || { code: "error", message: response.statusText };
     throw Object.assign(new Error(e.message), { code: e.code });
