@@ -118,7 +118,7 @@ class _Params:
         rules = _rules(self.name, self.rules)
         if self.name == "contract":
             return new_game(self.name, rules, self.players, seed, max_rounds=self.hands, turn_limit=self.turn_limit)
-        game = new_game(self.name, rules, self.players, seed, max_hands=self.hands)
+        game: Any = new_game(self.name, rules, self.players, seed, max_hands=self.hands)
         if self.name == "manipulation":
             game.time_limit = math.inf
         return game
