@@ -136,6 +136,12 @@ def _plan_decision(game: ContractGame) -> Decision:
         return Decision(_listed(legal, action), word + call.reason, {"distance": call.distance})
     if len(legal) == 1:
         return Decision(legal[0], "the only action")
+    if game.phase == "first_discard":  # the round's first discard: nothing to meld, the discard reasoning
+        allowed = {a.card: a for a in legal if isinstance(a, CDiscard)}
+        ranked = best_discards(game.hands[p], game.rules, game.round, seen=Cards(game.pile), time_limit=game.time_limit)
+        card, distance = next((c, d) for c, d in ranked if c in allowed)
+        reason = f"discard {card}: the contract stays {distance} card(s) away (the round's first discard)"
+        return Decision(allowed[card], reason, {"distance": distance})
     after = game.turn_plan()
     if after is None:
         raise SolverTimeout("no whole-turn plan within the time limit")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from solver.cards import Card, Cards
 from solver.contract.actions import CCall, CDiscard, CNoCall
+from solver.contract.api import best_discards
 from solver.contract.game import ContractGame
 from solver.contract.players import solver_decision
 from solver.contract.tactics import fits_table, keep_score, outs_after, tactical_action
@@ -132,3 +133,15 @@ def test_the_search_default_is_the_tactical_choice() -> None:
                 searched.add(type(tactical))
         game.apply(solver.choose(game))
     assert {kind.__name__ for kind in searched} >= {"CDiscard", "CLayDown", "CLayOff", "CSwap"}, searched
+
+
+def test_the_rounds_first_discard_is_the_discard_reasoning_not_a_fallback() -> None:
+    # the first player's opening discard (13 cards, no draw, no melding) has no whole-turn plan: it is
+    # the documented discard reasoning (distance first), not the greedy rule "out of time"
+    game = scripted(["5S 5H 5D 6C 7C 8C 9C KD KH 3S QH 4D AC", "KC QC", "4S 4D"], phase="first_discard")
+    decision = solver_decision(game)
+    assert "greedy" not in decision.reason and "time limit" not in decision.reason, decision.reason
+    assert isinstance(decision.action, CDiscard) and decision.action in game.legal_actions()
+    ranked = dict(best_discards(game.hands[0], game.rules, 1))
+    assert ranked[decision.action.card] == min(ranked.values())
+    assert decision.action.card not in Cards.parse("5S 5H 5D KD KH")  # keeps its melds' cards
