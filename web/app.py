@@ -38,6 +38,7 @@ from solver import __version__
 from solver.engine import GAME_NAMES
 from web.engine import EngineError, Limits, WebEngine
 from web.http import CSP, STATUS, Guard, Head, cached, document_errors, error, json_depth
+from web.seats import hint_facts
 
 __all__ = ["create_app", "STATUS", "CSP", "json_depth"]
 
@@ -383,10 +384,12 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
         if (body.game_id is None) == (body.puzzle is None):
             raise EngineError("missing_field", "give exactly one of 'game_id' and 'puzzle'")
         if body.game_id is not None:
-            return await engine.game(body.game_id, {"cmd": "hint", "token": body.token}, _client(request))
-        fields = _fields(body)
-        fields.pop("token", None)
-        return await engine.stateless({"cmd": "hint", **fields}, _client(request))
+            answer = await engine.game(body.game_id, {"cmd": "hint", "token": body.token}, _client(request))
+        else:
+            fields = _fields(body)
+            fields.pop("token", None)
+            answer = await engine.stateless({"cmd": "hint", **fields}, _client(request))
+        return {**answer, "why": hint_facts(answer)}
 
     @app.post("/api/new_game", tags=["protocol"])
     async def new_game(body: NewGameRequest, request: Request) -> dict[str, Any]:

@@ -30,6 +30,8 @@ __all__ = [
     "public_reason",
     "reason_facts",
     "REASON_CODES",
+    "hint_facts",
+    "HINT_CODES",
     "public_table",
 ]
 
@@ -178,6 +180,52 @@ def public_reason(kind: str, action: str, before: Mapping[str, Any], after: Mapp
     if "left" in facts:
         text += f"; {_count(int(facts['left']), 'card')} left in hand"
     return text
+
+
+HINT_CODES = (
+    "plays_to_go_out",
+    "plays_most",
+    "goes_out",
+    "points_left",
+    "take",
+    "draw",
+    "call",
+    "no_call",
+    "discard_distance",
+    "only",
+    "other",
+)
+"""The codes of a hint's facts (:func:`hint_facts`); ``other``: the page shows the English reason."""
+
+
+def hint_facts(answer: Mapping[str, Any]) -> dict[str, Any]:
+    """A hint's reason as a code and numbers (the page writes it in the reader's language): from the
+    answer's ``action`` and ``facts`` (a game's hint or a puzzle's, whose facts are named apart).
+    ``n`` is the number the sentence turns on (plays left, cards played, points left, the distance
+    to contract with the card), ``now`` the one it is compared with."""
+    action = str(answer.get("action", ""))
+    facts: Mapping[str, Any] = answer.get("facts") or {}
+    word = action.split(" ", 1)[0]
+    if "fewest_after" in facts or ("after" in facts and "fewest_plays" in facts):
+        after = facts.get("fewest_after", facts.get("after"))
+        return {"code": "plays_to_go_out", "n": after, "now": facts.get("fewest", facts.get("fewest_plays"))}
+    if "played" in facts:
+        played = facts["played"]
+        cards = played.split() if isinstance(played, str) else [str(c) for c in played]
+        return {"code": "plays_most", "n": len(cards), "cards": " ".join(cards)}
+    if word == "discard" and "distance" in facts:
+        return {"code": "discard_distance", "n": facts["distance"]}
+    if "points_left" in facts:
+        if facts.get("goes_out", facts.get("can_go_out")):
+            return {"code": "goes_out"}
+        return {"code": "points_left", "n": facts["points_left"]}
+    with_card = facts.get("distance_take", facts.get("distance_call"))
+    if word in ("take", "decline", "call", "nocall") and with_card is not None and "distance" in facts:
+        code = {"take": "take", "decline": "draw", "call": "call", "nocall": "no_call"}[word]
+        return {"code": code, "n": with_card, "now": facts["distance"]}
+    if answer.get("reason") == "the only action":
+        return {"code": "only"}
+    return {"code": "other"}
 
 
 def check_seats(seats: Sequence[str] | None, players: int) -> list[str]:

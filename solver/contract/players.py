@@ -117,7 +117,8 @@ def _plan_decision(game: ContractGame) -> Decision:
             time_limit=game.time_limit,
         )
         action: ContractAction = CTake(p) if plan.take else CDecline(p)
-        return Decision(_listed(legal, action), plan.reason, {"distance": plan.distance, "outs": str(plan.outs)})
+        facts = {"distance": plan.distance, "distance_take": plan.distance_take, "outs": str(plan.outs)}
+        return Decision(_listed(legal, action), plan.reason, facts)
     if CCall in kinds:
         call = call_decision(
             game.hands[p],
@@ -133,7 +134,8 @@ def _plan_decision(game: ContractGame) -> Decision:
         )
         action = CCall(p) if call.call else CNoCall(p)
         word = "call Shanghai!: " if call.call else "no call: "
-        return Decision(_listed(legal, action), word + call.reason, {"distance": call.distance})
+        facts = {"distance": call.distance, "distance_call": call.distance_call}
+        return Decision(_listed(legal, action), word + call.reason, facts)
     if len(legal) == 1:
         return Decision(legal[0], "the only action")
     if game.phase == "first_discard":  # the round's first discard: nothing to meld, the discard reasoning
@@ -145,7 +147,9 @@ def _plan_decision(game: ContractGame) -> Decision:
     after = game.turn_plan()
     if after is None:
         raise SolverTimeout("no whole-turn plan within the time limit")
-    info = {"points_left": after.points_left, "goes_out": after.goes_out, "status": str(after.status)}
+    info: dict[str, object] = {"points_left": after.points_left, "goes_out": after.goes_out, "status": str(after.status)}
+    if after.distance is not None:  # no lay-down this turn: the discard reasoning's distance decided
+        info["distance"] = after.distance
     downs = [a for a in legal if isinstance(a, CLayDown)]
     if after.lay_down and downs:
         return Decision(downs[0], f"lay down {downs[0].melds and str(downs[0])[8:]}: {after.reason}", info)

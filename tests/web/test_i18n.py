@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from solver.zsy.combos import KINDS
 from web.app import STATUS, rules_metadata
-from web.seats import REASON_CODES, public_reason, reason_facts
+from web.seats import HINT_CODES, REASON_CODES, public_reason, reason_facts
 
 STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 LANGS = ("en", "fi", "de", "nb")
@@ -82,6 +82,7 @@ def test_every_code_and_rule_has_its_text() -> None:
     """The keys the page builds from the server's data: error codes, AI reason codes, rule
     options and their help, presets, choice values, Zheng Shang You kinds, card names."""
     need = {f"error.{code}" for code in STATUS} | {f"why.{code}" for code in REASON_CODES}
+    need |= {f"hint.why.{code}" for code in HINT_CODES if code != "other"}
     need |= {f"verb.{kind}" for kind in KINDS} | {f"suit.{s}" for s in "SHDC"} | {f"rank.{r}" for r in "AKQJ"}
     need |= {"card.RJ", "card.BJ", "card.JK", "error.network", "error.bad_reply", "error.error"}
     for game, meta in rules_metadata().items():
@@ -149,3 +150,36 @@ def test_reason_facts_and_their_english() -> None:
         "the random player plays 3 cards from hand to the table; 4 cards left in hand"
     )
     assert reason_facts("random", "play 3H 4H 5H", shed, {"hand_sizes": [5, 4]})["count"] == 3
+
+
+def test_hints_carry_their_reasons_as_facts(client: TestClient) -> None:
+    """A hint (a game's seat, or a puzzle) has ``why``: a code the page translates and the numbers its
+    sentence needs; the numbers are the engine's own (its English reason says the same)."""
+    import re
+
+    codes: set[str] = set()
+    for game, seats in (
+        ("contract", ["human", "greedy", "greedy"]),
+        ("zsy", ["human"] + ["greedy"] * 3),
+        ("manipulation", ["human"] + ["greedy"] * 3),
+    ):
+        g = client.post("/api/new_game", json={"game": game, "players": len(seats), "seed": 4, "seats": seats}).json()
+        gid, token = g["game_id"], g["tokens"]["0"]
+        for _ in range(8):
+            h = client.post("/api/hint", json={"game_id": gid, "token": token}).json()
+            why = h["why"]
+            assert why["code"] in HINT_CODES, h
+            codes.add(why["code"])
+            if why["code"] != "other":
+                assert EN[f"hint.why.{why['code']}"], why
+            if why["code"] in ("plays_most", "points_left", "plays_to_go_out"):
+                assert str(why["n"]) in re.findall(r"\d+", h["reason"]), h
+            r = client.post("/api/apply", json={"game_id": gid, "token": token, "action": h["action"]}).json()
+            if r["terminal"]:
+                break
+    zsy = {"game": "zsy", "position": {"hand": "3H 4H 5H 9S 9D"}}
+    h = client.post("/api/hint", json={"puzzle": zsy}).json()
+    assert h["why"] == {"code": "plays_to_go_out", "n": 1, "now": 2}, h
+    assert {"plays_to_go_out", "plays_most"} <= codes and codes & {"take", "draw", "discard_distance", "points_left"}, (
+        codes
+    )

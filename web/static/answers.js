@@ -2,7 +2,7 @@
 import { $, el, api, tokens, baseCode, countOf, sortKey } from "./util.js";
 import { GAME, cardEl, cardsEl, actionEl, meldName, contractName } from "./cards.js";
 import { S, puzzle, validate } from "./entry.js";
-import { t, tn, num, errorText } from "./i18n.js";
+import { t, tn, num, errorText, hintWhy } from "./i18n.js";
 
 
 export async function solve() {
@@ -49,8 +49,7 @@ export function renderAnswer() {
   else if (GAME === "contract") renderContract(answer, p, result);
   else renderZsy(answer, p, result);
   if (hint && !hint.error) {
-    // The hint's reason is the solver's own English sentence: shown as the detail it is.
-    answer.append(el("div", { class: "advice", id: "advice" }, el("b", { text: t("answer.advice") + " " }), actionEl(hint.action), el("div", { class: "muted", lang: "en", text: hint.reason })));
+    answer.append(el("div", { class: "advice", id: "advice" }, el("b", { text: t("answer.advice") + " " }), actionEl(hint.action), el("div", { class: "muted" }, hintWhy(hint))));
   }
   answer.append(el("p", { class: "muted", text: t("answer.seconds", { ms: Number((result.seconds * 1000).toFixed(1)) }) }));
 }

@@ -112,3 +112,15 @@ export function translateStatic(root) {
     }
   }
 }
+
+// A hint's reason as the page shows it: the server's facts ("why": docs/web.md, "Languages") in this
+// language; a reason the facts do not cover ("other") is the engine's English sentence, marked so.
+export function hintWhy(hint) {
+  const why = hint && hint.why;
+  const key = why ? `hint.why.${why.code}` : "";
+  if (why && why.code !== "other" && has(key)) return document.createTextNode(t(key, why));
+  const span = document.createElement("span");
+  span.lang = "en";
+  span.textContent = (hint && hint.reason) || "";
+  return span;
+}

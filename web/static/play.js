@@ -3,7 +3,7 @@
 import { $, el, api, tokens, baseCode, countOf, download, readFile } from "./util.js";
 import { GAME, cardsEl, actionEl, meldName, sortHand, contractName } from "./cards.js";
 import { S, presetName } from "./entry.js";
-import { t, tn, errorText } from "./i18n.js";
+import { t, tn, errorText, hintWhy } from "./i18n.js";
 
 const P = {
   id: null, token: null, obs: null, legal: [], hand: [], selected: [], melds: [], hint: null,
@@ -23,10 +23,8 @@ function drawNote() {
   n.className = "note" + (NOTE && NOTE.error ? " error" : "");
   if (!NOTE) n.replaceChildren();
   else if (NOTE.exc) n.replaceChildren(errorText(NOTE.exc));
-  else if (NOTE.key === "hint") {
-    // The hint's reason is the engine's own English sentence: shown as the detail it is.
-    n.replaceChildren(t("play.hint", { action: NOTE.params.action }), " ", el("span", { lang: "en", text: NOTE.params.reason }));
-  } else n.replaceChildren(t(NOTE.key, NOTE.params));
+  else if (NOTE.key === "hint") n.replaceChildren(t("play.hint", { action: NOTE.params.action }), " ", hintWhy(NOTE.params));
+  else n.replaceChildren(t(NOTE.key, NOTE.params));
 }
 
 // The presets offered, named in the page's language (the choice kept across a language switch).
@@ -166,7 +164,7 @@ async function hint() {
   try {
     const h = await api("hint", { game_id: P.id, token: P.token });
     P.hint = h.action;
-    note("hint", { action: h.action, reason: h.reason });
+    note("hint", { action: h.action, reason: h.reason, why: h.why });
     renderActions();
   } catch (e) {
     failed(e);
