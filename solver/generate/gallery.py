@@ -57,7 +57,7 @@ SAMPLES = (
     ("manipulation", "easy", "play"),
     ("manipulation", "expert", "play"),
     ("contract", "hard", "layoff"),
-    ("contract", "hard", "discard"),
+    ("contract", "expert", "discard"),
     ("zsy", "medium", "out"),
     ("zsy", "hard", "reply"),
 )
@@ -66,8 +66,8 @@ SAMPLES = (
 PICTURES = (
     ("manipulation", "expert", "play", False),
     ("manipulation", "expert", "play", True),
-    ("contract", "expert", "layoff", True),
-    ("contract", "hard", "discard", True),
+    ("contract", "hard", "layoff", True),
+    ("contract", "expert", "discard", True),
     ("zsy", "hard", "reply", True),
 )
 """The pictures in ``puzzles/img``: the first puzzle of each (game, level, kind), with its answer or not."""
@@ -156,8 +156,9 @@ def readme(root: Path) -> str:
         "for each game), each with a unique answer verified by the referee and checked",
         "by `shanghai solve puzzles/generated --check` (which replays each stated",
         "solution, too). Every position is legal (`shanghai check`). Each file's `[meta]`",
-        "has the kind of question, the measured difficulty (level, score, features) and",
-        "the solution; see [docs/generate.md](../docs/generate.md). Made with:",
+        "has the kind of question, the measured difficulty (level, score, features: the",
+        "idea the answer needs and the models of a human solver that miss it) and the",
+        "solution; see [docs/generate.md](../docs/generate.md). Made with:",
         "",
         "```sh",
         COMMAND,
