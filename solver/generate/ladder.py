@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from solver.generate.calibrate import MODELS
 from solver.generate.difficulty import Level
 from solver.puzzles import Puzzle
 
@@ -163,6 +162,8 @@ def place(puzzle: Puzzle, level: Level) -> Puzzle | None:
     """The puzzle at ``level`` with its idea and the models that miss it in its features, or None
     when it stands on none of the level's rungs. Each model is asked once (the rung's
     models first; once a rung holds, the rest for ``missed_by``)."""
+    from solver.generate.calibrate import MODELS  # here: calibrate's command line imports the package first
+
     models = MODELS[puzzle.game]
     asked: dict[str, bool] = {}
 
