@@ -182,7 +182,7 @@ def features_by_level(puzzles: Sequence[Puzzle]) -> dict[tuple[str, str], dict[s
     out: dict[tuple[str, str], dict[str, str]] = {}
     for key, group in groups.items():
         feats = [p.meta.get("features", {}) for p in group]
-        names = [k for k, v in feats[0].items() if isinstance(v, int)]
+        names = list(dict.fromkeys(k for f in feats for k, v in f.items() if isinstance(v, int)))
         row = {k: f"{sum(int(f.get(k, 0)) for f in feats) / len(feats):.1f}" for k in names}
         ideas: dict[str, int] = {}
         for f in feats:
