@@ -10,7 +10,7 @@ for each game and level (:data:`COMMAND`); the README's table counts them by
 kind, its text samples and pictures are drawn from fixed files
 (:data:`SAMPLES`, :data:`PICTURES`). ``tests/generate/test_gallery.py``
 checks the README and a bounded part of the puzzles on every run; the whole
-check takes about ten minutes on two cores.
+check took 8.5 minutes on the shared two cores (docs/generate.md).
 """
 
 from __future__ import annotations
