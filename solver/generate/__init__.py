@@ -14,7 +14,10 @@ the level and ``seed``, and the solver's answers are exact.
 The games' generators: :mod:`solver.generate.manipulation` ("play N
 cards"), :mod:`solver.generate.contract` (best lay-off with swaps, go out
 this turn, which card to discard), :mod:`solver.generate.zsy` (out in K
-plays, which reply). The scale: :mod:`solver.generate.difficulty`.
+plays, which reply). The scale: :mod:`solver.generate.ladder` (a level is
+defined by which models of a human solver miss the puzzle,
+:mod:`solver.generate.calibrate`); the features and their summary score:
+:mod:`solver.generate.difficulty`.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from typing import Any
 
 from solver.errors import ShanghaiError
 from solver.generate.difficulty import LEVELS, Level
+from solver.generate.ladder import questions_at
 from solver.puzzles import Puzzle, position_dict
 from solver.rules import rules_for
 
@@ -64,7 +68,7 @@ def plain_title(puzzle: Puzzle) -> str:
     }.get(str(kind), puzzle.title)
 
 
-def _candidate(game: str) -> Callable[[random.Random, Any, Level], Puzzle | None]:
+def _candidate(game: str) -> Callable[[random.Random, Any, Level, str], Puzzle | None]:
     if game == "manipulation":
         from solver.generate import manipulation
 
@@ -94,7 +98,8 @@ def generate(
     default rules when None). ``progress`` is called with each puzzle as it
     is found. Puzzle ``i`` is the same for every ``count`` above ``i``.
     ``titles`` is ``count`` or ``plain`` (:func:`plain_title`: the title does
-    not give the answer's count away; the puzzles are the same).
+    not give the answer's count away; the puzzles are the same). Puzzle ``i``
+    asks the level's questions in turn (:func:`solver.generate.ladder.questions_at`).
     """
     if game not in GAMES:
         raise GenerateError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
@@ -107,6 +112,7 @@ def generate(
     rule_set = rules if rules is not None and not isinstance(rules, dict) else rules_for(game, rules or {})
     level: Level = difficulty
     make = _candidate(game)
+    questions = questions_at(game, level)
     rng = random.Random(f"{game}:{difficulty}:{seed}")
     found: list[Puzzle] = []
     seen: set[str] = set()
@@ -115,7 +121,7 @@ def generate(
         tries += 1
         if tries > MAX_TRIES:
             raise GenerateError(f"no {difficulty} {game} puzzle found in {MAX_TRIES} tries under these rules")
-        puzzle = make(rng, rule_set, level)
+        puzzle = make(rng, rule_set, level, questions[len(found) % len(questions)])
         if puzzle is None:
             continue
         key = repr(sorted(position_dict(puzzle.position).items()))

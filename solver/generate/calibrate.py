@@ -1,7 +1,9 @@
 """Models of a human solver, and the share of each that misses a puzzle, by game and level.
 
-A level is meant to be missed by more of the weaker models than the level
-below. The models, from weakest:
+A level is defined by which of these models miss it (the ladder,
+:mod:`solver.generate.ladder`): the generator keeps a candidate at a level
+only when the level's models miss it and the others find it. The models,
+from weakest:
 
 - ``greedy``: the engine's greedy player put into the position (plays what
   fits without rearranging; lays off what fits; leads the biggest
@@ -26,6 +28,7 @@ folder (default ``puzzles/generated``) or freshly generated ones
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,7 +39,7 @@ from solver.generate.difficulty import LEVELS, SOLVE_SECONDS
 from solver.generate.players import finds_answer
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, iter_puzzle_paths, load
 
-__all__ = ["MODELS", "misses", "shares", "main"]
+__all__ = ["MODELS", "misses", "shares", "features_by_level", "main"]
 
 
 def _touches(card: Card, cards: Sequence[Card]) -> bool:
@@ -171,6 +174,45 @@ def shares(puzzles: Sequence[Puzzle]) -> dict[tuple[str, str], tuple[int, dict[s
     return out
 
 
+def features_by_level(puzzles: Sequence[Puzzle]) -> dict[tuple[str, str], dict[str, str]]:
+    """Per (game, level): each numeric feature's mean, and how many puzzles ask for each idea."""
+    groups: dict[tuple[str, str], list[Puzzle]] = {}
+    for p in puzzles:
+        groups.setdefault((p.game, str(p.meta.get("difficulty"))), []).append(p)
+    out: dict[tuple[str, str], dict[str, str]] = {}
+    for key, group in groups.items():
+        feats = [p.meta.get("features", {}) for p in group]
+        names = list(dict.fromkeys(k for f in feats for k, v in f.items() if isinstance(v, int)))
+        row = {k: f"{sum(int(f.get(k, 0)) for f in feats) / len(feats):.1f}" for k in names}
+        ideas: dict[str, int] = {}
+        for f in feats:
+            ideas[str(f.get("idea", "?"))] = ideas.get(str(f.get("idea", "?")), 0) + 1
+        row["ideas"] = "; ".join(f"{idea} ({n})" for idea, n in ideas.items())
+        out[key] = row
+    return out
+
+
+class _Enough(Exception):
+    """Raised from the progress callback when a cell's time is up."""
+
+
+def _fresh(game: str, level: str, count: int, seed: int, seconds: float) -> list[Puzzle]:
+    """Up to ``count`` fresh puzzles, the first ones of ``generate``'s order, within about ``seconds``."""
+    from solver.generate import generate
+
+    found: list[Puzzle] = []
+    end = time.perf_counter() + seconds
+
+    def keep(p: Puzzle) -> None:
+        found.append(p)
+        if time.perf_counter() > end:
+            raise _Enough
+
+    with contextlib.suppress(_Enough):
+        generate(game, level, count, seed, progress=keep)
+    return found
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print the table of misses (Markdown) for a folder of puzzles or fresh ones."""
     parser = argparse.ArgumentParser(prog="python -m solver.generate.calibrate", description=__doc__.split("\n")[0])
@@ -178,13 +220,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fresh", type=int, default=0, help="generate N a level and game instead of reading --dir")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--games", default="manipulation,contract,zsy")
+    parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument("--seconds", type=float, default=float("inf"), help="stop a fresh cell after about S s")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     games = args.games.split(",")
+    levels = args.levels.split(",")
     if args.fresh:
-        from solver.generate import generate
-
-        puzzles = [p for g in games for lv in LEVELS for p in generate(g, lv, args.fresh, args.seed)]
+        puzzles = [p for g in games for lv in levels for p in _fresh(g, lv, args.fresh, args.seed, args.seconds)]
     else:
         puzzles = [p for p in map(load, iter_puzzle_paths(args.dir)) if p.game in games and p.meta.get("difficulty")]
     table = shares(puzzles)
@@ -197,7 +240,17 @@ def main(argv: list[str] | None = None) -> None:
             n, share = table[(game, level)]
             cells = ", ".join(f"{name} {100 * s:.0f}%" for name, s in share.items())
             print(f"| {game} | {level} | {n} | {cells} |")
-    print(f"\n{len(puzzles)} puzzles, {time.perf_counter() - start:.0f} s")
+    print("\n| game | level | features (mean) | ideas (puzzles) |")
+    print("|---|---|---|---|")
+    by_level = features_by_level(puzzles)
+    for game in games:
+        for level in LEVELS:
+            if (game, level) in by_level:
+                row = dict(by_level[(game, level)])
+                ideas = row.pop("ideas")
+                cells = ", ".join(f"{k} {v}" for k, v in row.items())
+                print(f"| {game} | {level} | {cells} | {ideas} |")
+    print(f"\n{len(puzzles)} puzzles, {time.perf_counter() - start:.0f} s", flush=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

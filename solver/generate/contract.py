@@ -18,7 +18,6 @@ checked again by the CP-SAT distance model.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.contract import Layoff, best_discards, best_lay_down, best_layoff, distance_to_contract
@@ -26,6 +25,7 @@ from solver.contract.brute import exhaustive_layoff
 from solver.contract.referee import check_layoff
 from solver.errors import MeldError, ShanghaiError
 from solver.generate.difficulty import SOLVE_SECONDS, Difficulty, Level, measure
+from solver.generate.ladder import LADDER, fewest_decoys, kinds_at, place
 from solver.generate.players import contract_turn
 from solver.legality import position_problem
 from solver.melds import Meld, TableMeld, meld_kind
@@ -130,47 +130,21 @@ def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | 
     n = len(layoff.played)
     if layoff.status != "optimal" or n < 2 or (n == len(hand) and len(hand) > 1 and rng.random() < 0.5):
         return None
-    difficulty = measure("contract", _layoff_features(rules, pos, layoff))
-    if difficulty.level != level or not _idea_needed(rules, pos, layoff, level):
+    kind = "goout" if len(hand) - n <= 1 else "layoff"
+    rungs = [r for r in LADDER["contract"][level] if kind in r.kinds]
+    if not layoff.swaps and all("no-swap" in r.miss for r in rungs):
+        return None  # a lay-off without swaps is found by the no-swap model, which this level must see miss
+    greedy, _ = contract_turn("greedy", rules, pos)
+    if greedy == layoff.played and all("greedy" in r.miss for r in rungs):
+        return None  # the greedy player lays off the answer: it finds it, and this level must see it miss
+    difficulty = measure("contract", _layoff_features(rules, pos, layoff, greedy), level)
+    if dict(difficulty.features)["decoys"] < fewest_decoys("contract", level, kind):
         return None
-    if not unique_layoff(hand, position, layoff.played, rules):
+    puzzle = place(_layoff_puzzle(rules, pos, layoff, difficulty), level)
+    if puzzle is None or not unique_layoff(hand, position, layoff.played, rules):
         return None
     _confirm_layoff(rules, pos, layoff)
-    return _layoff_puzzle(rules, pos, layoff, difficulty)
-
-
-IDEAS: dict[Level, int] = {"easy": 0, "medium": 0, "hard": 1, "expert": 1}
-"""Per level, the fewest of the weaker ideas that must fall short: a lay-off without swaps, or one that
-looks only at the melds a hand card fits as it stands (hard and expert need a swap or a far meld)."""
-
-
-def _idea_needed(rules: ContractRules, pos: ContractPosition, layoff: Layoff, level: Level) -> bool:
-    """Whether the answer needs as many ideas beyond the plain lay-off as the level asks (:data:`IDEAS`)."""
-    need = IDEAS[level]
-    if need == 0:
-        return True
-    n = len(layoff.played)
-    short = 0
-    if layoff.swaps:  # without swaps, fewer cards fit (else the swap would not be in the unique answer)
-        plain = replace(rules, wild_swap=False)
-        short += (
-            len(best_layoff(pos.hand, pos.table, plain, player=0, objective="cards", time_limit=SOLVE_SECONDS).played)
-            < n
-        )
-    near = tuple(t for t in pos.table if any(_fits_at_a_glance(c, t.meld) for c in pos.hand))
-    short += len(best_layoff(pos.hand, near, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS).played) < n
-    return short >= need
-
-
-def _fits_at_a_glance(card: Card, meld: Meld) -> bool:
-    """The same rank as a card of the meld, or the next rank of its suit (what a quick look sees)."""
-    return any(
-        c.rank is None
-        or card.rank is None
-        or c.rank == card.rank
-        or (c.suit == card.suit and abs(int(c.rank) - int(card.rank)) in (1, 12))
-        for c in meld.cards
-    )
+    return puzzle
 
 
 def _layoff_table(
@@ -209,11 +183,11 @@ def _layoff_hand(
     return Cards(cards)
 
 
-def _layoff_features(rules: ContractRules, pos: ContractPosition, layoff: Layoff) -> dict[str, int]:
-    """The difficulty features of a lay-off puzzle: its size, swaps, decoys and the greedy player's shortfall."""
+def _layoff_features(rules: ContractRules, pos: ContractPosition, layoff: Layoff, greedy: Cards) -> dict[str, int]:
+    """The difficulty features of a lay-off puzzle: its size, swaps, decoys and the shortfall of the
+    greedy player (which laid off ``greedy``)."""
     hand, position = pos.hand, pos.table
     n = len(layoff.played)
-    greedy, _ = contract_turn("greedy", rules, pos)
     decoys = 0
     for card in (hand - layoff.played).distinct():
         alone = best_layoff(Cards([card]), position, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS)
@@ -282,10 +256,10 @@ def _discard(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle |
     for req in rules.contract(round_):
         cards += _meld(rng, rules, req.kind, max(req.min_len, rules.set_min if req.kind == "set" else rules.run_min))
     rng.shuffle(cards)
-    missing = {"easy": 1, "medium": 1, "hard": 2, "expert": 2}[level]
-    cards = cards[missing:]
-    extra = {"easy": 1, "medium": 2, "hard": 3, "expert": 4}[level]
-    cards += [Card(Rank(rng.randint(1, 13)), rng.choice(_SUITS)) for _ in range(extra)]
+    # the same deal at every level (the contract's cards, one card short, and one more card): bigger
+    # deals hardly ever have one strictly best discard; the ladder sorts the positions by who misses
+    cards = cards[1:]
+    cards += [Card(Rank(rng.randint(1, 13)), rng.choice(_SUITS))]
     hand = Cards(cards)
     try:
         hand.check_against(rules.deck, "hand")
@@ -302,12 +276,13 @@ def _discard(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle |
     feats = {
         "cards": after,
         "greedy_shortfall": 0 if greedy == answer else 1,
-        "decoys": int(_useful(hand, answer)) + sum(1 for _, d in ranked[1:] if d == after + 1) // 3,
+        # decoys: the answer card looks useful (it touches another card), and each discard one card worse
+        "decoys": int(_useful(hand, answer)) + sum(1 for _, d in ranked[1:] if d == after + 1),
         "melds": max(0, len(hand) - 4),
         "wilds": sum(1 for c in hand if c in rules.wilds),
     }
-    difficulty = measure("contract", feats)
-    if difficulty.level != level:
+    difficulty = measure("contract", feats, level)
+    if feats["decoys"] < fewest_decoys("contract", level, "discard"):
         return None
     now = distance_to_contract(hand, rules, round_, time_limit=SOLVE_SECONDS, options=False)
     check = distance_to_contract(
@@ -316,18 +291,24 @@ def _discard(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle |
     if check.missing != after:  # pragma: no cover - two models agree
         raise MeldError("the CP-SAT distance disagrees with the discard search")
     contract = " + ".join(map(str, rules.contract(round_)))
-    return Puzzle(
-        "contract",
-        rules,
-        pos,
-        f"Which card to discard? (round {round_}: {contract})",
-        {"can_lay_down": False, "distance": now.missing},
-        meta={"kind": "discard", **difficulty.as_dict(), "solution": str(answer), "distance_after": after},
+    return place(
+        Puzzle(
+            "contract",
+            rules,
+            pos,
+            f"Which card to discard? (round {round_}: {contract})",
+            {"can_lay_down": False, "distance": now.missing},
+            meta={"kind": "discard", **difficulty.as_dict(), "solution": str(answer), "distance_after": after},
+        ),
+        level,
     )
 
 
-def candidate(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | None:
-    """One attempt at a puzzle of ``level``: a lay-off (or go-out) position two times in three, else a discard."""
-    if rng.random() < 2 / 3:
+def candidate(rng: random.Random, rules: ContractRules, level: Level, question: str | None = None) -> Puzzle | None:
+    """One attempt at a puzzle of ``level``: ``question`` ``layoff`` (a lay-off or go-out position) or
+    ``discard``; without one, a lay-off two times in three where the level has a lay-off rung."""
+    if question is None:
+        question = "layoff" if "layoff" in kinds_at("contract", level) and rng.random() < 2 / 3 else "discard"
+    if question == "layoff":
         return _layoff(rng, rules, level)
     return _discard(rng, rules, level)

@@ -1,19 +1,17 @@
-"""The difficulty scale: measured features, one score, four levels.
+"""The difficulty features: measured facts, one summary score; the level comes from the ladder.
 
 Every generated puzzle is measured (the features are facts about the
-position and its answer, computed exactly, never timed), the features are
-weighted into one score, and the score falls in one level's band::
+position and its answer, computed exactly, never timed) and the features
+are weighted into one summary score::
 
-    >>> score("manipulation", {"moved_cards": 2, "melds_broken": 1, "greedy_shortfall": 1,
-    ...                        "moves": 3, "decoys": 0, "shallow_depth": 1})
-    7.5
-    >>> level_of("manipulation", 7.5)
-    'easy'
+    >>> d = measure("manipulation", {"moved_cards": 2, "melds_broken": 1, "greedy_shortfall": 1,
+    ...                              "moves": 3, "decoys": 0, "shallow_depth": 1}, "easy")
+    >>> d.score, d.level
+    (7.5, 'easy')
 
-The weights and the bands are data (:data:`WEIGHTS`, :data:`BANDS`); the
-bands were set from the score distribution of random positions, and the
-benchmark ``python -m benchmarks.bench_generate`` checks them against how
-often the weaker decision makers find the answer (docs/generate.md).
+The level is not a band of the score: it is set by which models of a
+human solver miss the puzzle (:mod:`solver.generate.ladder`); the score
+only summarises the features (docs/generate.md).
 """
 
 from __future__ import annotations
@@ -22,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["LEVELS", "Level", "WEIGHTS", "BANDS", "Difficulty", "score", "level_of", "measure", "SOLVE_SECONDS"]
+__all__ = ["LEVELS", "Level", "WEIGHTS", "Difficulty", "score", "measure", "SOLVE_SECONDS"]
 
 SOLVE_SECONDS = 60.0
 """The time limit of every solve while generating: far above what a candidate needs (well under a
@@ -63,17 +61,10 @@ WEIGHTS: dict[str, dict[str, float]] = {
 }
 """Feature weights per game: the score is the weighted sum of the features."""
 
-BANDS: dict[str, tuple[float, float, float]] = {
-    "manipulation": (8.0, 11.5, 15.5),
-    "contract": (4.5, 6.5, 8.5),
-    "zsy": (7.0, 11.0, 16.0),
-}
-"""Per game, the scores where medium, hard and expert begin (easy is everything below)."""
-
 
 @dataclass(frozen=True, slots=True)
 class Difficulty:
-    """A puzzle's measured difficulty: the features, their score and the level the score falls in."""
+    """A puzzle's measured difficulty: the features, their score and its level (set by the ladder)."""
 
     features: tuple[tuple[str, int], ...]
     score: float
@@ -90,20 +81,7 @@ def score(game: str, features: Mapping[str, int]) -> float:
     return round(sum(weights[name] * value for name, value in features.items()), 2)
 
 
-def level_of(game: str, value: float) -> Level:
-    """The level whose band holds ``value``."""
-    medium, hard, expert = BANDS[game]
-    if value >= expert:
-        return "expert"
-    if value >= hard:
-        return "hard"
-    if value >= medium:
-        return "medium"
-    return "easy"
-
-
-def measure(game: str, features: Mapping[str, int]) -> Difficulty:
-    """Score the features and place them on the scale (features kept in the weights' order)."""
+def measure(game: str, features: Mapping[str, int], level: Level) -> Difficulty:
+    """Score the features of a puzzle meant for ``level`` (features kept in the weights' order)."""
     ordered = tuple((name, int(features[name])) for name in WEIGHTS[game] if name in features)
-    value = score(game, dict(ordered))
-    return Difficulty(ordered, value, level_of(game, value))
+    return Difficulty(ordered, score(game, dict(ordered)), level)

@@ -6,7 +6,8 @@ and a hand from the cards left. It becomes a puzzle when, in order of cost:
 1. the solver's best play is proven (``optimal``, least change ``optimal``)
    and plays two cards or more;
 2. the engine's ``greedy`` player and the no-rearrangement greedy rule play fewer cards;
-3. its difficulty falls in the level asked for;
+3. it holds the level's decoys and stands on one of the level's rungs
+   (:mod:`solver.generate.ladder`: which models of a human solver miss it);
 4. ``all_best_plays`` finds exactly one best set of hand cards (unique);
 5. the referee (:func:`solver.melds.validate_rearrangement`) confirms the
    new table plays exactly those cards.
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from solver.cards import Card, Cards, Rank, Suit
 from solver.errors import MeldError
 from solver.generate.difficulty import SOLVE_SECONDS, Difficulty, Level, measure
+from solver.generate.ladder import fewest_decoys, place
 from solver.generate.players import manipulation_played
 from solver.generate.shallow import shallow_depth, shallow_play
 from solver.manipulation import Play, all_best_plays, best_play, can_play
@@ -27,7 +29,7 @@ from solver.melds import Meld, meld_kind, validate_rearrangement
 from solver.puzzles import ManipulationPosition, Puzzle
 from solver.rules import ManipulationRules
 
-__all__ = ["SIZES", "Sizes", "random_position", "candidate", "features"]
+__all__ = ["SIZES", "Sizes", "random_position", "candidate", "features", "count_decoys"]
 
 JOKER = Card.parse("JK")
 _SUITS = tuple(Suit)
@@ -108,13 +110,21 @@ def random_position(
     return tuple(melds), hand
 
 
-def features(table: tuple[Meld, ...], hand: Cards, play: Play, greedy: int, rules: ManipulationRules) -> dict[str, int]:
-    """The difficulty features of a position and its (unique) best play."""
-    decoys = sum(
+def count_decoys(table: tuple[Meld, ...], hand: Cards, play: Play, rules: ManipulationRules) -> int:
+    """Hand cards playable on their own (a meld takes them as it stands) that the best play leaves."""
+    return sum(
         1
         for c in hand.distinct()
         if c not in play.played and can_play(table, Cards([c]), rules, time_limit=SOLVE_SECONDS)
     )
+
+
+def features(
+    table: tuple[Meld, ...], hand: Cards, play: Play, greedy: int, rules: ManipulationRules, decoys: int | None = None
+) -> dict[str, int]:
+    """The difficulty features of a position and its (unique) best play (``decoys`` when counted already)."""
+    if decoys is None:
+        decoys = count_decoys(table, hand, play, rules)
     return {
         "moved_cards": play.moved_cards,
         "melds_broken": len(table) - play.kept_melds,
@@ -125,8 +135,9 @@ def features(table: tuple[Meld, ...], hand: Cards, play: Play, greedy: int, rule
     }
 
 
-def candidate(rng: random.Random, rules: ManipulationRules, level: Level) -> Puzzle | None:
-    """One attempt at a puzzle of ``level`` (None when the random position does not qualify)."""
+def candidate(rng: random.Random, rules: ManipulationRules, level: Level, question: str | None = None) -> Puzzle | None:
+    """One attempt at a puzzle of ``level`` (None when the random position does not qualify); the only
+    question is ``play``."""
     sizes = SIZES[level]
     table, hand = random_position(rng, rules, rng.randint(*sizes.table), rng.randint(*sizes.hand))
     play = best_play(table, hand, rules, time_limit=SOLVE_SECONDS)
@@ -135,25 +146,32 @@ def candidate(rng: random.Random, rules: ManipulationRules, level: Level) -> Puz
     greedy = len(manipulation_played("greedy", table, hand, rules))
     if greedy >= play.cards or len(shallow_play(table, hand, rules, 0)) >= play.cards:
         return None
-    difficulty: Difficulty = measure("manipulation", features(table, hand, play, greedy, rules))
-    if difficulty.level != level:
+    decoys = count_decoys(table, hand, play, rules)
+    if decoys < fewest_decoys("manipulation", level, "play"):
+        return None
+    difficulty: Difficulty = measure("manipulation", features(table, hand, play, greedy, rules, decoys), level)
+    n = play.cards
+    whole = " (all of them)" if n == len(hand) else ""
+    puzzle = place(
+        Puzzle(
+            "manipulation",
+            rules,
+            ManipulationPosition(table, hand),
+            f"Play {n} of your {len(hand)} cards{whole}",
+            {"played": n, "cards": str(play.played), "distinct_plays": 1},
+            meta={
+                "kind": "play",
+                **difficulty.as_dict(),
+                "solution": [m.text for m in play.moves],
+                "new_table": [str(m) for m in play.table],
+            },
+        ),
+        level,
+    )
+    if puzzle is None:
         return None
     if all_best_plays(table, hand, rules, time_limit=SOLVE_SECONDS, limit=2) != (play.played,):
         return None
     if validate_rearrangement(table, hand, play.table, rules.meld_spec) != play.played:  # pragma: no cover
         raise MeldError("the referee disagrees with the solver's play")
-    n = play.cards
-    whole = " (all of them)" if n == len(hand) else ""
-    return Puzzle(
-        "manipulation",
-        rules,
-        ManipulationPosition(table, hand),
-        f"Play {n} of your {len(hand)} cards{whole}",
-        {"played": n, "cards": str(play.played), "distinct_plays": 1},
-        meta={
-            "kind": "play",
-            **difficulty.as_dict(),
-            "solution": [m.text for m in play.moves],
-            "new_table": [str(m) for m in play.table],
-        },
-    )
+    return puzzle

@@ -19,6 +19,7 @@ import random
 from solver.cards import Card, Cards
 from solver.errors import ComboError
 from solver.generate.difficulty import SOLVE_SECONDS, Level, measure
+from solver.generate.ladder import fewest_decoys, place
 from solver.generate.players import zsy_out_plays, zsy_reply
 from solver.puzzles import Puzzle, ZsyPosition
 from solver.rules import ZsyRules
@@ -114,13 +115,10 @@ def _out(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
         "near_best": min(NEAR_BEST_CAP, len({m.cards for m, a in zip(leads, after) if a == k})),
         "kinds": len({p.kind for p in split.plays}),
     }
-    difficulty = measure("zsy", feats)
-    if difficulty.level != level:
+    difficulty = measure("zsy", feats, level)
+    if feats["near_best"] < fewest_decoys("zsy", level, "out"):
         return None
-    if len(splits(hand, k, rules)) != 1:
-        return None
-    verify_split(hand, split.plays, rules)
-    return Puzzle(
+    puzzle = Puzzle(
         "zsy",
         rules,
         ZsyPosition(hand),
@@ -128,6 +126,11 @@ def _out(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
         {"fewest_plays": k},
         meta={"kind": "out", **difficulty.as_dict(), "solution": [str(p) for p in split.plays]},
     )
+    placed = place(puzzle, level)
+    if placed is None or len(splits(hand, k, rules)) != 1:
+        return None
+    verify_split(hand, split.plays, rules)
+    return placed
 
 
 def _reply(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
@@ -169,26 +172,32 @@ def _reply(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
         "near_best": min(NEAR_BEST_CAP, len({m.cards for m, a in reply.ranked if a == best + 1})),
         "kinds": len({p.kind for p in rest.plays} | {to_beat.kind}),
     }
-    difficulty = measure("zsy", feats)
-    if difficulty.level != level:
+    difficulty = measure("zsy", feats, level)
+    if feats["near_best"] < fewest_decoys("zsy", level, "reply"):
         return None
-    return Puzzle(
-        "zsy",
-        rules,
-        ZsyPosition(hand, to_beat.cards, to_beat.kind),
-        f"Reply to {to_beat}, or pass?",
-        {"fewest_plays": now, "moves": len(moves)},
-        meta={
-            "kind": "reply",
-            **difficulty.as_dict(),
-            "solution": _codes(answer) if answer else "pass",
-            "then": [str(p) for p in rest.plays],
-        },
+    return place(
+        Puzzle(
+            "zsy",
+            rules,
+            ZsyPosition(hand, to_beat.cards, to_beat.kind),
+            f"Reply to {to_beat}, or pass?",
+            {"fewest_plays": now, "moves": len(moves)},
+            meta={
+                "kind": "reply",
+                **difficulty.as_dict(),
+                "solution": _codes(answer) if answer else "pass",
+                "then": [str(p) for p in rest.plays],
+            },
+        ),
+        level,
     )
 
 
-def candidate(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
-    """One attempt at a puzzle of ``level``: "out in K plays" or "which reply", one in two each."""
-    if rng.random() < 0.5:
+def candidate(rng: random.Random, rules: ZsyRules, level: Level, question: str | None = None) -> Puzzle | None:
+    """One attempt at a puzzle of ``level``: ``question`` ``out`` ("out in K plays") or ``reply``;
+    without one, either, one in two each."""
+    if question is None:
+        question = "out" if rng.random() < 0.5 else "reply"
+    if question == "out":
         return _out(rng, rules, level)
     return _reply(rng, rules, level)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,9 @@ from solver.cards import Card, Cards
 from solver.contract.brute import exhaustive_layoff
 from solver.contract.referee import check_layoff
 from solver.generate import LEVELS, GenerateError, generate
-from solver.generate.difficulty import BANDS, level_of, measure
+from solver.generate.calibrate import misses
+from solver.generate.difficulty import measure
+from solver.generate.ladder import LADDER, decoys, place
 from solver.melds import Meld
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, dumps, loads
 from tests.oracles.manip_brute import best_by_brute_force
@@ -36,7 +39,7 @@ def test_files_are_valid_and_answers_check(game: str, tmp_path: Path) -> None:
         for i, p in enumerate(sample(game, level)):
             (tmp_path / f"{level}-{i}.toml").write_text(dumps(p), encoding="utf-8")
             assert loads(dumps(p)) == p
-            assert p.meta["difficulty"] == level and level_of(game, p.meta["score"]) == level
+            assert p.meta["difficulty"] == level
     checked = runner.invoke(app, ["check", str(tmp_path)])
     assert checked.exit_code == 0, checked.output
     solved = runner.invoke(app, ["solve", str(tmp_path), "--check", "--json"])
@@ -102,11 +105,11 @@ def test_zsy_out_unique_by_brute_force() -> None:
 
 
 def test_contract_layoffs_through_the_referee() -> None:
-    for p in sample("contract", "medium", 4):
+    layoffs = [p for p in sample("contract", "easy") if p.meta["kind"] != "discard"]
+    assert layoffs
+    for p in layoffs:
         pos = p.position
         assert isinstance(pos, ContractPosition)
-        if p.meta["kind"] == "discard":
-            continue
         played = Cards.parse(p.meta["solution"])
         new = tuple(type(t)(Meld.parse(text), t.owner) for t, text in zip(pos.table, p.meta["new_table"]))
         assert check_layoff(pos.table, pos.hand, new, p.rules, player=0) == played  # type: ignore[arg-type]
@@ -114,15 +117,52 @@ def test_contract_layoffs_through_the_referee() -> None:
         assert brute.primary == len(played) == p.answer["layoff"]
 
 
+def _stands_on(p: Puzzle, level: str) -> bool:
+    """The puzzle stands on a rung of ``level``, the models asked afresh, and records who missed it."""
+    missed = misses(p)
+    assert p.meta["features"]["missed_by"] == [m for m, v in missed.items() if v]
+    return any(
+        p.meta["kind"] in r.kinds
+        and decoys(p) >= r.decoys
+        and all(p.meta["features"][name] >= least for name, least in r.at_least)
+        and all(missed[m] for m in r.miss)
+        and not any(missed[m] for m in r.find)
+        and p.meta["features"]["idea"] == r.idea
+        for r in LADDER[p.game][level]  # type: ignore[index]
+    )
+
+
 @pytest.mark.parametrize("game", ["manipulation", "contract", "zsy"])
-def test_levels_ordered_by_score(game: str) -> None:
-    means = [sum(p.meta["score"] for p in sample(game, level, 2)) / 2 for level in LEVELS]
-    assert means == sorted(means)
-    assert BANDS[game] == tuple(sorted(BANDS[game]))
+def test_levels_are_set_by_which_models_miss(game: str) -> None:
+    # each level is defined by the models of a human solver that miss it (solver.generate.ladder)
+    for level in ("easy", "hard"):
+        for p in sample(game, level):
+            assert _stands_on(p, level), (level, p.meta)
+    weak = {"manipulation": 3, "contract": 2, "zsy": 2}[game]  # the models hard must be missed by, at least
+    assert all(len(p.meta["features"]["missed_by"]) >= weak for p in sample(game, "hard"))
+    assert all(decoys(p) >= 1 for p in sample(game, "hard"))
+
+
+def test_a_puzzle_every_model_finds_stands_on_no_higher_rung() -> None:
+    easy = sample("zsy", "easy")[0]
+    assert place(easy, "easy") is not None
+    assert place(easy, "hard") is None and place(easy, "expert") is None
+
+
+def test_levels_differ_in_what_they_ask() -> None:
+    # the old bands let every model find Contract easy and medium alike: now medium needs a freed wild
+    # or a discard the glance misses, and each level names a different idea
+    for game, ladder in LADDER.items():
+        ideas = [r.idea for level in LEVELS for r in ladder[level]]
+        assert len(set(ideas)) == len(ideas), game
+        for low, high in pairwise(LEVELS):
+            shares = [min(len(r.miss) for r in ladder[lv]) for lv in (low, high)]
+            assert shares[0] <= shares[1], (game, low, high)
+    assert all(r.miss for r in LADDER["contract"]["medium"])
 
 
 def test_measure_keeps_feature_order() -> None:
-    d = measure("zsy", {"hand": 6, "plays": 2})
+    d = measure("zsy", {"hand": 6, "plays": 2}, "easy")
     assert d.features == (("plays", 2), ("hand", 6)) and d.score == 2.5 and d.level == "easy"
 
 

@@ -56,16 +56,18 @@ def fresh(game: str, level: str, count: int, seed: int) -> tuple[Puzzle, ...]:
 @pytest.mark.parametrize(
     ("game", "level", "count", "seed", "kinds"),
     [
-        ("contract", "hard", 4, 1, {"layoff", "goout", "discard"}),
-        ("manipulation", "easy", 2, 3, {"play"}),
-        ("zsy", "medium", 5, 1, {"reply", "out"}),
+        ("contract", "hard", 4, 1, ({"layoff", "goout"}, {"discard"})),
+        ("manipulation", "easy", 2, 3, ({"play"},)),
+        ("zsy", "medium", 5, 1, ({"reply"}, {"out"})),
     ],
 )
 def test_freshly_generated_puzzles_of_every_kind_are_legal(
-    game: str, level: str, count: int, seed: int, kinds: set[str]
+    game: str, level: str, count: int, seed: int, kinds: tuple[set[str], ...]
 ) -> None:
+    # every question of the level comes up (puzzle i asks them in turn), each position legal
     puzzles = fresh(game, level, count, seed)
-    assert {p.meta["kind"] for p in puzzles} == kinds
+    found = {p.meta["kind"] for p in puzzles}
+    assert found <= set().union(*kinds) and all(found & group for group in kinds)
     for p in puzzles:
         assert position_problem(p.position, p.rules) is None, p.title
 

@@ -14,7 +14,7 @@ from solver.generate.post import FORMATS, daily, daily_choice, page_link, post
 from solver.puzzles import ContractPosition, dumps, load
 
 ROOT = Path(__file__).resolve().parents[2]
-REPLY = ROOT / "puzzles" / "generated" / "zsy" / "hard-reply-01.toml"
+REPLY = ROOT / "puzzles" / "generated" / "zsy" / "hard-reply-02.toml"
 LAYOFF = ROOT / "puzzles" / "contract" / "poker-layoff-joker-swap.toml"
 runner = CliRunner()
 
@@ -53,9 +53,10 @@ def test_post_cli_writes_the_picture_and_three_posts(tmp_path: Path) -> None:
     result = runner.invoke(app, ["post", str(REPLY), "-o", str(tmp_path), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert (tmp_path / "hard-reply-01.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "hard-reply-02.png").read_bytes()[:4] == b"\x89PNG"
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".bbcode", ".html", ".md", ".png"]
-    assert data["answer"][0].startswith("Answer: reply set:7H 7D")
+    solution = load(REPLY).meta["solution"]
+    assert data["answer"][0].startswith("Answer: reply ") and solution.split()[0] in data["answer"][0]
     md = runner.invoke(app, ["post", str(REPLY), "-o", str(tmp_path), "--format", "markdown"])
     assert md.exit_code == 0 and "<details><summary>Answer</summary>" in md.stdout
     bad = runner.invoke(app, ["post", str(REPLY), "-o", str(tmp_path), "--format", "pdf"])
