@@ -67,7 +67,7 @@ from solver.envs.features import feature_size, features
 from solver.envs.openspiel_deal import Deal, install, start_deal
 from solver.envs.openspiel_history import history_size, write
 from solver.envs.openspiel_params import actions_per_hand, length_bound, rule_data, spec
-from solver.envs.turn import MAX_CANCELS
+from solver.envs.turn import MAX_CANCELS, check_table_fits
 from solver.errors import IllegalActionError
 from solver.rules import rules_for
 
@@ -152,7 +152,9 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         self.players = int(params.get("players", 0)) or min(max(4, low), high)
         self.hands = int(params.get("hands", 1))
         self.params = _Params(self.NAME, self.players, data, self.hands, int(params.get("turn_limit", 1000)))
-        cards = len(self.params.engine_game(0).all_cards())  # bad parameters fail here, with one clear line
+        first = self.params.engine_game(0)  # bad parameters fail here, with one clear line
+        check_table_fits(first)
+        cards = len(first.all_cards())
         hands = min(self.hands, rules.rounds) if self.NAME == "contract" else self.hands
         self.max_length = length_bound(self.NAME, self.players, cards, hands, self.params.turn_limit, SEED_BYTES)
         self.max_length += hands * cards  # each deal's chance nodes, one a card

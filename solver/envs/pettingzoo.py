@@ -37,6 +37,7 @@ from solver.engine import new_game
 from solver.engine.base import PenaltyGame
 from solver.envs.actions import Turn, codec_for
 from solver.envs.features import Observations, feature_size
+from solver.envs.turn import check_table_fits
 from solver.errors import IllegalActionError
 
 __all__ = ["ShanghaiEnv"]
@@ -119,6 +120,7 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         time limit unless the ``time_limit`` option is given: the legal sets (the listed plays, what
         a play must hold) are then the same on any machine under any load."""
         game: Any = new_game(self.game_name, self.rules, self.players, seed, **self.options)
+        check_table_fits(game)
         if self.game_name == "manipulation" and "time_limit" not in self.options:
             game.time_limit = math.inf
         return game

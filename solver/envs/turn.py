@@ -17,11 +17,30 @@ from solver.cards import ALL_CARDS, N_CARDS, Card, Cards
 from solver.engine.base import Game
 from solver.errors import IllegalActionError
 
-__all__ = ["MAX_CANCELS", "MAX_MELDS", "Codec", "Turn"]
+__all__ = ["MAX_CANCELS", "MAX_MELDS", "Codec", "Turn", "TableTooLarge", "check_table_fits"]
 
 N = N_CARDS
 MAX_MELDS = 32
 MAX_CANCELS = 3
+
+
+class TableTooLarge(ValueError):
+    """A Contract rule set whose table can hold more melds than the env's fixed slots."""
+
+
+def check_table_fits(game: Any) -> None:
+    """Refuse (one clear line) a Contract game whose contracts could put more than
+    :data:`MAX_MELDS` melds on the table (every player laying down the round's largest contract: lay-offs
+    add no meld), so that no meld is ever dropped from the features or the action space."""
+    if getattr(game, "GAME", None) != "contract":
+        return
+    rules = game.rules
+    most = max(len(rules.contract(r)) for r in range(1, rules.rounds + 1)) * game.num_players
+    if most > MAX_MELDS:
+        raise TableTooLarge(
+            f"these contracts can put {most} melds on the table ({game.num_players} players); "
+            f"the env holds {MAX_MELDS}: use fewer players or smaller contracts"
+        )
 _EMPTY = Cards()
 _RANGE = range(N)
 

@@ -403,3 +403,15 @@ def test_a_swap_in_progress_shows_only_in_the_movers_view() -> None:
         after = features(turn, p)
         assert after == _reference(turn, p)
         assert (after != before[p]) == (p == mover), p
+
+
+def test_a_contract_table_that_could_pass_the_slots_is_refused_not_cut() -> None:
+    # nine-meld contracts for four players could put 36 melds on the table, past the 32 slots of the
+    # features and the action space: the env refuses the rule set in one line rather than drop melds
+    from solver.envs import aec_env
+    from solver.envs.turn import TableTooLarge
+
+    big = {"contracts": ["set set set set set set set set set"] * 7}
+    with pytest.raises(TableTooLarge, match="36 melds"):
+        aec_env("contract", rules=big, seed=1)
+    aec_env("contract", seed=1)  # the presets fit: at most 3 melds a player, 8 players at most
