@@ -87,7 +87,7 @@ def check_position(game: Any, extra: Any, rng: random.Random, most: int | None =
     the same effect; distinct effects, distinct paths. Returns the actions checked."""
     codec = codec_for(game)
     listed = game.legal_actions()
-    sample = listed if most is None or most >= len(listed) else rng.sample(listed, most)
+    sample = listed if most is None else rng.sample(listed, min(most, len(listed)))
     paths: dict[tuple[int, ...], Any] = {}
     for a in [*sample, extra]:
         path = codec.encode(game, a)
