@@ -15,7 +15,16 @@ observation and a mask per step, as an agent sees it) against the raw
 engine (a random player choosing, the engine applying); target at most 30% slower; (4)
 ``clone()`` of a mid-game state against ``copy.deepcopy``; target < 20 us;
 (5) with ``--ray``: self-play games per second on a local Ray, 2 workers
-against 1 (Ray's start not counted); target 1.7x.
+against 1 (Ray's start not counted); target 1.7x; (6) env against env, like
+for like (``--env-vs-env`` alone): our PettingZoo env of each game and
+RLCard's envs for gin rummy and doudizhu, all stepped with random legal
+actions (ours drawn from the action mask after reading ``env.last()``,
+RLCard's from the state's ``legal_actions``: each env builds the next
+observation and legal set every step), whole games, reset when one ends;
+env steps per second of thread CPU time (steadier than the wall clock on a
+shared machine), the median of ``--runs`` runs of ``--seconds / 2`` each,
+the envs taking turns within each run so that a change in the machine's
+load falls on all of them.
 
 Rows: each game with four ``random`` players (the targets: Contract Shanghai
 7 rounds >= 20 games/s, Manipulation Shanghai >= 20, Zheng Shang You one
@@ -62,6 +71,8 @@ def main() -> None:
     parser.add_argument("--only-new", action="store_true", help="skip the games/s table")
     parser.add_argument("--ray-only", action="store_true", help="only the Ray table")
     parser.add_argument("--env-only", action="store_true", help="only the env overhead table")
+    parser.add_argument("--env-vs-env", action="store_true", help="only the env against env table (6)")
+    parser.add_argument("--runs", type=int, default=5, help="runs of the env against env table (its median)")
     parser.add_argument(
         "--cpu",
         type=int,
@@ -70,10 +81,13 @@ def main() -> None:
         help="time the env table in thread CPU time, best of N passes a seed (steadier on a shared machine)",
     )
     args = parser.parse_args()
-    console = Console()
+    console = Console(width=120)
     console.print("[dim]the machine is shared: compare ratios within one run, not absolute rates[/]")
     if args.ray_only:
         _ray_table(console)
+        return
+    if args.env_vs_env:
+        _env_vs_env_table(console, args.seconds / 2, args.runs)
         return
     if args.env_only:
         for game in ("zsy", "contract", "manipulation"):  # every game's engine loaded, as in the whole run
@@ -85,6 +99,7 @@ def main() -> None:
     _actions_table(console, args.seconds)
     _env_table(console, args.cpu)
     _clone_table(console)
+    _env_vs_env_table(console, args.seconds / 2, args.runs)
     if args.ray:
         _ray_table(console)
 
@@ -251,6 +266,97 @@ def _env_table(console: Console, best_of: int = 0) -> None:
         ratio = env / raw
         table.add_row(
             game, str(n), f"{raw:.3f}", f"{env:.3f}", f"{ratio:.2f}", "<= 1.30", "yes" if ratio <= 1.3 else "no"
+        )
+    console.print(table)
+
+
+ENV_OPTIONS: dict[str, dict[str, Any]] = {
+    "zsy": {"max_hands": 1},
+    "contract": {"max_rounds": 1},
+    "manipulation": {"max_hands": 1},
+}
+"""Our envs' games in the env against env table: one hand (Contract: one round) a game."""
+
+
+def _our_env_steps(game: str, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Env steps, games and thread CPU seconds of our PettingZoo env with random legal actions for about ``seconds``."""
+    import numpy as np
+
+    from solver.envs import aec_env
+
+    rng = np.random.default_rng(seed)
+    env = aec_env(game, seed=seed, **ENV_OPTIONS[game])
+    env.reset(seed=seed)
+    steps = games = 0
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            games += 1
+            env.reset()
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    return steps, games, time.thread_time() - start
+
+
+def _rlcard_env_steps(name: str, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Env steps, games and thread CPU seconds of RLCard's env ``name`` with random legal actions for about ``seconds``."""
+    import rlcard
+
+    env = rlcard.make(name, config={"seed": seed})
+    rng = random.Random(seed)
+    steps = games = 0
+    state, _ = env.reset()
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        if env.is_over():
+            games += 1
+            state, _ = env.reset()
+            continue
+        state, _ = env.step(rng.choice(list(state["legal_actions"])))
+        steps += 1
+    return steps, games, time.thread_time() - start
+
+
+def _env_vs_env_table(console: Console, seconds: float, runs: int) -> None:
+    try:
+        import rlcard  # noqa: F401
+
+        from solver.envs import aec_env  # noqa: F401
+    except ImportError:
+        console.print("[yellow]rlcard or pettingzoo is not installed (pip install -e '.[bench,rl]'): no env rows[/]")
+        return
+    envs: list[tuple[str, Any]] = [
+        ("RLCard gin-rummy", lambda s, r: _rlcard_env_steps("gin-rummy", s, r)),
+        ("RLCard doudizhu", lambda s, r: _rlcard_env_steps("doudizhu", s, r)),
+        *((f"PettingZoo {g}", lambda s, r, g=g: _our_env_steps(g, s, r)) for g in ENV_OPTIONS),
+    ]
+    for _, run in envs:  # untimed: imports and first-use caches
+        run(0.2, 0)
+    rates: dict[str, list[float]] = {name: [] for name, _ in envs}
+    games: dict[str, int] = dict.fromkeys(rates, 0)
+    for r in range(runs):  # the envs take turns within each run
+        for name, run in envs:
+            steps, done, wall = run(seconds, 1 + r)
+            rates[name].append(steps / wall)
+            games[name] += done
+    gin = statistics.median(rates["RLCard gin-rummy"])
+    ddz = statistics.median(rates["RLCard doudizhu"])
+    title = f"env against env: random legal actions, env steps per CPU second, median of {runs} runs of {seconds:g} s"
+    table = Table(title=title)
+    for col in ("env", "median steps/s", "min", "max", "games", "x gin-rummy", "x doudizhu"):
+        table.add_column(col, justify="left" if col == "env" else "right")
+    for name, _ in envs:
+        median = statistics.median(rates[name])
+        table.add_row(
+            name,
+            f"{median:,.0f}",
+            f"{min(rates[name]):,.0f}",
+            f"{max(rates[name]):,.0f}",
+            str(games[name]),
+            f"{median / gin:.2f}",
+            f"{median / ddz:.2f}",
         )
     console.print(table)
 

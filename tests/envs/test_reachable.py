@@ -12,105 +12,32 @@ from typing import Any
 
 import pytest
 
+from benchmarks.soak_reachable import PLAYERS, PRESETS, after, carry_out, soak, state
 from solver.cards import Cards
 from solver.engine import new_game
-from solver.engine.players import make_player
-from solver.envs.actions import ContractCodec, ManipulationCodec, Turn, ZsyCodec, codec_for, table_effect
-from solver.envs.contract_actions import canon
+from solver.envs.actions import ContractCodec, ManipulationCodec, Turn, ZsyCodec, codec_for
 from solver.errors import IllegalActionError
 from solver.melds import Meld, TableMeld
 
-PRESETS = (
-    [("zsy", p) for p in ("individual", "pairs", "teams6")]
-    + [("contract", p) for p in ("finnish", "us", "poker_deck", "jokers_and_twos", "no_wild_swap", "last_round_normal")]
-    + [("manipulation", p) for p in ("german", "norwegian", "rummikub")]
-)
-PLAYERS = ("random", "greedy", "solver")
 
-
-def _new(game: str, preset: str, seed: int, hands: int = 1) -> Any:
-    players = 6 if preset == "teams6" else 4
-    options: dict[str, Any] = {"max_rounds": hands} if game == "contract" else {"max_hands": hands}
-    return new_game(game, {"preset": preset}, players, seed, **options)
-
-
-def state(game: Any) -> Any:
-    """What an action's effect is read from: the table (as its effect), the hands, who moves."""
-    if game.GAME == "contract":
-        return ([(canon(t.meld), t.owner) for t in game.table], list(game.hands), game.phase, game.to_move)
-    if game.GAME == "manipulation":
-        return (table_effect(game.table), list(game.hands), game.phase, game.to_move)
-    return ([str(a) for a in game.history], list(game.hands), game.current_player())
-
-
-def _after(game: Any, action: Any) -> Any:
-    g = game.clone()
-    g.apply(action)
-    return state(g)
-
-
-def _carry_out(game: Any, path: list[int]) -> Any:
-    """Apply ``path`` to a fresh turn on a copy of ``game``; every index must be in the mask."""
-    turn = Turn(game.clone())
-    done = None
-    for k, index in enumerate(path):
-        assert index in turn.legal(), f"{turn.codec.name(index)} not legal at step {k} of {path}"
-        done = turn.apply(index)
-        assert (done is None) == (k < len(path) - 1)
-    return state(turn.game)
-
-
-def check_position(game: Any, extra: Any, rng: random.Random, most: int = 25) -> int:
-    """Each listed action (a sample of at most ``most``) and ``extra``: its path carries out the same
-    effect; distinct effects, distinct paths. Returns the actions checked."""
-    codec = codec_for(game)
-    listed = game.legal_actions()
-    actions = [*rng.sample(listed, min(most, len(listed))), extra]
-    paths: dict[tuple[int, ...], Any] = {}
-    for a in actions:
-        path = codec.encode(game, a)
-        want = _after(game, a)
-        assert _carry_out(game, path) == want, f"{a}: {[codec.name(i) for i in path]}"
-        assert paths.setdefault(tuple(path), want) == want, f"{a}: a path shared by two effects"
-    return len(actions)
-
-
-@pytest.mark.parametrize("player", PLAYERS)
+@pytest.mark.parametrize(
+    "player", [p for p in PLAYERS if not p.startswith("ismcts")]
+)  # ismcts: the soak (40 s CPU here)
 @pytest.mark.parametrize(("game_name", "preset"), PRESETS)
 def test_players_records_replay_and_every_listed_action_round_trips(game_name: str, preset: str, player: str) -> None:
-    _soak(game_name, preset, player, states=30, seeds=1, hands=1)
+    # a 30% sample of the positions of one hand, 25 legal actions a position (the soak below checks every one)
+    row = soak(game_name, preset, player, states=30, seeds=1, hands=1, share=0.3, most=25)
+    assert row.positions >= 5 and row.replayed > 10
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("player", PLAYERS)
 @pytest.mark.parametrize(("game_name", "preset"), PRESETS)
 def test_a_thousand_states_round_trip(game_name: str, preset: str, player: str) -> None:
-    # every round of Contract (runs, wilds, the last round's whole-hand lay-down), three hands of the others
-    _soak(game_name, preset, player, states=1000, seeds=200, hands=7 if game_name == "contract" else 3)
-
-
-def _soak(game_name: str, preset: str, player: str, states: int, seeds: int, hands: int) -> None:
-    """Replay whole games of ``player`` in every seat; check ``states`` positions along them."""
-    rng = random.Random(f"{game_name}{preset}{player}")
-    checked = replayed = 0
-    for seed in range(seeds):
-        ref = _new(game_name, preset, seed, hands)
-        turn = Turn(_new(game_name, preset, seed, hands))
-        chooser = make_player(player, seed)
-        while not ref.is_terminal():
-            action = chooser.choose(ref)
-            if checked < states and rng.random() < 0.3:
-                check_position(ref, action, rng)
-                checked += 1
-            for index in turn.codec.encode(turn.game, action):  # the record replays through the env
-                assert index in turn.legal()
-                turn.apply(index)
-            ref.apply(action)
-            replayed += 1
-            assert state(turn.game) == state(ref), str(action)
-        if checked >= states:
-            break
-    assert checked >= min(states, 5) and replayed > 10
+    # every round of Contract, three hands of the others; every position, every legal action
+    # (python -m benchmarks.soak_reachable prints the same rows as a table)
+    row = soak(game_name, preset, player, states=1000)
+    assert row.positions == 1000
 
 
 def _laid_down_contract(hand: str, melds: list[str]) -> Any:
@@ -136,8 +63,8 @@ def test_a_wild_laid_off_at_either_end_of_a_run_is_two_actions() -> None:
     paths = [codec.encode(game, a) for a in (low, high)]
     assert paths[0] != paths[1]
     for a, path in zip((low, high), paths):
-        assert _carry_out(game, path) == _after(game, a)
-    assert _after(game, low) != _after(game, high)
+        assert carry_out(game, path) == after(game, a)
+    assert after(game, low) != after(game, high)
 
 
 def test_a_lay_off_of_several_cards_is_one_action() -> None:
@@ -147,7 +74,7 @@ def test_a_lay_off_of_several_cards_is_one_action() -> None:
     both = CLayOff(game.to_move, 0, Meld.parse("8H 9H"))
     path = codec_for(game).encode(game, both)
     assert [codec_for(game).name(i) for i in path] == ["select 8H", "select 9H", "layoff 0 0"]
-    assert _carry_out(game, path) == _after(game, both)
+    assert carry_out(game, path) == after(game, both)
 
 
 def test_the_lay_down_grouping_and_wild_roles_are_the_players() -> None:
@@ -168,12 +95,12 @@ def test_the_lay_down_grouping_and_wild_roles_are_the_players() -> None:
     ]
     a, b, c, d = (CLayDown(p, tuple(Meld.parse(m) for m in way)) for way in ways)
     assert all(game.is_legal(x) for x in (a, b, c, d))
-    assert len({str(_after(game, x)) for x in (a, b, c, d)}) == 4
+    assert len({str(after(game, x)) for x in (a, b, c, d)}) == 4
     codec = codec_for(game)
     paths = [codec.encode(game, x) for x in (a, b, c, d)]
     assert len({tuple(x) for x in paths}) == 4
     for x, path in zip((a, b, c, d), paths):
-        assert _carry_out(game, path) == _after(game, x)
+        assert carry_out(game, path) == after(game, x)
 
 
 @pytest.mark.parametrize("codec", [ZsyCodec(), ContractCodec(), ManipulationCodec()], ids=lambda c: c.GAME)
