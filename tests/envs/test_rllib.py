@@ -1,4 +1,11 @@
-"""The RLlib route (the ``rllib`` extra): masked PPO on a local Ray trains and reports its win share."""
+"""The RLlib route (the ``rllib`` extra): masked PPO on a local Ray trains and reports its win share.
+
+A separate command, like the soaks (the extra pulls in torch and RLlib, too heavy for the default
+run and its 20-minute CI budget)::
+
+    pip install -e '.[rl,rllib]'
+    python -m pytest -m slow tests/envs/test_rllib.py
+"""
 
 from __future__ import annotations
 
@@ -7,21 +14,32 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from tests.envs.needs import need
 
-need("ray.rllib", "rllib")
-need("torch", "rllib")
-import numpy as np  # noqa: E402
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).parents[2]
-_spec = importlib.util.spec_from_file_location("rllib_ppo", ROOT / "examples" / "rllib_ppo.py")
-assert _spec is not None and _spec.loader is not None
-rllib_ppo = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(rllib_ppo)
 
 
-def test_the_masked_module_gives_illegal_indexes_no_chance() -> None:
+@pytest.fixture(scope="module")
+def rllib_ppo() -> Any:
+    """``examples/rllib_ppo.py`` as a module (the extra checked first: under CI a missing one fails)."""
+    need("ray.rllib", "rllib")
+    need("torch", "rllib")
+    spec = importlib.util.spec_from_file_location("rllib_ppo", ROOT / "examples" / "rllib_ppo.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_masked_module_gives_illegal_indexes_no_chance(rllib_ppo: Any) -> None:
+    import numpy as np
+
     env = rllib_ppo.make_env({"game": "zsy", "seed": 4})
     module = rllib_ppo.build_module(env)
     obs, _ = env.reset(seed=4)
@@ -34,7 +52,7 @@ def test_the_masked_module_gives_illegal_indexes_no_chance() -> None:
     assert np.isfinite(rllib_ppo.value(module, obs))
 
 
-def test_one_ppo_iteration_on_a_local_ray_reports_the_win_share() -> None:
+def test_one_ppo_iteration_on_a_local_ray_reports_the_win_share(rllib_ppo: Any) -> None:
     run = subprocess.run(
         [sys.executable, "examples/rllib_ppo.py", "--iterations", "1", "--batch", "128", "--eval-games", "2", "--json"],
         capture_output=True,
