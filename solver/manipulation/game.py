@@ -22,6 +22,7 @@ the position), never a side effect of an earlier call.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -117,10 +118,19 @@ class ManipulationGame(PenaltyGame):
     """A game of Manipulation Shanghai: hands until a player reaches the target (and loses).
 
     ``max_hands`` (engine option) ends the game after that many hands;
-    ``time_limit`` bounds each solver question the engine asks.
+    ``time_limit`` bounds the solver player's own search (its best play,
+    :func:`~solver.manipulation.players.solver_decision`). The engine's
+    questions that make the legal set (can the player play, how many cards a
+    play must hold, the most an opened player can play, the opening) are
+    asked with no time limit (:attr:`RULE_QUESTION_LIMIT`): CP-SAT proves
+    each answer, so the legal actions are the same on any machine under any
+    load, and a record made by one game replays through another.
     """
 
     GAME: ClassVar[str] = "manipulation"
+    RULE_QUESTION_LIMIT: ClassVar[float] = math.inf
+    """The time limit of the questions behind the legal set: none (a limit that bit would drop a
+    legal play, or allow a draw to a player who can play, depending on the machine's load)."""
     rules: ManipulationRules
 
     def __init__(
@@ -223,7 +233,7 @@ class ManipulationGame(PenaltyGame):
                 self.hands[p],
                 self.rules,
                 lower=partial(self._greedy, p),  # not a lambda: a game with its questions pickles
-                time_limit=self.time_limit,
+                time_limit=self.RULE_QUESTION_LIMIT,  # not the game's time_limit: legality is exact
                 table_cards=self._table_cards(),
             )
         return found
@@ -238,7 +248,12 @@ class ManipulationGame(PenaltyGame):
         found = self._openings.get(key)
         if found is None:
             play = best_play(
-                (), self.hands[p], self.rules, objective="value", time_limit=self.time_limit, least_change=False
+                (),
+                self.hands[p],
+                self.rules,
+                objective="value",
+                time_limit=self.RULE_QUESTION_LIMIT,  # the legal set: exact, whatever the load
+                least_change=False,
             )
             if play.played and self.opening_value(play.table) >= self.rules.initial_meld:
                 found = Most(play.cards, (*self.table, *play.table), play.status)
