@@ -113,8 +113,9 @@ class _Params:
     turn_limit: int
 
     def engine_game(self, seed: int) -> Any:
-        """The engine game dealt from ``seed``. A Manipulation game asks its solver questions with no
-        time limit (as the PettingZoo env's): its legal sets are the same under any load."""
+        """The engine game dealt from ``seed``. A Manipulation game's solver player searches with no time
+        limit (as the PettingZoo env's): what it plays does not depend on the load (its legal sets
+        never do: ``ManipulationGame.RULE_QUESTION_LIMIT``)."""
         rules = _rules(self.name, self.rules)
         if self.name == "contract":
             return new_game(self.name, rules, self.players, seed, max_rounds=self.hands, turn_limit=self.turn_limit)

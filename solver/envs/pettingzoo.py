@@ -116,9 +116,10 @@ class ShanghaiEnv(AECEnv):  # type: ignore[misc]
         self._views = Observations(game, players, self._zeros)
 
     def _new_game(self, seed: int) -> Any:
-        """The engine game dealt from ``seed``. A Manipulation game asks its solver questions with no
-        time limit unless the ``time_limit`` option is given: the legal sets (the listed plays, what
-        a play must hold) are then the same on any machine under any load."""
+        """The engine game dealt from ``seed``. A Manipulation game's solver player (an opponent) searches
+        with no time limit unless the ``time_limit`` option is given, so its moves, like the legal
+        sets (which the game always asks with no limit: ``ManipulationGame.RULE_QUESTION_LIMIT``),
+        are the same on any machine under any load."""
         game: Any = new_game(self.game_name, self.rules, self.players, seed, **self.options)
         check_table_fits(game)
         if self.game_name == "manipulation" and "time_limit" not in self.options:
