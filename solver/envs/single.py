@@ -31,7 +31,7 @@ from solver.errors import IllegalActionError
 __all__ = ["ShanghaiGymEnv", "gym_env", "vector_env"]
 
 
-class ShanghaiGymEnv(gymnasium.Env):
+class ShanghaiGymEnv(gymnasium.Env):  # type: ignore[type-arg, unused-ignore]  # generic in some gymnasium versions
     """One agent's seat of a game, the other seats played by built-in players."""
 
     def __init__(
@@ -91,7 +91,7 @@ class ShanghaiGymEnv(gymnasium.Env):
         obs, info = self._out()
         return obs, reward, bool(self.env.terminations[self.agent]), False, info
 
-    def render(self) -> str | None:
+    def render(self) -> str | None:  # type: ignore[override, unused-ignore]  # gymnasium 1.2 types it as frames
         """The position as text (``render_mode="ansi"``)."""
         out: str | None = self.env.render()
         return out
