@@ -16,6 +16,7 @@ import platform
 import random
 import statistics
 import time
+from typing import Any
 
 from solver.envs import aec_env
 
@@ -26,7 +27,7 @@ GAMES: tuple[tuple[str, dict[str, int]], ...] = (
 )
 
 
-def rollout(game: str, options: dict[str, int], steps: int, seed: int) -> float:
+def rollout(game: str, options: dict[str, Any], steps: int, seed: int) -> float:
     """CPU seconds of this process for ``steps`` env steps of random play (observation and mask included):
     CPU time, not wall time, so other processes on a shared machine change it less."""
     env = aec_env(game, seed=seed, **options)

@@ -5,7 +5,6 @@ asked with no time limit, so CP-SAT proves each answer however slow the machine 
 from __future__ import annotations
 
 import math
-import random
 from typing import Any
 
 import pytest
@@ -17,8 +16,8 @@ need("pettingzoo", "rl")
 
 def test_every_solver_question_behind_the_masks_has_no_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     import solver.manipulation.model as model
+    from benchmarks.bench_env_steps import rollout
     from solver.cpsat import solve_proto as solve
-    from solver.envs import aec_env
 
     limits: list[float] = []
 
@@ -27,16 +26,8 @@ def test_every_solver_question_behind_the_masks_has_no_time_limit(monkeypatch: p
         return solve(proto, params)
 
     monkeypatch.setattr(model, "solve_proto", recorded)
-    env = aec_env("manipulation", rules={"preset": "rummikub"}, seed=1, max_hands=1)
-    env.reset(seed=1)
-    rng = random.Random(1)
-    for _ in range(400):  # random steps through the env, a mask at each (jokers: CP-SAT is asked)
-        obs, _, done, cut, _ = env.last()
-        if done or cut:
-            env.reset()
-            continue
-        legal = obs["action_mask"].nonzero()[0]
-        env.step(int(legal[rng.randrange(len(legal))]))
+    # random steps through the env, a mask at each (jokers: CP-SAT is asked)
+    rollout("manipulation", {"rules": {"preset": "rummikub"}, "max_hands": 1}, 400, 1)
     assert limits and all(t == math.inf for t in limits), sorted(set(limits))
 
 
