@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from solver.cards import Card, Cards
 from solver.contract.actions import (
@@ -98,6 +99,21 @@ def solver_decision(game: ContractGame) -> Decision:
     return _or_greedy(_plan_decision, game)
 
 
+def _the_discard_on_offer(game: ContractGame) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The arguments :func:`best_turn` and :func:`call_decision` share: the position with the top
+    discard on offer (the rest of the pile seen)."""
+    p = game.to_move
+    args = (game.hands[p], game.table, game.rules, game.round)
+    kwargs = {
+        "discard": game.pile[-1],
+        "player": p,
+        "laid_down": game.laid_down[p],
+        "seen": Cards(game.pile[:-1]),
+        "time_limit": game.time_limit,
+    }
+    return args, kwargs
+
+
 def _plan_decision(game: ContractGame) -> Decision:
     if game.phase == "play":
         game.turn_plan()  # first: the listed lay-down is then the plan's
@@ -105,33 +121,14 @@ def _plan_decision(game: ContractGame) -> Decision:
     kinds = {type(a) for a in legal}
     p = game.to_move
     if CTake in kinds:
-        plan = best_turn(
-            game.hands[p],
-            game.table,
-            game.rules,
-            game.round,
-            discard=game.pile[-1],
-            player=p,
-            laid_down=game.laid_down[p],
-            seen=Cards(game.pile[:-1]),
-            time_limit=game.time_limit,
-        )
+        args, kwargs = _the_discard_on_offer(game)
+        plan = best_turn(*args, **kwargs)
         action: ContractAction = CTake(p) if plan.take else CDecline(p)
         facts = {"distance": plan.distance, "distance_take": plan.distance_take, "outs": str(plan.outs)}
         return Decision(_listed(legal, action), plan.reason, facts)
     if CCall in kinds:
-        call = call_decision(
-            game.hands[p],
-            game.table,
-            game.rules,
-            game.round,
-            discard=game.pile[-1],
-            player=p,
-            laid_down=game.laid_down[p],
-            seen=Cards(game.pile[:-1]),
-            penalty=bool(game.stock or len(game.pile) > 1),
-            time_limit=game.time_limit,
-        )
+        args, kwargs = _the_discard_on_offer(game)
+        call = call_decision(*args, penalty=bool(game.stock or len(game.pile) > 1), **kwargs)
         action = CCall(p) if call.call else CNoCall(p)
         word = "call Shanghai!: " if call.call else "no call: "
         facts = {"distance": call.distance, "distance_call": call.distance_call}
