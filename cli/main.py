@@ -418,6 +418,8 @@ def main(args: list[str] | None = None) -> None:
     try:
         code = command.main(args, prog_name="shanghai", standalone_mode=False)
     except OutputFailed as exc:
+        if is_interrupt(exc):  # a write cut short by Ctrl-C's unwinding (a closed stream): still Ctrl-C
+            interrupted()
         output_failed(exc)
     except (typer.Abort, KeyboardInterrupt) as exc:
         if not is_interrupt(exc):  # click's Abort of an end of input
