@@ -187,7 +187,11 @@ class SolvePool:
                 return _error(rid, "timeout", f"no answer within the hard limit of {seconds:g} s; stopped")
             reply: str = worker.conn.recv()
             return reply
-        except (EOFError, OSError):
+        except Exception as exc:
+            if self.killed:  # Ctrl-C closed the connection under this read (any error): no reply follows
+                return ""
+            if not isinstance(exc, (EOFError, OSError)):
+                raise
             worker.kill()
             code = worker.process.exitcode
             return _error(rid, "internal_error", f"the solver worker stopped (exit code {code})")
