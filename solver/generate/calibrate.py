@@ -213,6 +213,19 @@ def _fresh(game: str, level: str, count: int, seed: int, seconds: float) -> list
     return found
 
 
+def _save(puzzles: Sequence[Puzzle], folder: Path, seed: int) -> None:
+    """Write ``puzzles`` to ``folder/<game>/<level>-<kind>-s<seed>-<NNN>.toml`` (the seed keeps runs apart)."""
+    from solver.puzzles import dumps
+
+    counts: dict[tuple[str, str], int] = {}
+    for p in puzzles:
+        level, kind = str(p.meta.get("difficulty")), str(p.meta.get("kind", "play"))
+        n = counts[(p.game, level)] = counts.get((p.game, level), 0) + 1
+        path = folder / p.game / f"{level}-{kind}-s{seed}-{n:03d}.toml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dumps(p), encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print the table of misses (Markdown) for a folder of puzzles or fresh ones."""
     parser = argparse.ArgumentParser(prog="python -m solver.generate.calibrate", description=__doc__.split("\n")[0])
@@ -222,12 +235,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", default="manipulation,contract,zsy")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--seconds", type=float, default=float("inf"), help="stop a fresh cell after about S s")
+    parser.add_argument("--save", type=Path, help="write the fresh puzzles to DIR/<game>/ (so runs can be pooled with --dir)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     games = args.games.split(",")
     levels = args.levels.split(",")
     if args.fresh:
         puzzles = [p for g in games for lv in levels for p in _fresh(g, lv, args.fresh, args.seed, args.seconds)]
+        if args.save is not None:
+            _save(puzzles, args.save, args.seed)
     else:
         puzzles = [p for p in map(load, iter_puzzle_paths(args.dir)) if p.game in games and p.meta.get("difficulty")]
     table = shares(puzzles)
