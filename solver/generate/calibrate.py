@@ -159,17 +159,23 @@ def misses(puzzle: Puzzle) -> dict[str, bool]:
     return {name: not finds(puzzle) for name, finds in MODELS[puzzle.game].items()}
 
 
-def shares(puzzles: Sequence[Puzzle]) -> dict[tuple[str, str], tuple[int, dict[str, float]]]:
-    """Per (game, level): the number of puzzles and the share of each model that misses them."""
-    out: dict[tuple[str, str], tuple[int, dict[str, float]]] = {}
-    groups: dict[tuple[str, str], list[Puzzle]] = {}
-    for p in puzzles:
-        groups.setdefault((p.game, str(p.meta.get("difficulty"))), []).append(p)
+def shares(
+    puzzles: Sequence[Puzzle], *, by_kind: bool = False, missed: Sequence[dict[str, bool]] | None = None
+) -> dict[tuple[str, ...], tuple[int, dict[str, float]]]:
+    """Per (game, level), or (game, level, kind) with ``by_kind``: the number of puzzles and the share
+    of each model that misses them. ``missed`` gives each puzzle's :func:`misses` when already asked."""
+    out: dict[tuple[str, ...], tuple[int, dict[str, float]]] = {}
+    groups: dict[tuple[str, ...], list[dict[str, bool]]] = {}
+    for p, m in zip(puzzles, missed if missed is not None else map(misses, puzzles)):
+        key: tuple[str, ...] = (p.game, str(p.meta.get("difficulty")))
+        if by_kind:
+            key += (str(p.meta.get("kind", "play")),)
+        groups.setdefault(key, []).append(m)
     for key, group in groups.items():
         counts: dict[str, int] = {}
-        for p in group:
-            for name, missed in misses(p).items():
-                counts[name] = counts.get(name, 0) + missed
+        for m in group:
+            for name, miss in m.items():
+                counts[name] = counts.get(name, 0) + miss
         out[key] = (len(group), {name: n / len(group) for name, n in counts.items()})
     return out
 
@@ -226,6 +232,10 @@ def _save(puzzles: Sequence[Puzzle], folder: Path, seed: int) -> None:
         path.write_text(dumps(p), encoding="utf-8")
 
 
+def _cells(share: dict[str, float]) -> str:
+    return ", ".join(f"{name} {100 * s:.0f}%" for name, s in share.items())
+
+
 def main(argv: list[str] | None = None) -> None:
     """Print the table of misses (Markdown) for a folder of puzzles or fresh ones."""
     parser = argparse.ArgumentParser(prog="python -m solver.generate.calibrate", description=__doc__.split("\n")[0])
@@ -246,7 +256,8 @@ def main(argv: list[str] | None = None) -> None:
             _save(puzzles, args.save, args.seed)
     else:
         puzzles = [p for p in map(load, iter_puzzle_paths(args.dir)) if p.game in games and p.meta.get("difficulty")]
-    table = shares(puzzles)
+    missed = [misses(p) for p in puzzles]
+    table = shares(puzzles, missed=missed)
     print("| game | level | puzzles | missed by |")
     print("|---|---|---|---|")
     for game in games:
@@ -254,8 +265,13 @@ def main(argv: list[str] | None = None) -> None:
             if (game, level) not in table:
                 continue
             n, share = table[(game, level)]
-            cells = ", ".join(f"{name} {100 * s:.0f}%" for name, s in share.items())
-            print(f"| {game} | {level} | {n} | {cells} |")
+            print(f"| {game} | {level} | {n} | {_cells(share)} |")
+    by_kind = shares(puzzles, by_kind=True, missed=missed)
+    print("\n| game | level | kind | puzzles | missed by |")
+    print("|---|---|---|---|---|")
+    for key in sorted(by_kind, key=lambda k: (games.index(k[0]), LEVELS.index(k[1]), k[2])):
+        n, share = by_kind[key]
+        print(f"| {key[0]} | {key[1]} | {key[2]} | {n} | {_cells(share)} |")
     print("\n| game | level | features (mean) | ideas (puzzles) |")
     print("|---|---|---|---|")
     by_level = features_by_level(puzzles)
