@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from solver.cards import Cards
 from solver.generate import generate, plain_title
-from solver.generate.calibrate import MODELS, _sets_only, misses, shares
+from solver.generate.calibrate import MODELS, _sets_only, main, misses, shares
 from solver.puzzles import iter_puzzle_paths, load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,3 +58,22 @@ def test_plain_titles_hide_the_count_and_keep_the_puzzles() -> None:
         next(p for p in map(load, iter_puzzle_paths(GEN / "contract")) if p.meta["kind"] == "layoff")
     )
     assert str(layoff.answer["layoff"]) not in plain_title(layoff)
+
+
+def test_fresh_puzzles_saved_give_the_same_tables_read_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["--fresh", "2", "--seed", "3", "--games", "zsy", "--levels", "easy", "--save", str(tmp_path)])
+    fresh = capsys.readouterr().out
+    saved = sorted(p.name for p in (tmp_path / "zsy").iterdir())
+    assert saved == ["easy-out-s3-001.toml", "easy-reply-s3-002.toml"]
+    main(["--dir", str(tmp_path)])
+    again = capsys.readouterr().out
+    assert fresh.split("\n\n")[:3] == again.split("\n\n")[:3]  # all but the timing line
+    assert "| zsy | easy | out | 1 |" in again and "| zsy | easy | reply | 1 |" in again
+
+
+def test_shares_by_kind_split_a_level() -> None:
+    puzzles = [load(p) for p in iter_puzzle_paths(GEN / "contract") if "medium" in p.name]
+    by_kind = shares(puzzles, by_kind=True)
+    kinds = {key[2] for key in by_kind if key[1] == "medium"}
+    assert "discard" in kinds and kinds & {"layoff", "goout"}
+    assert sum(n for key, (n, _) in by_kind.items()) == len(puzzles) == shares(puzzles)[("contract", "medium")][0]
