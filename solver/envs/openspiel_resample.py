@@ -16,8 +16,10 @@ A new deal is kept only if the replay is legal and gives the player the
 same information state: some actions tell more than the cards they
 show (a Zheng Shang You tribute is the highest card; a Manipulation
 draw says the player could not play), and a deal that contradicts them
-is dealt again, up to :data:`TRIES` times; after that the state itself
-is returned (a state the player cannot tell from it, trivially).
+is dealt again, up to :data:`TRIES` times. When none of those fits, a
+Markov chain over the deals that fit, started from the true deal, swaps
+hidden cards (:func:`_chain`, :data:`CHAIN_TRIES` proposals), so the true
+hidden cards come back only when no swap fits the history.
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ from solver.envs.openspiel_deal import hidden_slots
 if TYPE_CHECKING:
     from solver.envs.openspiel import ShanghaiState
 
-__all__ = ["TRIES", "replay", "resample"]
+__all__ = ["CHAIN_TRIES", "TRIES", "replay", "resample"]
 
 TRIES = 20
+CHAIN_TRIES = 200
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
 SEED = 4  # the seed's chance steps (solver.envs.openspiel.SEED_BYTES)
 
@@ -52,13 +55,47 @@ def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiS
         new_deal = list(dealt)
         for s, c in zip(hidden, cards):
             new_deal[s] = c
-        try:
-            new = replay(state, player, tuple(new_deal))
-        except ValueError:  # IllegalActionError, or an action the new deal cannot encode: deal again
-            continue
-        if new.information_state_string(player) == seen:
+        new = _fitting(state, player, tuple(new_deal), seen)
+        if new is not None:
             return new
-    return state.clone()  # type: ignore[no-any-return]
+    return _chain(state, player, hidden, dealt, seen, rng)
+
+
+def _fitting(state: ShanghaiState, player: int, deal: tuple[int, ...], seen: str) -> ShanghaiState | None:
+    """The game replayed with ``deal``, or None when the deal contradicts the history ``player`` saw."""
+    try:
+        new = replay(state, player, deal)
+    except ValueError:  # IllegalActionError, or an action the new deal cannot encode
+        return None
+    return new if new.information_state_string(player) == seen else None
+
+
+def _chain(
+    state: ShanghaiState, player: int, hidden: list[int], dealt: tuple[int, ...], seen: str, rng: random.Random
+) -> ShanghaiState:
+    """A Metropolis chain over the deals that fit the history, started from the true deal.
+
+    Each step proposes swapping the cards of two hidden slots, the pair drawn uniformly (the
+    proposal does not depend on the deal, so it is symmetric), and keeps the swap when the
+    replay still fits. The uniform distribution over the deals that fit is then stationary, as
+    the chance model conditioned on the history is (every deal has the same chance probability).
+    :data:`CHAIN_TRIES` proposals are made (a count, not a time, so the answer does not depend
+    on load); the last deal kept is returned. When no swap fits, the true deal is the only one
+    the chain reached, and the state itself comes back.
+    """
+    current = list(dealt)
+    kept: ShanghaiState | None = None
+    for _ in range(CHAIN_TRIES):
+        i, j = rng.sample(hidden, 2)
+        if current[i] == current[j]:
+            continue  # the same card (two decks): the same deal
+        current[i], current[j] = current[j], current[i]
+        new = _fitting(state, player, tuple(current), seen)
+        if new is None:
+            current[i], current[j] = current[j], current[i]
+        else:
+            kept = new
+    return kept if kept is not None else state.clone()
 
 
 def replay(state: ShanghaiState, player: int, last_deal: tuple[int, ...]) -> ShanghaiState:

@@ -232,3 +232,23 @@ def test_players_default_to_the_presets_count() -> None:
     assert pyspiel.load_game("python_shanghai_zsy(preset=teams6)").num_players() == 6
     assert pyspiel.load_game("python_shanghai_zsy").num_players() == 4
     assert pyspiel.load_game("python_shanghai_contract(players=3)").num_players() == 3
+
+
+def test_when_no_fresh_deal_fits_the_chain_of_swaps_still_deals_anew(monkeypatch: pytest.MonkeyPatch) -> None:
+    # with no fresh deal tried (as when every one contradicts the history), the swap chain from
+    # the true deal still gives other hidden cards, the same information state, a replayable history
+    import solver.envs.openspiel_resample as resampling
+
+    monkeypatch.setattr(resampling, "TRIES", 0)
+    game = pyspiel.load_game("python_shanghai_manipulation(deal=7,hands=2)")
+    changed = 0
+    for steps in (10, 30, 60):
+        state = played(game, 5 + steps, steps)
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        player = state.current_player()
+        other = state.resample_from_infostate(player, random.Random(steps).random)
+        assert other.information_state_string(player) == state.information_state_string(player)
+        assert str(_replayed(game, other.history())) == str(other)
+        changed += other.turn.game.hands != state.turn.game.hands
+    assert changed >= 2
