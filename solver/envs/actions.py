@@ -65,9 +65,19 @@ from solver.envs.contract_actions import ContractCodec
 from solver.envs.turn import MAX_CANCELS, MAX_MELDS, Codec, N, Turn
 from solver.envs.zsy_actions import ZsyCodec
 from solver.errors import IllegalActionError
-from solver.melds import Meld, meld_kinds
+from solver.melds import Meld, meld_kinds, resolve_roles
 
-__all__ = ["MAX_CANCELS", "MAX_MELDS", "Codec", "ContractCodec", "ManipulationCodec", "Turn", "ZsyCodec", "codec_for"]
+__all__ = [
+    "MAX_CANCELS",
+    "MAX_MELDS",
+    "Codec",
+    "ContractCodec",
+    "ManipulationCodec",
+    "Turn",
+    "ZsyCodec",
+    "codec_for",
+    "env_meld",
+]
 
 
 def codec_for(game: Game | str) -> Codec:
@@ -103,7 +113,9 @@ class _ManipulationPosition:
                     for c in m.cards:
                         counts[c._index] -= 1
                 played = Cards._make(tuple(counts))
-                self.listed.setdefault(played, []).append(a)
+                same = self.listed.setdefault(played, [])
+                if not same or _new_effect(a, same):  # a second play of the same effect gets no index
+                    same.append(a)
             elif kind is m_draw and self.draw is None:
                 self.draw = a
             elif kind is m_pass and self.pass_ is None:
@@ -250,8 +262,8 @@ class ManipulationCodec(Codec):
                 found = best_play((), sel, game.rules, objective="value", time_limit=self.NO_LIMIT)
                 table = (*game.table, *found.table)
             if found.status != "none" and found.played:
-                action = MPlay(p, table)
-                action = action if game.is_legal(action) else None
+                action = MPlay(p, tuple(env_meld(m, game.table, game.rules) for m in table))
+                action = (_same_effect(pos, game, action) or action) if game.is_legal(action) else None
         pos.found[sel] = action
         return action
 
@@ -295,7 +307,9 @@ class ManipulationCodec(Codec):
             turn.select(index - self.PUT)
             return None
         if index == self.CLOSE:
-            turn.built = (*turn.built, Meld(tuple(ALL_CARDS[i] for i in sorted(turn.picks[turn.closed :]))))
+            game: Any = turn.game
+            cards = tuple(ALL_CARDS[i] for i in turn.picks[turn.closed :])
+            turn.built = (*turn.built, env_meld(Meld(cards), game.table, game.rules))
             turn.closed = len(turn.picks)
             return None
         if index == self.COMMIT:
@@ -318,18 +332,16 @@ class ManipulationCodec(Codec):
         if isinstance(action, MPass):
             return [self.PASS]
         play: Any = action
-        if not isinstance(play, _manipulation_kinds()[2]) or not game.is_legal(play):
+        kind: Any = _manipulation_kinds()[2]
+        if not isinstance(play, kind) or not game.is_legal(play):
             raise IllegalActionError(f"{action}: not a legal Manipulation Shanghai action here")
-        action = play
-        cards = _played(game, action.table)
-        effect = table_effect(action.table)
-        same = [a for a in game.legal_actions() if str(a).startswith("play") and _played(game, a.table) == cards]
-        for k, a in enumerate(same[: self.ALTS + 1]):  # a listed play of the same cards: the short way
-            if table_effect(a.table) == effect:
+        cards = _played(game, play.table)
+        for k, a in enumerate(_ManipulationPosition(game).listed.get(cards, ())[: self.ALTS + 1]):
+            if a.table == play.table:  # a listed play: the short way
                 return [*self._select_all(0, cards), self.PLAY if k == 0 else self.ALT + k - 1]
-        out = [self.BUILD]  # else the table built meld by meld
-        for meld in action.table:
-            out.extend(self._select_all(self.PUT, meld.cards))
+        out = [self.BUILD]  # else the very table built meld by meld, each meld's cards in its order
+        for meld in play.table:
+            out.extend(self.PUT + c.index for c in meld.cards)
             out.append(self.CLOSE)
         return [*out, self.COMMIT]
 
@@ -338,6 +350,44 @@ def table_effect(table: Any) -> tuple[tuple[int, ...], ...]:
     """A Manipulation table as its effect: its melds as card multisets, in any order (the order of
     the melds and of a meld's cards is presentation; the validator reads the jokers' roles)."""
     return tuple(sorted(tuple(sorted(c.index for c in m.cards)) for m in table))
+
+
+def env_meld(meld: Meld, table: Any, rules: Any) -> Meld:
+    """A meld as the action space lays it out: a meld of the table ``table`` as it is (its cards in
+    the same order: its wilds' roles kept), any other meld with each wild's role written, the one
+    :func:`solver.melds.resolve_roles` gives (the order of a meld's cards is the player's).
+
+    The plays the codec makes (``play``, and a table built meld by meld) are laid out so, and so
+    :meth:`ManipulationCodec.encode` gives for every play it made the index path that makes that
+    very play again: the put cards in the meld's order, the roles the ones closing writes."""
+    for m in table:
+        if m.cards == meld.cards:
+            return m  # type: ignore[no-any-return]
+    spec = rules.meld_spec
+    if not any(map(spec.is_wild, meld.cards)):
+        return Meld(meld.cards)
+    roles = resolve_roles(Meld(meld.cards), spec)[1]
+    return Meld(meld.cards, tuple(r if spec.is_wild(c) else None for c, r in zip(meld.cards, roles)))
+
+
+def _new_effect(play: Any, listed: list[Any]) -> bool:
+    """True if no play of ``listed`` has ``play``'s effect (two plays of one effect would be two indexes
+    of one engine action: adding a card to either of two equal melds, say)."""
+    effect = table_effect(play.table)
+    return all(table_effect(a.table) != effect for a in listed)
+
+
+def _same_effect(pos: _ManipulationPosition, game: Any, play: Any) -> Any:
+    """The listed play (reachable by ``play`` or ``play k``) with ``play``'s effect, or None.
+
+    ``play`` carries out the listed play when the solver's play of the selection has the effect of
+    one (the same cards played, the same melds in another order): the short way and the long way to
+    the listed play then give the very same engine action."""
+    effect = table_effect(play.table)
+    for a in pos.listed.get(_played(game, play.table), ())[: ManipulationCodec.ALTS + 1]:
+        if table_effect(a.table) == effect:
+            return a
+    return None
 
 
 @cache

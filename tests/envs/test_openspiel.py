@@ -252,3 +252,41 @@ def test_when_no_fresh_deal_fits_the_chain_of_swaps_still_deals_anew(monkeypatch
         assert str(_replayed(game, other.history())) == str(other)
         changed += other.turn.game.hands != state.turn.game.hands
     assert changed >= 2
+
+
+MANIPULATION = [
+    "python_shanghai_manipulation",
+    "python_shanghai_manipulation(preset=norwegian)",
+    "python_shanghai_manipulation(preset=rummikub)",
+    "python_shanghai_manipulation(preset=german)",
+]
+
+
+@pytest.mark.parametrize("name", MANIPULATION)
+def test_the_true_deal_replays_to_the_very_state(name: str) -> None:
+    # the resample's replay carries out each other player's engine action by its index path: with
+    # the true deal it must give the very state (a rearranging play once came back as the same cards
+    # on a table in another order, and every deal of such a position was then rejected)
+    from solver.envs.openspiel_resample import replay
+
+    game = pyspiel.load_game(name)
+    rng = random.Random(1)
+    checked = 0
+    for _ in range(12):
+        state = game.new_initial_state()
+        for _ in range(400):
+            if state.is_terminal() or (not state.is_chance_node() and len(state.turn.game.history) >= 25):
+                break
+            if state.is_chance_node():
+                chance(state, rng)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        p = state.current_player()
+        again = replay(state, p, state.start.value[1])
+        assert again.turn is not None and state.turn is not None
+        assert [str(a) for a in again.turn.game.history] == [str(a) for a in state.turn.game.history]
+        assert again.information_state_string(p) == state.information_state_string(p)
+        checked += 1
+    assert checked >= 8
