@@ -143,6 +143,10 @@ class ContractGame(PenaltyGame):
         # draws from that stock since, (player, card) each (a card is known to its drawer only)
         self.reshuffled_cards: Cards | None = None
         self.drawn_since: list[tuple[int, Card]] = []
+        self.reshuffles = 0  # the reshuffles of the game so far (every round's)
+        # the order the next reshuffled stock takes (top card last), given from outside (the OpenSpiel
+        # game deals it as chance nodes); None: the game's own shuffle
+        self.next_stock: list[Card] | None = None
         self.no_discard: Card | None = None
         self.turns = 0
         self.round_scores: list[list[int]] = []
@@ -207,7 +211,12 @@ class ContractGame(PenaltyGame):
         if not self.stock:
             self.stock = self.pile
             self.pile = []
-            self.rng.shuffle(self.stock)
+            self.rng.shuffle(self.stock)  # drawn even when the order is given: the seed's later shuffles stay
+            if self.next_stock is not None:
+                if Cards(self.next_stock) != Cards(self.stock):
+                    raise IllegalActionError(f"the stock given, {Cards(self.next_stock)}, is not the pile's cards")
+                self.stock, self.next_stock = list(self.next_stock), None
+            self.reshuffles += 1
             self.reshuffled = True
             self.reshuffled_cards = Cards(self.stock)
             self.drawn_since = []

@@ -27,10 +27,13 @@ and every rule option of the game (:mod:`solver.envs.openspiel_params`).
 Imperfect information, sequential. A game starts with ``SEED_BYTES`` (4)
 chance nodes of 256 outcomes each, uniform: the bytes of the engine seed
 (little end first, 2^32 seeds), which fixes the hand sizes, who leads
-and every shuffle the engine makes later (Contract's reshuffled stock).
-Then each deal (every hand, or round) is dealt card by card, one chance
-node a slot (:mod:`solver.envs.openspiel_deal`), so no hand names its
-deal and a re-dealt position is a history of the game. Actions are the
+and the deal's order, which the chance nodes then replace. Each deal
+(every hand, or round) is dealt card by card, one chance node a slot
+(:mod:`solver.envs.openspiel_deal`), so no hand names its deal and a
+re-dealt position is a history of the game; so is a Contract reshuffle:
+the step that draws from the empty stock is followed by one chance node
+a slot of the new stock (outcomes: the discard pile's cards left, named
+``reshuffle c``), and is carried out with the stock in that order. Actions are the
 finite action space of :mod:`solver.envs.actions`. The information state
 string is the player's view (the engine's observation, the selection in
 progress) and the history of public actions (every engine action string
@@ -60,7 +63,7 @@ try:
 except ImportError as _exc:  # one line naming the extra (docs/envs.md), not the raw import error
     raise missing(_exc, "openspiel") from None
 
-from solver.cards import ALL_CARDS, N_CARDS
+from solver.cards import ALL_CARDS, N_CARDS, Cards
 from solver.engine import new_game
 from solver.envs.actions import Turn, codec_for
 from solver.envs.features import feature_size, features
@@ -160,6 +163,8 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         self.max_length = length_bound(self.NAME, self.players, cards, hands, self.params.turn_limit, SEED_BYTES)
         self.max_length += hands * cards  # each deal's chance nodes, one a card
         actions = actions_per_hand(self.NAME, self.players, cards, self.params.turn_limit)
+        if self.NAME == "contract":  # reshuffles' chance nodes: each card reshuffled is drawn before the next
+            self.max_length += hands * (actions + cards)
         self.history_size = history_size(self.NAME, actions, cards, hands)
         info = pyspiel.GameInfo(
             num_distinct_actions=codec_for(self.NAME).size,
@@ -194,6 +199,23 @@ class _Kept:
         return self
 
 
+@dataclass
+class _Reshuffle:
+    """A Contract reshuffle being dealt, one chance node a slot of the new stock (top card last): the
+    engine action's last step that drew from the empty stock, its place in the log, the copies of
+    each card of the pile left to deal, and the outcomes so far."""
+
+    action: int
+    step: int
+    left: list[int]
+    dealt: list[int]
+
+
+SHORT_STOCK = 3
+"""A Contract step is tried on a copy first while the stock holds at most this many cards (one engine
+action draws at most two: a call's penalty card and the turn's draw), to see whether it reshuffles."""
+
+
 class ShanghaiState(pyspiel.State):  # type: ignore[misc]
     """A state: the seed (chance), each deal card by card (chance), and the engine game with the selection
     in progress."""
@@ -209,11 +231,13 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         self.start = _Kept(None)  # the engine game as the current deal left it (a clone)
         self.started = 0  # the engine history's length when the current deal was installed
         self.log: list[tuple[int, int]] = []  # (player or CHANCE, action) of every step, in order
-        self.completed: list[int] = []  # for each engine action, the log length after its last step
+        self.completed: list[int] = []  # for each engine action, the log length after its player's last step
+        self.reshuffle: _Reshuffle | None = None  # a Contract reshuffle being dealt
+        self.shuffles: list[int] = []  # the log index of each reshuffle's first chance step
 
     def current_player(self) -> int:
         """The player to act, CHANCE before and during a deal, TERMINAL at the end."""
-        if self.turn is None or self.deal is not None:
+        if self.turn is None or self.deal is not None or self.reshuffle is not None:
             return int(pyspiel.PlayerId.CHANCE)
         if self.turn.game.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
@@ -224,28 +248,66 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         return self.turn.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The seed's next byte (uniform), then each slot's card (as the cards left)."""
-        if self.deal is None:
+        """The seed's next byte (uniform), then each slot's card (as the cards left), of a deal or a
+        reshuffled stock."""
+        if self.reshuffle is not None:
+            left = self.reshuffle.left
+        elif self.deal is None:
             return _BYTES
-        left = self.left
-        total = self.deal.size - len(self.dealt)
+        else:
+            left = self.left
+        total = sum(left)
         return [(i, n / total) for i, n in enumerate(left) if n]
 
     def _apply_action(self, action: int) -> None:
         action = int(action)
-        if self.turn is None or self.deal is not None:
-            self._chance(action)
+        if self.turn is None or self.deal is not None or self.reshuffle is not None:
             self.log.append((int(pyspiel.PlayerId.CHANCE), action))
+            self._chance(action)
             return
+        self.log.append((int(self.turn.game.current_player()), action))
+        if not self._reshuffles(action):
+            self._carry_out(action, len(self.log))
+
+    def _carry_out(self, action: int, step: int) -> None:
+        """Apply the player's step ``action`` (logged at ``step``) to the engine game."""
+        assert self.turn is not None
         game = self.turn.game
         deal_number = game._epoch()
-        self.log.append((int(game.current_player()), action))
         if self.turn.apply(action) is not None:
-            self.completed.append(len(self.log))
+            self.completed.append(step)
             if not game.is_terminal() and game._epoch() != deal_number:
                 self._begin_deal()
 
+    def _reshuffles(self, action: int) -> bool:
+        """True if the step ``action`` reshuffles the Contract discard pile into the stock: the new
+        stock's order is then dealt card by card by chance nodes first (:class:`_Reshuffle`), as a
+        deal is, and the step is carried out with that order once it is dealt."""
+        assert self.turn is not None
+        game: Any = self.turn.game
+        if self.params.name != "contract" or len(game.stock) > SHORT_STOCK:
+            return False
+        trial = self.turn.clone()
+        if trial.apply(action) is None or trial.game.reshuffles == game.reshuffles:  # type: ignore[attr-defined]
+            return False
+        pile: Cards = trial.game.reshuffled_cards  # type: ignore[attr-defined]
+        self.reshuffle = _Reshuffle(action, len(self.log), list(pile.counts), [])
+        self.shuffles.append(len(self.log))
+        return True
+
     def _chance(self, action: int) -> None:
+        r = self.reshuffle
+        if r is not None:
+            if not 0 <= action < N_CARDS or not r.left[action]:
+                raise IllegalActionError(f"no copy of card {action} is left in the reshuffled pile")
+            r.left[action] -= 1
+            r.dealt.append(action)
+            if not any(r.left):
+                assert self.turn is not None
+                self.reshuffle = None
+                self.turn.game.next_stock = [ALL_CARDS[i] for i in r.dealt]  # type: ignore[attr-defined]
+                self._carry_out(r.action, r.step)
+            return
         if self.deal is None:
             if not 0 <= action < 256:
                 raise IllegalActionError(f"a seed byte is 0..255, not {action}")
@@ -272,6 +334,8 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self.reshuffle is not None:
+                return f"reshuffle {ALL_CARDS[action]}"
             return f"seed byte {action}" if self.deal is None else f"deal {ALL_CARDS[action]}"
         return codec_for(self.params.name).name(action)
 
@@ -299,6 +363,9 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
             return "before the deal"
         if self.deal is not None:
             return f"dealing: {len(self.dealt)} of {self.deal.size} cards"
+        if self.reshuffle is not None:
+            r = self.reshuffle
+            return f"reshuffling the pile: {len(r.dealt)} of {len(r.dealt) + sum(r.left)} cards"
         game = self.turn.game
         return json.dumps({"to_move": game.current_player(), "history": [str(a) for a in game.history][-20:]})
 

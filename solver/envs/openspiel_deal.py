@@ -6,9 +6,9 @@ cards, then player 1's, ...) and then the stock, top card last (the
 engine draws from the end). A slot's outcome is a card index (0..54),
 with probability the copies of it left over the cards left, as
 OpenSpiel's own card games deal. The engine deals first (its seed fixes
-the hand sizes, who leads, and every later shuffle, such as Contract's
-reshuffled stock), then the chance outcomes replace the cards of its
-deal. In teams6 the card shown before the first deal stays in its
+the hand sizes and who leads; a Contract reshuffle is chance nodes of
+its own: :class:`solver.envs.openspiel.ShanghaiState`), then the chance
+outcomes replace the cards of its deal. In teams6 the card shown before the first deal stays in its
 holder's hand (it is public and decides the lead): it is no slot.
 
 :func:`hidden_slots` works out which slots of the current deal hold

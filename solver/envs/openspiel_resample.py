@@ -2,7 +2,9 @@
 
 The cards of the current deal that the player has not seen
 (:func:`solver.envs.openspiel_deal.hidden_slots`) are dealt among their
-slots anew, uniformly, and the game is replayed from its first state:
+slots anew, uniformly, and so are the slots of the round's last Contract
+reshuffle that the player did not draw (the pile's cards are public,
+their order is not); the game is replayed from its first state:
 the same seed, the same earlier deals, the new deal, the player's own
 steps as taken (their selections and cancels are in their information
 state), every other player's engine actions by their index paths
@@ -42,55 +44,82 @@ SEED = 4  # the seed's chance steps (solver.envs.openspiel.SEED_BYTES)
 
 def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiState:
     """A state ``player`` cannot tell from ``state``, its unseen cards dealt anew (module docstring)."""
-    if state.turn is None or state.deal is not None or state.start.value is None:
+    if state.turn is None or state.deal is not None or state.reshuffle is not None or state.start.value is None:
         return state.clone()  # type: ignore[no-any-return]
-    deal, dealt, start = state.start.value
-    hidden = hidden_slots(start, deal, dealt, state.turn.game.history[state.started :], player)
-    if len(hidden) < 2:
+    groups = [g for g in _hidden(state, player) if len(g) >= 2]
+    if not groups:
         return state.clone()  # type: ignore[no-any-return]
     seen = state.information_state_string(player)
+    outcome = {k: a for k, (_, a) in enumerate(state.log)}
     for _ in range(TRIES):
-        cards = [dealt[s] for s in hidden]
-        rng.shuffle(cards)
-        new_deal = list(dealt)
-        for s, c in zip(hidden, cards):
-            new_deal[s] = c
-        new = _fitting(state, player, tuple(new_deal), seen)
+        new_outcomes: dict[int, int] = {}
+        for group in groups:
+            cards = [outcome[k] for k in group]
+            rng.shuffle(cards)
+            new_outcomes.update(zip(group, cards))
+        new = _fitting(state, player, new_outcomes, seen)
         if new is not None:
             return new
-    return _chain(state, player, hidden, dealt, seen, rng)
+    return _chain(state, player, groups, outcome, seen, rng)
 
 
-def _fitting(state: ShanghaiState, player: int, deal: tuple[int, ...], seen: str) -> ShanghaiState | None:
-    """The game replayed with ``deal``, or None when the deal contradicts the history ``player`` saw."""
+def _hidden(state: ShanghaiState, player: int) -> list[list[int]]:
+    """The chance steps (log indexes) whose cards ``player`` has not seen, in groups whose cards may be
+    dealt among themselves: the current deal's hidden slots, and the slots of the current round's
+    last reshuffled stock (Contract) that ``player`` did not draw (its cards are the public pile's,
+    their order is not)."""
+    assert state.turn is not None
+    deal, dealt, start = state.start.value
+    last = _last_deal(state)
+    groups = [[last + s for s in hidden_slots(start, deal, dealt, state.turn.game.history[state.started :], player)]]
+    if state.shuffles and state.shuffles[-1] > last:
+        first = state.shuffles[-1]
+        size = next((k for k in range(first, len(state.log)) if state.log[k][0] != CHANCE), len(state.log)) - first
+        draws = list(getattr(state.turn.game, "drawn_since", ()))
+        top = [state.log[first + size - 1 - k][1] for k in range(len(draws))]
+        if len(draws) <= size and top == [c.index for _, c in draws]:  # the k-th draw took the k-th slot from the top
+            mine = {first + size - 1 - k for k, (q, _) in enumerate(draws) if q == player}
+            groups.append([k for k in range(first, first + size) if k not in mine])
+    return groups
+
+
+def _fitting(state: ShanghaiState, player: int, outcomes: dict[int, int], seen: str) -> ShanghaiState | None:
+    """The game replayed with the chance ``outcomes``, or None when they contradict the history ``player`` saw."""
     try:
-        new = replay(state, player, deal)
+        new = replay(state, player, outcomes)
     except ValueError:  # IllegalActionError, or an action the new deal cannot encode
         return None
     return new if new.information_state_string(player) == seen else None
 
 
 def _chain(
-    state: ShanghaiState, player: int, hidden: list[int], dealt: tuple[int, ...], seen: str, rng: random.Random
+    state: ShanghaiState,
+    player: int,
+    groups: list[list[int]],
+    outcome: dict[int, int],
+    seen: str,
+    rng: random.Random,
 ) -> ShanghaiState:
     """A Metropolis chain over the deals that fit the history, started from the true deal.
 
-    Each step proposes swapping the cards of two hidden slots, the pair drawn uniformly (the
-    proposal does not depend on the deal, so it is symmetric), and keeps the swap when the
-    replay still fits. The uniform distribution over the deals that fit is then stationary, as
-    the chance model conditioned on the history is (every deal has the same chance probability).
-    :data:`CHAIN_TRIES` proposals are made (a count, not a time, so the answer does not depend
-    on load); the last deal kept is returned. When no swap fits, the true deal is the only one
-    the chain reached, and the state itself comes back.
+    Each step proposes swapping the cards of two hidden slots of one group, the pair drawn uniformly
+    among all such pairs (the proposal does not depend on the deal, so it is symmetric), and keeps
+    the swap when the replay still fits. The uniform distribution over the deals that fit is then
+    stationary, as the chance model conditioned on the history is (every deal has the same chance
+    probability). :data:`CHAIN_TRIES` proposals are made (a count, not a time, so the answer does
+    not depend on load); the last deal kept is returned. When no swap fits, the true deal is the
+    only one the chain reached, and the state itself comes back.
     """
-    current = list(dealt)
+    pairs = [len(g) * (len(g) - 1) for g in groups]
+    current = {k: outcome[k] for g in groups for k in g}
     kept: ShanghaiState | None = None
     for _ in range(CHAIN_TRIES):
-        i, j = rng.sample(hidden, 2)
+        group = rng.choices(groups, pairs)[0]
+        i, j = rng.sample(group, 2)
         if current[i] == current[j]:
             continue  # the same card (two decks): the same deal
         current[i], current[j] = current[j], current[i]
-        new = _fitting(state, player, tuple(current), seen)
+        new = _fitting(state, player, current, seen)
         if new is None:
             current[i], current[j] = current[j], current[i]
         else:
@@ -98,17 +127,17 @@ def _chain(
     return kept if kept is not None else state.clone()
 
 
-def replay(state: ShanghaiState, player: int, last_deal: tuple[int, ...]) -> ShanghaiState:
-    """``state``'s game played again with ``last_deal`` for its current deal (module docstring)."""
+def replay(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> ShanghaiState:
+    """``state``'s game played again with the chance steps ``outcomes`` (log index: outcome) in place of
+    the ones taken (module docstring)."""
     assert state.turn is not None
     new: ShanghaiState = state.get_game().new_initial_state()
     history, log, completed = state.turn.game.history, state.log, state.completed
-    last = max(k for k in range(len(log)) if _starts_deal(log, k))
     group: list[int] = []  # the steps of the engine action in progress
     e = 0
     for k, (p, action) in enumerate(log):
         if p == CHANCE:
-            new.apply_action(last_deal[k - last] if k >= last else action)
+            new.apply_action(outcomes.get(k, action))
             continue
         group.append(action)
         if e < len(completed) and k + 1 == completed[e]:
@@ -128,8 +157,15 @@ def _apply(state: ShanghaiState, actions: list[int]) -> None:
         state.apply_action(int(a))
 
 
+def _last_deal(state: ShanghaiState) -> int:
+    """The log index of the current deal's first chance step (a reshuffle's steps start no deal)."""
+    log, shuffles = state.log, set(state.shuffles)
+    return max(k for k in range(len(log)) if _starts_deal(log, k) and k not in shuffles)
+
+
 def _starts_deal(log: list[tuple[int, int]], k: int) -> bool:
-    """True if step ``k`` is the first chance step of a deal: it follows the seed or a player's step."""
+    """True if step ``k`` is the first chance step of a deal or reshuffle: it follows the seed or a
+    player's step."""
     return log[k][0] == CHANCE and (k == SEED or (k > SEED and log[k - 1][0] != CHANCE))
 
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from solver.cards import Cards
+from solver.cards import Card, Cards
 from solver.engine import new_game
 from solver.engine.players import RandomPlayer
-from solver.envs.actions import ManipulationCodec, Turn, ZsyCodec
+from solver.envs.actions import ManipulationCodec, Turn, ZsyCodec, table_effect
 from solver.envs.turn import N
 
 
@@ -215,8 +215,37 @@ def test_manipulation_listed_plays_are_keyed_by_the_cards_they_play(preset: str,
         slow: dict[Cards, list[Any]] = {}
         for a in game.legal_actions():
             if isinstance(a, MPlay):
-                slow.setdefault(Cards(c for m in a.table for c in m.cards) - on_table, []).append(a)
+                same = slow.setdefault(Cards(c for m in a.table for c in m.cards) - on_table, [])
+                if all(table_effect(b.table) != table_effect(a.table) for b in same):  # one a distinct effect
+                    same.append(a)
                 plays += 1
         assert _ManipulationPosition(game).listed == slow
         game.apply(player.choose(game))
     assert plays > 10
+
+
+def test_two_listed_plays_of_one_effect_are_one_index() -> None:
+    # adding the 8H to either of two equal runs (two decks) is two listed engine plays of one effect:
+    # one index carries it out (before, ``play 1`` was a second index for the same play)
+    from solver.manipulation.game import MPlay
+    from solver.melds import parse_table
+
+    game: Any = new_game("manipulation", {"preset": "german"}, 4, 0, max_hands=1)
+    p = game.current_player()
+    game.table = tuple(parse_table("5H 6H 7H | 5H 6H 7H | 9S 9H 9D"))
+    game.hands[p] = Cards.parse("8H KC")
+    game.opened[p] = True
+    game.clear_caches()
+    listed = [a for a in game.legal_actions() if isinstance(a, MPlay) and "8H" in str(a)]
+    assert len(listed) == 2 and table_effect(listed[0].table) == table_effect(listed[1].table)
+    turn = Turn(game)
+    turn.apply(Card.parse("8H").index)  # select 8H
+    codec = ManipulationCodec()
+    assert codec.PLAY in turn.legal() and codec.ALT not in turn.legal()
+    assert codec.encode(game, listed[0]) == [Card.parse("8H").index, codec.PLAY]
+    path = codec.encode(game, listed[1])  # the other, to the letter: built meld by meld
+    assert path[0] == codec.BUILD
+    again = Turn(game.clone())
+    for index in path:
+        done = again.apply(index)
+    assert done.table == listed[1].table

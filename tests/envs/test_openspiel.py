@@ -284,9 +284,62 @@ def test_the_true_deal_replays_to_the_very_state(name: str) -> None:
         if state.is_terminal() or state.is_chance_node():
             continue
         p = state.current_player()
-        again = replay(state, p, state.start.value[1])
+        again = replay(state, p, {})
         assert again.turn is not None and state.turn is not None
         assert [str(a) for a in again.turn.game.history] == [str(a) for a in state.turn.game.history]
         assert again.information_state_string(p) == state.information_state_string(p)
         checked += 1
     assert checked >= 8
+
+
+def _after_a_reshuffle(game: Any, rng: random.Random) -> Any:
+    """A Contract state of a random game after a reshuffle of this round, with at least three draws
+    from the reshuffled stock and three cards still in it; None when the game has none."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance(state, rng)
+            continue
+        game_ = state.turn.game
+        if state.shuffles and len(game_.stock) >= 3 and len(game_.drawn_since) >= 3 and rng.random() < 0.2:
+            return state
+        state.apply_action(rng.choice(state.legal_actions()))
+    return None
+
+
+def test_a_reshuffled_stock_is_dealt_by_chance_and_resampled() -> None:
+    # the Contract reshuffle is chance nodes (one a card of the new stock, the pile's cards as
+    # outcomes), so the history names the stock's order and a resample deals the slots the player
+    # did not draw anew: the stock's order changes, the information state does not, the history
+    # replays (before, the seed fixed the order and every resample kept it: a search knew the stock)
+    game = pyspiel.load_game("python_shanghai_contract(turn_limit=200)")
+    rng = random.Random(0)
+    checked = reordered = 0
+    while checked < 6:
+        state = _after_a_reshuffle(game, rng)
+        if state is None:
+            continue
+        assert any(a.startswith("reshuffle ") for a in map(str, _chance_strings(state)))
+        p = state.current_player()
+        for _ in range(2):
+            other = state.resample_from_infostate(p, rng.random)
+            assert other.information_state_string(p) == state.information_state_string(p)
+            again = _replayed(game, other.history())
+            assert str(again) == str(other) and again.turn.game.stock == other.turn.game.stock
+            assert other.turn.game.reshuffled_cards == state.turn.game.reshuffled_cards  # public
+            assert Cards(other.turn.game.stock) <= other.turn.game.reshuffled_cards
+            reordered += other.turn.game.stock != state.turn.game.stock
+        checked += 1
+    assert reordered >= 8  # of 12
+
+
+def _chance_strings(state: Any) -> list[str]:
+    """The chance steps of ``state``'s history, as the game names them."""
+    game = state.get_game()
+    new = game.new_initial_state()
+    out = []
+    for a in state.history():
+        if new.is_chance_node():
+            out.append(new.action_to_string(pyspiel.PlayerId.CHANCE, a))
+        new.apply_action(a)
+    return out
