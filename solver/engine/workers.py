@@ -152,6 +152,14 @@ class SolvePool:
             return sum(t.is_alive() for t in self.threads)
 
     def _run(self, rid: Any, request: dict[str, Any], time_limit: float, job: dict[str, Any]) -> None:
+        try:
+            self._answer(rid, request, time_limit, job)
+        except Exception:
+            if self.killed:  # Ctrl-C tore down what it used (a worker starting, the output): no reply, no traceback
+                return
+            raise
+
+    def _answer(self, rid: Any, request: dict[str, Any], time_limit: float, job: dict[str, Any]) -> None:
         with self.slots:
             with self.lock:
                 if self.killed:
