@@ -121,12 +121,17 @@ class _Search:
         return best
 
     def options(self, mover: Cards, other: Cards, to_beat: Combo | None) -> list[tuple[Combo | None, int]]:
-        """Each move (``None``: pass) with its distance from the mover's side."""
+        """Each move (``None``: pass) with its distance from the mover's side; when the mover wins,
+        only its winning moves (:meth:`wins` decides them first: a losing move is never the best)."""
         out: list[tuple[Combo | None, int]] = []
+        won = self.wins(mover, other, to_beat)
         for move in self.moves(mover, to_beat):
             rest = mover - move.cards
-            out.append((move, 1 if not rest else _flip(self.distance(other, rest, move))))
-        if to_beat is not None:
+            if not rest:
+                out.append((move, 1))
+            elif not won or not self.wins(other, rest, move):
+                out.append((move, _flip(self.distance(other, rest, move))))
+        if to_beat is not None and (not won or not self.wins(other, mover, None)):
             out.append((None, _flip(self.distance(other, mover, None))))
         return out
 
@@ -159,8 +164,11 @@ def wins(
     return _Search(rules, max_nodes).wins(hand, opponent, to_beat)
 
 
-def solve_lead(hand: Cards, opponent: Cards, rules: ZsyRules = DEFAULT_RULES, *, max_nodes: int = MAX_NODES) -> Endgame:
-    """Rate every lead from ``hand`` against ``opponent`` and give the winning line (see the module)."""
+def solve_lead(
+    hand: Cards, opponent: Cards, rules: ZsyRules = DEFAULT_RULES, *, line: bool = True, max_nodes: int = MAX_NODES
+) -> Endgame:
+    """Rate every lead from ``hand`` against ``opponent`` and, with ``line``, give the winning line
+    (see the module; the line costs more than the rating)."""
     _check(hand, opponent)
     search = _Search(rules, max_nodes)
     leads: list[tuple[Combo, bool]] = []
@@ -168,23 +176,23 @@ def solve_lead(hand: Cards, opponent: Cards, rules: ZsyRules = DEFAULT_RULES, *,
         rest = hand - move.cards
         leads.append((move, not rest or not search.wins(opponent, rest, move)))
     winning = tuple(m for m, won in leads if won)
-    line: list[tuple[Side, Combo | None]] = []
-    if winning:
+    steps: list[tuple[Side, Combo | None]] = []
+    if winning and line:
         first = winning[0]
-        line.append(("you", first))
+        steps.append(("you", first))
         mover, other = opponent, hand - first.cards
         to_beat: Combo | None = first
         side: Side = "opponent"
         while other:  # the player who just played still holds cards
             options = search.options(mover, other, to_beat)
-            move, _ = min(options, key=lambda mv: _rank(mv[1]))
-            line.append((side, move))
-            if move is None:
+            step, _ = min(options, key=lambda mv: _rank(mv[1]))
+            steps.append((side, step))
+            if step is None:
                 mover, other, to_beat = other, mover, None
             else:
-                mover, other, to_beat = other, mover - move.cards, move
+                mover, other, to_beat = other, mover - step.cards, step
             side = "you" if side == "opponent" else "opponent"
-    return Endgame(tuple(leads), winning, tuple(line), search.nodes)
+    return Endgame(tuple(leads), winning, tuple(steps), search.nodes)
 
 
 def _rank(d: int) -> tuple[int, int]:
