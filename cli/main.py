@@ -114,6 +114,8 @@ def render_position(puzzle: Puzzle) -> None:
             say(out, "  discard ", cards_parts([pos.discard]))
     elif isinstance(pos, ZsyPosition):
         say(out, "  hand   ", cards_parts(pos.hand))
+        if pos.opponent is not None:
+            say(out, "  opponent ", cards_parts(pos.opponent), ("  (the last opponent; you lead)", "dim"))
         if pos.to_beat is not None:
             kind = ("", "") if not pos.to_beat_kind else (f" ({pos.to_beat_kind})", "dim")
             say(out, "  beat   ", cards_parts(pos.to_beat), kind)
