@@ -14,7 +14,9 @@ from weakest:
 - ``glance``: the exact search, but looking only at part of the table: the
   melds a hand card fits as it stands (Manipulation, Contract lay-offs); for
   a discard, the rule "discard a lone card, the costliest"; in Zheng Shang
-  You, counting only sets (a hand's plays are its ranks), blind to straights.
+  You, counting only sets (a hand's plays are its ranks), blind to straights;
+  for a two-player lead, a one-ply look: lead the biggest combination the
+  opponent cannot beat (else the biggest).
 - ``no-swap`` (Contract lay-offs): the exact lay-off without wild swaps.
 - ``solver``: the engine's solver player (the strongest model; it should
   find nearly every answer).
@@ -118,6 +120,8 @@ def _glance_zsy(p: Puzzle) -> bool:
 
     pos = p.position
     assert isinstance(pos, ZsyPosition)
+    if pos.opponent is not None:
+        return _glance_lead(p)
     if pos.to_beat is None:
         return bool(_sets_only(pos.hand) == p.answer["fewest_plays"])
     to_beat = combo_from_position(pos.to_beat, pos.to_beat_kind, p.rules)  # type: ignore[arg-type]
@@ -129,6 +133,20 @@ def _glance_zsy(p: Puzzle) -> bool:
     if _sets_only(pos.hand - best.cards) >= _sets_only(pos.hand):
         return solution == "pass"
     return solution != "pass" and best.cards == Cards.parse(solution)
+
+
+def _glance_lead(p: Puzzle) -> bool:
+    """A one-ply look at a two-player endgame: the biggest lead the opponent cannot beat (most cards,
+    then the lowest top), else the biggest lead."""
+    from solver.zsy import Combo, legal_moves
+
+    pos = p.position
+    assert isinstance(pos, ZsyPosition) and pos.opponent is not None
+    rules: Any = p.rules
+    leads = legal_moves(pos.hand, None, rules)
+    safe = [m for m in leads if not legal_moves(pos.opponent, m, rules)]
+    pick = min(safe or leads, key=lambda m: (-m.size, m.top, str(m)))
+    return pick == Combo.parse(str(p.meta["solution"]), rules)
 
 
 def _engine(kind: str) -> Callable[[Puzzle], bool]:
