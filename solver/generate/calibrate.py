@@ -263,7 +263,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", default="manipulation,contract,zsy")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--seconds", type=float, default=float("inf"), help="stop a fresh cell after about S s")
-    parser.add_argument("--save", type=Path, help="write the fresh puzzles to DIR/<game>/ (so runs can be pooled with --dir)")
+    parser.add_argument(
+        "--save", type=Path, help="write the fresh puzzles to DIR/<game>/ (so runs can be pooled with --dir)"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     games = args.games.split(",")

@@ -33,7 +33,16 @@ from solver.puzzles import Puzzle, ZsyPosition
 from solver.rules import ZsyRules
 from solver.zsy import Combo, best_reply, classify, fewest_plays, legal_moves, plays_after, zsy_value
 
-__all__ = ["HAND_SIZES", "LEAD_SIZES", "NEAR_BEST_CAP", "random_hand", "splits", "candidate", "verify_split", "lead_deal"]
+__all__ = [
+    "HAND_SIZES",
+    "LEAD_SIZES",
+    "NEAR_BEST_CAP",
+    "random_hand",
+    "splits",
+    "candidate",
+    "verify_split",
+    "lead_deal",
+]
 
 HAND_SIZES: dict[Level, tuple[int, int]] = {
     "easy": (5, 8),
