@@ -41,8 +41,6 @@ def check_table_fits(game: Any) -> None:
             f"these contracts can put {most} melds on the table ({game.num_players} players); "
             f"the env holds {MAX_MELDS}: use fewer players or smaller contracts"
         )
-
-
 _EMPTY = Cards()
 _RANGE = range(N)
 
