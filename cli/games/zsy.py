@@ -84,6 +84,5 @@ def _render_endgame(console: Console, endgame: Endgame) -> None:
         say(console, "    ", ("none: every lead loses against the best defence", "dim"))
         return
     say(console, "  line (the longest defence, the quickest win):")
-    for side, combo in endgame.line:
-        who = f"    {side:<9}"
-        say(console, who, ("pass", "dim") if combo is None else _parts(combo))
+    for side, step in endgame.line:
+        say(console, f"    {side:<9}", ("pass", "dim") if step is None else _parts(step))
