@@ -408,7 +408,7 @@ def _zsy(puzzle: Puzzle, opts: SolveOptions) -> Answer:
         }
     endgame = None
     if pos.opponent is not None:
-        endgame = solve_lead(pos.hand, pos.opponent, rules)
+        endgame = solve_lead(pos.hand, pos.opponent, rules, time_limit=opts.time_limit)  # its own time limit
         data["endgame"] = endgame_json(pos.opponent, endgame)
     found = {"fewest_plays": split.count, "moves": count, "leads": data.get("leads")}
     if endgame is not None:

@@ -29,12 +29,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
 from solver.cards import Cards
-from solver.errors import ComboError
+from solver.errors import ComboError, SolverTimeout
 from solver.rules import ZsyRules
 from solver.zsy.combos import DEFAULT_RULES, Combo
 from solver.zsy.moves import legal_moves
@@ -70,9 +71,11 @@ class Endgame:
 class _Search:
     """One search's memo and node count under one rule set."""
 
-    def __init__(self, rules: ZsyRules, max_nodes: int) -> None:
+    def __init__(self, rules: ZsyRules, max_nodes: int, time_limit: float) -> None:
         self.rules = rules
         self.max_nodes = max_nodes
+        self.time_limit = time_limit
+        self.deadline = time.perf_counter() + time_limit
         self.nodes = 0
         self.memo: dict[tuple[Cards, Cards, Combo | None], bool] = {}
         self.dist: dict[tuple[Cards, Cards, Combo | None], int] = {}
@@ -85,6 +88,8 @@ class _Search:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise EndgameTooBig(f"the endgame has more than {self.max_nodes:,} positions to search")
+        if not self.nodes & 255 and time.perf_counter() > self.deadline:
+            raise SolverTimeout(f"the endgame search did not finish in {self.time_limit:g} s")
 
     def wins(self, mover: Cards, other: Cards, to_beat: Combo | None) -> bool:
         """Whether the player to move (holding ``mover``) goes out first."""
@@ -156,21 +161,35 @@ def _check(hand: Cards, opponent: Cards) -> None:
 
 
 def wins(
-    hand: Cards, opponent: Cards, to_beat: Combo | None, rules: ZsyRules = DEFAULT_RULES, *, max_nodes: int = MAX_NODES
+    hand: Cards,
+    opponent: Cards,
+    to_beat: Combo | None,
+    rules: ZsyRules = DEFAULT_RULES,
+    *,
+    max_nodes: int = MAX_NODES,
+    time_limit: float = 60.0,
 ) -> bool:
     """Whether the player to move, holding ``hand`` against ``opponent``, goes out first with best play
-    (``to_beat``: the opponent's combination on the table, or None to lead)."""
+    (``to_beat``: the opponent's combination on the table, or None to lead). Past ``max_nodes``
+    positions :class:`EndgameTooBig`, past ``time_limit`` seconds :class:`SolverTimeout`."""
     _check(hand, opponent)
-    return _Search(rules, max_nodes).wins(hand, opponent, to_beat)
+    return _Search(rules, max_nodes, time_limit).wins(hand, opponent, to_beat)
 
 
 def solve_lead(
-    hand: Cards, opponent: Cards, rules: ZsyRules = DEFAULT_RULES, *, line: bool = True, max_nodes: int = MAX_NODES
+    hand: Cards,
+    opponent: Cards,
+    rules: ZsyRules = DEFAULT_RULES,
+    *,
+    line: bool = True,
+    max_nodes: int = MAX_NODES,
+    time_limit: float = 60.0,
 ) -> Endgame:
     """Rate every lead from ``hand`` against ``opponent`` and, with ``line``, give the winning line
-    (see the module; the line costs more than the rating)."""
+    (see the module; the line costs more than the rating). The answer is exact or none: past
+    ``max_nodes`` positions :class:`EndgameTooBig`, past ``time_limit`` seconds :class:`SolverTimeout`."""
     _check(hand, opponent)
-    search = _Search(rules, max_nodes)
+    search = _Search(rules, max_nodes, time_limit)
     leads: list[tuple[Combo, bool]] = []
     for move in search.moves(hand, None):
         rest = hand - move.cards

@@ -153,3 +153,22 @@ def test_a_lead_with_no_winner_says_so() -> None:
     answer = solve_puzzle(p)
     assert answer.data["endgame"]["winning"] == [] and answer.data["endgame"]["line"] == []
     assert answer_notes(replace(p, title="x"))[0].startswith("Answer: no lead wins")
+
+
+def test_an_inline_endgame_and_its_bad_input() -> None:
+    result = runner.invoke(app, ["solve", "--game", "zsy", "--hand", "3S 4H 5D 7C KC", "--opponent", "6H 10H AS"])
+    assert result.exit_code == 0 and "1 winning lead of 6" in result.stdout
+    result = runner.invoke(app, ["solve", "--hand", "3S", "--opponent", "4S"])
+    assert result.exit_code == 2 and "--opponent does not apply to manipulation" in result.output
+    too_big = "3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 3H 4H 5H 6H 7H"
+    result = runner.invoke(app, ["solve", "--game", "zsy", "--hand", too_big, "--opponent", "4D"])
+    assert result.exit_code == 2 and "hands of at most 16 cards" in result.output
+
+
+def test_an_endgame_past_its_time_limit_is_a_timeout_not_a_guess() -> None:
+    hand, opponent = "3S 4S 5H 6D 8C 9C 10D JS KH AH", "3D 4D 6H 7H 8S 9S JC QD KC 2S"
+    result = runner.invoke(
+        app, ["solve", "--json", "--game", "zsy", "--hand", hand, "--opponent", opponent, "--time-limit", "0.5"]
+    )
+    assert result.exit_code == 1
+    assert '"status": "timeout"' in result.stdout and "the endgame search did not finish" in result.stdout

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from solver.cards import NATURAL_CARDS, Card, Cards
-from solver.errors import ComboError
+from solver.errors import ComboError, SolverTimeout
 from solver.rules import ZsyRules
 from solver.zsy import Combo, zsy_value
 from solver.zsy.endgame import EndgameTooBig, solve_lead, wins
@@ -112,3 +112,8 @@ def test_no_winning_lead_and_bad_input() -> None:
         solve_lead(Cards.parse("3S"), Cards())
     with pytest.raises(EndgameTooBig, match="more than 10 positions"):
         solve_lead(Cards.parse("3S 4S 5S 6S 7S 8S"), Cards.parse("3H 4H 5H 6H 7H 8H"), max_nodes=10)
+
+
+def test_a_search_past_its_time_limit_raises() -> None:
+    with pytest.raises(SolverTimeout, match="did not finish in 0 s"):
+        solve_lead(Cards.parse("3S 4S 5H 6D 8C 9C 10D JS"), Cards.parse("3D 4D 6H 7H 8S 9S JC QD"), time_limit=0)
