@@ -23,7 +23,7 @@ from weakest:
 
 ``python -m solver.generate.calibrate`` prints, for the puzzles under a
 folder (default ``puzzles/generated``) or freshly generated ones
-(``--fresh N``), the share of each model that misses, per game and level
+(``--fresh N``, ``--question KIND`` for one kind), the share of each model that misses, per game and level
 (docs/generate.md has the table and how it was made).
 """
 
@@ -220,8 +220,9 @@ class _Enough(Exception):
     """Raised from the progress callback when a cell's time is up."""
 
 
-def _fresh(game: str, level: str, count: int, seed: int, seconds: float) -> list[Puzzle]:
-    """Up to ``count`` fresh puzzles, the first ones of ``generate``'s order, within about ``seconds``."""
+def _fresh(game: str, level: str, count: int, seed: int, seconds: float, question: str | None = None) -> list[Puzzle]:
+    """Up to ``count`` fresh puzzles, the first ones of ``generate``'s order (of one ``question``
+    when given), within about ``seconds``."""
     from solver.generate import generate
 
     found: list[Puzzle] = []
@@ -233,7 +234,7 @@ def _fresh(game: str, level: str, count: int, seed: int, seconds: float) -> list
             raise _Enough
 
     with contextlib.suppress(_Enough):
-        generate(game, level, count, seed, progress=keep)
+        generate(game, level, count, seed, progress=keep, question=question)
     return found
 
 
@@ -271,7 +272,9 @@ def main(argv: list[str] | None = None) -> None:
     games = args.games.split(",")
     levels = args.levels.split(",")
     if args.fresh:
-        puzzles = [p for g in games for lv in levels for p in _fresh(g, lv, args.fresh, args.seed, args.seconds)]
+        puzzles = [
+            p for g in games for lv in levels for p in _fresh(g, lv, args.fresh, args.seed, args.seconds, args.question)
+        ]
         if args.save is not None:
             _save(puzzles, args.save, args.seed)
     else:

@@ -172,3 +172,14 @@ def test_an_endgame_past_its_time_limit_is_a_timeout_not_a_guess() -> None:
     )
     assert result.exit_code == 1
     assert '"status": "timeout"' in result.stdout and "the endgame search did not finish" in result.stdout
+
+
+def test_the_hint_for_an_endgame_is_the_winning_lead_not_the_fewest_plays_lead(tmp_path: Path) -> None:
+    path = tmp_path / "lead.toml"
+    path.write_text(lead_file('hand = "3S 9S 3D 3C 7C 8C"\nopponent = "7H 10H 7D RJ"'))
+    answer = solve_puzzle(load(path))
+    assert [m["cards"] for m in answer.data["endgame"]["winning"]] == [["7C", "8C", "9S"]]
+    assert answer.result["reply"].combo.cards != Cards.parse("7C 8C 9S")  # the fewest-plays choice differs
+    result = runner.invoke(app, ["hint", str(path)])
+    assert result.exit_code == 0 and "play straight:7C 8C 9S" in result.stdout
+    assert "wins however the opponent defends" in result.stdout
