@@ -264,6 +264,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", default="manipulation,contract,zsy")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--seconds", type=float, default=float("inf"), help="stop a fresh cell after about S s")
+    parser.add_argument("--question", help="fresh puzzles of this kind only (zsy leads: --question lead)")
     parser.add_argument(
         "--save", type=Path, help="write the fresh puzzles to DIR/<game>/ (so runs can be pooled with --dir)"
     )
