@@ -183,3 +183,11 @@ def test_the_hint_for_an_endgame_is_the_winning_lead_not_the_fewest_plays_lead(t
     result = runner.invoke(app, ["hint", str(path)])
     assert result.exit_code == 0 and "play straight:7C 8C 9S" in result.stdout
     assert "wins however the opponent defends" in result.stdout
+
+
+def test_calibrate_measures_fresh_leads(capsys: pytest.CaptureFixture[str]) -> None:
+    from solver.generate.calibrate import main
+
+    main(["--fresh", "2", "--seed", "3", "--games", "zsy", "--levels", "easy", "--question", "lead"])
+    table = capsys.readouterr().out
+    assert "| zsy | easy | lead | 2 | greedy" in table and "glance 0%" in table
