@@ -83,6 +83,6 @@ def _render_endgame(console: Console, endgame: Endgame) -> None:
     if not won:
         say(console, "    ", ("none: every lead loses against the best defence", "dim"))
         return
-    say(console, "  line (the longest defence, the quickest win):")
+    say(console, "  line (your plan against the longest defence):")
     for side, step in endgame.line:
         say(console, f"    {side:<9}", ("pass", "dim") if step is None else _parts(step))

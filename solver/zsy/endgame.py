@@ -12,9 +12,11 @@ other is last.
 hand, the combination to beat) and cut at the first winning move, so it
 decides a position without searching the rest. :func:`solve_lead` rates
 every lead (a lead wins when it wins against every defence) and, for the
-winning lead, gives the line: the defence that holds out longest and the
-quickest winning answers to it, by an exact distance-to-win search over the
-positions the line reaches.
+first winning lead, gives the line: your plan (go out when you can, else
+the biggest winning combination, else pass) against the defence that holds
+out longest against it, by an exact longest-resistance search over the
+positions the line reaches (the loser tries every move; the winner follows
+its plan, so the search does not branch on the winner's side).
 
 >>> from solver.cards import Cards
 >>> e = solve_lead(Cards.parse("3S 4H 5D KC"), Cards.parse("AS 10H"))
@@ -28,8 +30,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
@@ -126,19 +128,31 @@ class _Search:
         return best
 
     def options(self, mover: Cards, other: Cards, to_beat: Combo | None) -> list[tuple[Combo | None, int]]:
-        """Each move (``None``: pass) with its distance from the mover's side; when the mover wins,
-        only its winning moves (:meth:`wins` decides them first: a losing move is never the best)."""
+        """Each move (``None``: pass) with its distance from the mover's side. A winner has one
+        option, its plan (:meth:`plan`); a loser tries every move and the pass."""
+        if self.wins(mover, other, to_beat):
+            move = self.plan(mover, other, to_beat)
+            if move is None:
+                return [(None, _flip(self.distance(other, mover, None)))]
+            rest = mover - move.cards
+            return [(move, 1 if not rest else _flip(self.distance(other, rest, move)))]
         out: list[tuple[Combo | None, int]] = []
-        won = self.wins(mover, other, to_beat)
         for move in self.moves(mover, to_beat):
             rest = mover - move.cards
-            if not rest:
-                out.append((move, 1))
-            elif not won or not self.wins(other, rest, move):
-                out.append((move, _flip(self.distance(other, rest, move))))
-        if to_beat is not None and (not won or not self.wins(other, mover, None)):
+            out.append((move, 1 if not rest else _flip(self.distance(other, rest, move))))
+        if to_beat is not None:
             out.append((None, _flip(self.distance(other, mover, None))))
         return out
+
+    def plan(self, mover: Cards, other: Cards, to_beat: Combo | None) -> Combo | None:
+        """The winner's move in the line: go out if it can, else the biggest winning combination
+        (the first in :func:`legal_moves` order among equals), else pass."""
+        moves = self.moves(mover, to_beat)
+        for move in sorted(moves, key=lambda m: -m.size):  # stable: legal order among equal sizes
+            rest = mover - move.cards
+            if not rest or not self.wins(other, rest, move):
+                return move
+        return None
 
 
 def _flip(d: int) -> int:

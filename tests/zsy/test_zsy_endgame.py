@@ -91,7 +91,7 @@ def test_wins_with_a_combination_to_beat_agrees_with_minimax() -> None:
         assert got == ref
 
 
-def test_the_line_holds_out_longest_and_wins_quickest() -> None:
+def test_the_line_is_the_plan_against_the_longest_defence() -> None:
     # the opponent's ace takes the king, but the straight comes first and the opponent cannot beat it
     e = solve_lead(Cards.parse("3S 4H 5D KC 7C"), Cards.parse("AS 10H 6H"))
     assert [str(m) for m in e.winning] == ["straight:3S 4H 5D"]
