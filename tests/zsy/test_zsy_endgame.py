@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.cards import NATURAL_CARDS, Card, Cards
 from solver.errors import ComboError, SolverTimeout
@@ -117,3 +119,16 @@ def test_no_winning_lead_and_bad_input() -> None:
 def test_a_search_past_its_time_limit_raises() -> None:
     with pytest.raises(SolverTimeout, match="did not finish in 0 s"):
         solve_lead(Cards.parse("3S 4S 5H 6D 8C 9C 10D JS"), Cards.parse("3D 4D 6H 7H 8S 9S JC QD"), time_limit=0)
+
+
+_SMALL_POOL = [c for c in NATURAL_CARDS if zsy_value(c) <= 7] + [Card.parse(w) for w in ("2S", "2H", "RJ", "BJ")]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(_SMALL_POOL), min_size=4, max_size=6, unique=True), st.integers(1, 3))
+def test_winning_leads_agree_with_minimax_hypothesis(cards: list[Card], cut: int) -> None:
+    hand, opponent = Cards(cards[:cut]), Cards(cards[cut:])
+    e = solve_lead(hand, opponent)
+    assert {as_move(m) for m in e.winning} == ref_winning_leads(list(hand), list(opponent))
+    if e.winning:
+        assert replay(hand, opponent, e.line, False) == "you"
