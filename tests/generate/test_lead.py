@@ -191,3 +191,13 @@ def test_calibrate_measures_fresh_leads(capsys: pytest.CaptureFixture[str]) -> N
     main(["--fresh", "2", "--seed", "3", "--games", "zsy", "--levels", "easy", "--question", "lead"])
     table = capsys.readouterr().out
     assert "| zsy | easy | lead | 2 | greedy" in table and "glance 0%" in table
+
+
+def test_the_stated_lead_may_be_a_list_of_one_and_needs_the_opponent() -> None:
+    text = EXAMPLE.read_text()
+    listed = loads(text.replace('solution = "straight:3S 4H 5D"', 'solution = ["straight:3S 4H 5D"]'))
+    assert solve_puzzle(listed).mismatch is None
+    two = loads(text.replace('solution = "straight:3S 4H 5D"', 'solution = ["straight:3S 4H 5D", "single:KC"]'))
+    assert "the solution is not one lead" in (solve_puzzle(two).mismatch or "")
+    alone = loads(text.replace('opponent = "6H 10H AS"\n', "").replace("winning_leads = 1", "fewest_plays = 3"))
+    assert "a lead puzzle needs the opponent's hand" in (solve_puzzle(alone).mismatch or "")
