@@ -121,10 +121,11 @@ class Inline:
     discard: str | None = None
     to_beat: str | None = None
     to_beat_kind: str | None = None
+    opponent: str | None = None
 
     def given(self) -> bool:
         """True if any part of an inline position was given."""
-        parts = (self.hand, self.table, self.round, self.discard, self.to_beat, self.to_beat_kind)
+        parts = (self.hand, self.table, self.round, self.discard, self.to_beat, self.to_beat_kind, self.opponent)
         return any(v is not None for v in parts) or self.laid_down
 
     def _meld(self, text: str) -> str | dict[str, Any]:
@@ -148,6 +149,7 @@ class Inline:
             "--discard": (self.discard is not None, ("contract",)),
             "--to-beat": (self.to_beat is not None, ("zsy",)),
             "--to-beat-kind": (self.to_beat_kind is not None, ("zsy",)),
+            "--opponent": (self.opponent is not None, ("zsy",)),
         }
         for flag, (present, games) in only.items():
             if present and self.game not in games:
@@ -168,6 +170,8 @@ class Inline:
             if self.to_beat is None:
                 raise PuzzleError("--to-beat-kind says the kind of --to-beat, which is missing")
             position["to_beat_kind"] = self.to_beat_kind
+        if self.opponent is not None:
+            position["opponent"] = self.opponent
         return from_data({"game": self.game, "rules": rules, "position": position}, "<inline>")
 
 

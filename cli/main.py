@@ -114,6 +114,8 @@ def render_position(puzzle: Puzzle) -> None:
             say(out, "  discard ", cards_parts([pos.discard]))
     elif isinstance(pos, ZsyPosition):
         say(out, "  hand   ", cards_parts(pos.hand))
+        if pos.opponent is not None:
+            say(out, "  opponent ", cards_parts(pos.opponent), ("  (the last opponent; you lead)", "dim"))
         if pos.to_beat is not None:
             kind = ("", "") if not pos.to_beat_kind else (f" ({pos.to_beat_kind})", "dim")
             say(out, "  beat   ", cards_parts(pos.to_beat), kind)
@@ -231,12 +233,17 @@ def solve(
             help="Zheng Shang You: the kind of an ambiguous --to-beat: single, set, straight, parallel or parallel-CxL.",
         ),
     ] = None,
+    opponent: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Zheng Shang You: the last opponent's hand (a two-player endgame, you to lead)."),
+    ] = None,
 ) -> None:
     """Solve puzzle files, folders of them, stdin (-), or an inline position (--hand ...).
 
     Manipulation: the play with the most hand cards, least table change,
     and the moves. Contract: contract check, distance, best lay-off.
-    Zheng Shang You: legal moves and the fewest-plays split.
+    Zheng Shang You: legal moves and the fewest-plays split; with --opponent,
+    the leads that win the two-player endgame and the line.
     """
     inline = Inline(
         game.value if game is not None else "",
@@ -247,9 +254,10 @@ def solve(
         discard=discard,
         to_beat=to_beat,
         to_beat_kind=to_beat_kind,
+        opponent=opponent,
     )
     if inline.given() and not inline.game:
-        inline = Inline("manipulation", hand, table, round_, laid_down, discard, to_beat, to_beat_kind)
+        inline = Inline("manipulation", hand, table, round_, laid_down, discard, to_beat, to_beat_kind, opponent)
     puzzles, bad = _puzzles(paths, inline, preset, rule)
     games = {p.game for p in puzzles}
     for flag, given in (("--objective", objective is not None), ("--all", all_plays)):

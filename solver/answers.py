@@ -22,7 +22,16 @@ from solver.rules import ContractRules, ManipulationRules, ZsyRules
 if TYPE_CHECKING:
     from solver.contract import Distance, LayDown, Layoff
 
-__all__ = ["Answer", "SolveOptions", "solve_puzzle", "zsy_codes", "codes", "meld_codes", "move_json"]
+__all__ = [
+    "Answer",
+    "SolveOptions",
+    "solve_puzzle",
+    "zsy_codes",
+    "codes",
+    "meld_codes",
+    "move_json",
+    "endgame_json",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,6 +366,7 @@ def _zsy(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     plays left after each listed move, until the limit.
     """
     from solver.zsy import combo_from_position, fewest_plays, plays_after
+    from solver.zsy.endgame import solve_lead
     from solver.zsy.reply import decide, reply_order
 
     pos = puzzle.position
@@ -396,8 +406,35 @@ def _zsy(puzzle: Puzzle, opts: SolveOptions) -> Answer:
             "plays_left": reply.after,
             "reason": reply.reason,
         }
+    endgame = None
+    if pos.opponent is not None:
+        endgame = solve_lead(pos.hand, pos.opponent, rules, time_limit=opts.time_limit)  # its own time limit
+        data["endgame"] = endgame_json(pos.opponent, endgame)
     found = {"fewest_plays": split.count, "moves": count, "leads": data.get("leads")}
+    if endgame is not None:
+        found["winning_leads"] = len(endgame.winning)
     wrong = [f"{k} {found[k]} != {v}" for k, v in puzzle.answer.items() if k in found and found[k] != v]
     result = {"to_beat": to_beat, "ranked": ranked, "split": split, "leads": data.get("leads"), "listing": listing}
     result["reply"] = reply
+    result["endgame"] = endgame
     return Answer(data, "; ".join(wrong) or None, result)
+
+
+def endgame_json(opponent: Cards, endgame: Any) -> dict[str, Any]:
+    """A two-player endgame's answer as data (docs/json.md): the opponent's hand, the winning leads,
+    how many leads there are, the line (each step ``{"side", "cards", "kind"}``, a pass with
+    ``cards`` and ``kind`` null) and the positions searched."""
+
+    def combo(m: Any) -> dict[str, Any]:
+        return {"cards": zsy_codes(m.cards), "kind": m.kind}
+
+    return {
+        "opponent": zsy_codes(opponent),
+        "winning": [combo(m) for m in endgame.winning],
+        "lead_count": len(endgame.leads),
+        "line": [
+            {"side": side, "cards": None, "kind": None} if m is None else {"side": side, **combo(m)}
+            for side, m in endgame.line
+        ],
+        "nodes": endgame.nodes,
+    }

@@ -37,6 +37,8 @@ def _cards_in_view(position: Any) -> tuple[Cards, str]:
         if position.discard is not None:
             seen = seen + Cards([position.discard])
         return seen, "hand, table, discard and dead cards together"
+    if getattr(position, "opponent", None) is not None:
+        return position.hand + position.opponent, "hand and opponent together"
     return position.hand + (position.to_beat or Cards()), "hand and to_beat together"
 
 

@@ -6,7 +6,8 @@ Manipulation's new table with the played cards framed green, the moved ones
 orange and each numbered by the step that moves it; Contract's lay-off
 (the laid-off cards framed, not their twins already on the table; a
 swapped wild framed orange), lay-down, or the discard; Zheng Shang You's
-reply (or pass) and the plays after it, or the fewest-plays split. Every
+reply (or pass) and the plays after it, the winning lead of a two-player
+endgame and its line, or the fewest-plays split. Every
 wild and joker carries a tag with the card it stands for; melds are drawn
 in table order, numbered as the answer's words number them; cards of a
 combination are drawn by rank. The rules and the difficulty are printed
@@ -287,6 +288,8 @@ def _zsy_position(pos: ZsyPosition, rules: Any) -> list[Section]:
         return sorted(cards, key=lambda c: (zsy_value(c), c.index))
 
     out: list[Section] = [Section("hand", [by_rank(pos.hand)])]
+    if pos.opponent is not None:
+        out.insert(0, Section("opponent", [by_rank(pos.opponent)], ["the last opponent's hand; you lead"]))
     if pos.to_beat is not None:
         group: Group
         try:
@@ -302,6 +305,8 @@ def _zsy(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], list[st
 
     split = result["split"]
     reply = result.get("reply")
+    if result.get("endgame") is not None:
+        return _endgame(result["endgame"])
     if result.get("to_beat") is None or reply is None:
         groups = [_combo_group(p, None, n) for n, p in enumerate(split.plays, 1)]
         notes = [f"Answer: out in {split.count} play{'s' if split.count != 1 else ''} ({split.status})"]
@@ -320,6 +325,24 @@ def _zsy(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], list[st
     sections.append(Section("then", [_combo_group(p, None, n) for n, p in enumerate(then.plays, 1)]))
     notes += [f"{n}. {combo}" for n, combo in enumerate(then.plays, 1)]
     return sections, notes
+
+
+def _endgame(endgame: Any) -> tuple[list[Section], list[str]]:
+    """The winning lead framed, then the line: each play numbered, captioned by side (passes in words)."""
+    if not endgame.winning:
+        return [], ["Answer: no lead wins; the opponent goes out first against every lead."]
+    lead = endgame.winning[0]
+    also = f" (as good: {', '.join(map(str, endgame.winning[1:]))})" if len(endgame.winning) > 1 else ""
+    notes = [f"Answer: lead the {lead.describe()} ({lead.text}){also}: it wins however the opponent defends"]
+    groups: list[Group] = []
+    captions: list[str] = []
+    for n, (side, combo) in enumerate(endgame.line, 1):
+        words = "pass" if combo is None else f"{combo.describe()} ({combo.text})"
+        notes.append(f"{n}. {'you' if side == 'you' else 'opponent'}: {words}")
+        if combo is not None:
+            groups.append(_combo_group(combo, "played" if n == 1 else None, n))
+            captions.append(f"{n} · {'you' if side == 'you' else 'opponent'}")
+    return [Section("lead", [groups[0]], [captions[0]]), Section("the line", groups[1:], captions[1:])], notes
 
 
 _SOLUTIONS = {"manipulation": _manipulation, "contract": _contract, "zsy": _zsy}

@@ -19,7 +19,10 @@ move), ``laid_down``, ``discard`` and optionally ``dead`` (other cards the
 player has seen). Zheng Shang You positions hold ``hand`` and optionally
 ``to_beat``, in cards (``"5S RJ BJ"``) or the notation ``kind:cards``
 (``"set:5S RJ BJ"``), and ``to_beat_kind`` (a kind, or ``parallel-CxL``), which
-an ambiguous ``to_beat`` without a kind needs.
+an ambiguous ``to_beat`` without a kind needs. A two-player endgame (a
+"lead" puzzle: which lead wins however the last opponent defends?) holds
+``hand`` and ``opponent``, the last opponent's known hand, and no
+``to_beat``: you lead (:mod:`solver.zsy.endgame`).
 
 Every problem raises :class:`PuzzleError` naming the file and the key.
 
@@ -93,11 +96,13 @@ class ContractPosition:
 
 @dataclass(frozen=True, slots=True)
 class ZsyPosition:
-    """A Zheng Shang You hand and, optionally, the combination to beat."""
+    """A Zheng Shang You hand and, optionally, the combination to beat, or the last opponent's
+    hand (``opponent``: a two-player endgame, you to lead; never with ``to_beat``)."""
 
     hand: Cards
     to_beat: Cards | None = None
     to_beat_kind: str | None = None
+    opponent: Cards | None = None
 
 
 Position = ManipulationPosition | ContractPosition | ZsyPosition
@@ -107,7 +112,7 @@ ANSWER_KEYS: dict[str, frozenset[str]] = {
     "contract": frozenset(
         {"can_lay_down", "points_left", "distance", "layoff", "layoff_points", "can_go_out", "swaps"}
     ),
-    "zsy": frozenset({"fewest_plays", "moves", "leads"}),
+    "zsy": frozenset({"fewest_plays", "moves", "leads", "winning_leads"}),
 }
 
 
@@ -126,6 +131,7 @@ ANSWER_TYPES: dict[str, type] = {
     "fewest_plays": int,
     "moves": int,
     "leads": int,
+    "winning_leads": int,
 }
 """The type of each ``[answer]`` key: integers are counts or points (0 or more), ``cards`` is card codes."""
 
@@ -278,7 +284,7 @@ ZSY_KINDS = ("single", "set", "straight", "parallel")
 
 
 def _parse_zsy(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ZsyPosition:
-    _check_keys(ctx, pos, {"hand", "to_beat", "to_beat_kind"}, "position")
+    _check_keys(ctx, pos, {"hand", "to_beat", "to_beat_kind", "opponent"}, "position")
     if "hand" not in pos:
         raise ctx.fail("position.hand", "missing")
     from solver.zsy import label_shape, split_label  # lazy: climbing imports the rules, not puzzles
@@ -303,9 +309,21 @@ def _parse_zsy(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ZsyPosition:
             raise ctx.fail("position.to_beat_kind", "given without to_beat")
         if label is not None and label != kind:
             raise ctx.fail("position.to_beat_kind", f"says {_shown(kind)} but to_beat says {label}")
+    opponent = None
+    if "opponent" in pos:
+        opponent = _cards(ctx, pos, "opponent", "position")
+        if to_beat is not None:
+            raise ctx.fail("position.opponent", "an endgame is led by you: give no to_beat with opponent")
+        if not opponent:
+            raise ctx.fail("position.opponent", "empty: the opponent is out, there is no endgame")
+        if not hand:
+            raise ctx.fail("position.hand", "empty: you are out, there is no endgame")
     with ctx.at("position"):
-        (hand + (to_beat or Cards())).check_against(rules.deck, "hand and to_beat together")
-    position = ZsyPosition(hand, to_beat, kind)
+        if opponent is not None:
+            (hand + opponent).check_against(rules.deck, "hand and opponent together")
+        else:
+            (hand + (to_beat or Cards())).check_against(rules.deck, "hand and to_beat together")
+    position = ZsyPosition(hand, to_beat, kind, opponent)
     if to_beat is not None:
         from solver.zsy import combo_from_position  # lazy: climbing imports the rules, not puzzles
 
@@ -439,13 +457,15 @@ def position_dict(position: Position) -> dict[str, Any]:
         out["to_beat"] = str(position.to_beat)
     if position.to_beat_kind is not None:
         out["to_beat_kind"] = position.to_beat_kind
+    if position.opponent is not None:
+        out["opponent"] = str(position.opponent)
     return out
 
 
 def position_json(position: Position) -> dict[str, Any]:
     """The position as JSON data (docs/json.md): every group of cards a list of card codes."""
     data = position_dict(position)
-    for key in ("hand", "dead", "to_beat"):
+    for key in ("hand", "dead", "to_beat", "opponent"):
         if key in data:
             data[key] = data[key].split()
     if isinstance(position, ManipulationPosition):

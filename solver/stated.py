@@ -21,6 +21,11 @@ and must reach the optimum the solver proves:
 - Zheng Shang You "reply": the reply is in the hand and beats the
   combination to beat (or is ``pass``), the plays after it use exactly the
   rest of the hand, and it is the best reply (:func:`solver.zsy.best_reply`).
+- Zheng Shang You "lead" (a two-player endgame): the lead is a combination of
+  its kind from the hand, it wins against every defence by a plain AND-OR
+  replay of the game tree written here (not the endgame module's search;
+  only the rule functions are shared), and it is the one winning lead the
+  solver found.
 
 >>> from solver.puzzles import loads
 >>> p = loads('game = "zsy"\\n[position]\\nhand = "3H 4H 5H"\\n[answer]\\nfewest_plays = 1\\n'
@@ -252,6 +257,52 @@ def _zsy_reply(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _lead_wins(mover: Cards, other: Cards, to_beat: Any, rules: Any, seen: dict[Any, bool]) -> bool:
+    """Does the player to move (``mover``) go out first? Some move wins (a pass when there is a
+    combination to beat: the other player leads anew); a move wins when it empties the hand or
+    every answer to it loses."""
+    from solver.zsy import legal_moves
+
+    key = (mover, other, to_beat)
+    if key not in seen:
+        answers: list[bool] = []
+        for move in legal_moves(mover, to_beat, rules):
+            rest = mover - move.cards
+            answers.append(not rest or not _lead_wins(other, rest, move, rules, seen))
+            if answers[-1]:
+                break
+        if to_beat is not None and not any(answers):
+            answers.append(not _lead_wins(other, mover, None, rules, seen))
+        seen[key] = any(answers)
+    return seen[key]
+
+
+def _zsy_lead(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
+    from solver.zsy import Combo
+
+    pos = puzzle.position
+    rules: Any = puzzle.rules
+    assert isinstance(pos, ZsyPosition)
+    if pos.opponent is None:
+        return ["a lead puzzle needs the opponent's hand (position.opponent)"]
+    stated = puzzle.meta.get("solution")
+    if isinstance(stated, list) and len(stated) == 1:
+        stated = stated[0]
+    if not isinstance(stated, str):
+        return ["the solution is not one lead"]
+    lead = Combo.parse(stated, rules)
+    if not lead.cards <= pos.hand:
+        return [f"{lead} is not in the hand {pos.hand}"]
+    rest = pos.hand - lead.cards
+    if rest and _lead_wins(pos.opponent, rest, lead, rules, {}):
+        return [f"{lead} loses: the opponent has a defence"]
+    winning = (data.get("endgame") or {}).get("winning", [])
+    found = [(sorted(w["cards"]), w["kind"]) for w in winning]
+    if (sorted(c.code for c in lead.cards), lead.kind) not in found or len(found) != 1:
+        return [f"{lead} is not the one winning lead ({len(found)} winning leads)"]
+    return []
+
+
 _CHECKS: dict[tuple[str, str], Callable[[Puzzle, Mapping[str, Any]], list[str]]] = {
     ("manipulation", "play"): _manipulation,
     ("contract", "layoff"): _contract_layoff,
@@ -259,6 +310,7 @@ _CHECKS: dict[tuple[str, str], Callable[[Puzzle, Mapping[str, Any]], list[str]]]
     ("contract", "discard"): _contract_discard,
     ("zsy", "out"): _zsy_out,
     ("zsy", "reply"): _zsy_reply,
+    ("zsy", "lead"): _zsy_lead,
 }
 
 

@@ -10,7 +10,9 @@ codes), ``status`` (``feasible`` unless every stage finished),
 given for a lead, and for a reply only when the puzzle's answer asks for it)
 and ``seconds`` (added by the command).
 An ``[answer]`` may give ``fewest_plays``, ``moves`` (the number of legal
-moves in the position) and ``leads``.
+moves in the position), ``leads`` and, for a two-player endgame
+(``opponent`` in the position), ``winning_leads``; the endgame's answer is
+the key ``endgame`` (:func:`solver.answers.endgame_json`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from solver.answers import solve_puzzle
 from solver.cards import Card
 from solver.puzzles import Puzzle
 from solver.zsy import Combo, zsy_value
+from solver.zsy.endgame import Endgame
 
 __all__ = ["solve"]
 
@@ -41,6 +44,7 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
     count: int = answer.data["move_count"]
     at_least = "" if answer.data["move_count_exact"] else "at least "
     status = answer.data["status"]
+    endgame = answer.result.get("endgame")
 
     def render(console: Console) -> None:
         from cli.main import render_position  # lazy: cli.main imports this module lazily too
@@ -63,5 +67,22 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
         say(console, (f"  fewest plays: {split.count}", "bold"), " ", (f"({status})", "dim"))
         for play in split.plays:
             say(console, "    ", _parts(play))
+        if endgame is not None:
+            _render_endgame(console, endgame)
 
     return Outcome(answer.data, render, answer.mismatch)
+
+
+def _render_endgame(console: Console, endgame: Endgame) -> None:
+    """The winning leads against the known opponent, and the line of the first."""
+    won = len(endgame.winning)
+    head = f"  endgame: {plural(won, 'winning lead')} of {len(endgame.leads)}"
+    say(console, (head, "bold"), " ", (f"({endgame.nodes} positions searched)", "dim"))
+    for combo in endgame.winning:
+        say(console, "    ", _parts(combo))
+    if not won:
+        say(console, "    ", ("none: every lead loses against the best defence", "dim"))
+        return
+    say(console, "  line (your plan against the longest defence):")
+    for side, step in endgame.line:
+        say(console, f"    {side:<9}", ("pass", "dim") if step is None else _parts(step))

@@ -65,11 +65,20 @@ def _manipulation(puzzle: Puzzle, pos: ManipulationPosition, time_limit: float) 
 
 def _zsy(puzzle: Puzzle, time_limit: float) -> Decision:
     """The one best reply or lead (:mod:`solver.zsy.reply`, passing included) among the moves
-    ``shanghai solve`` ranks."""
+    ``shanghai solve`` ranks; in a two-player endgame (``opponent`` known) a lead that wins it
+    (when none wins, the fewest-plays lead)."""
     from solver.answers import SolveOptions, solve_puzzle
 
     answer = solve_puzzle(puzzle, SolveOptions(time_limit=time_limit))
     now = answer.data["fewest_plays"]
+    endgame = answer.result.get("endgame")
+    if endgame is not None and endgame.winning:  # a two-player endgame: the lead that wins
+        lead = endgame.winning[0]
+        return Decision(
+            f"play {lead}",
+            f"wins however the opponent defends ({_n(len(endgame.winning), 'winning lead')} of {len(endgame.leads)})",
+            {"winning": [str(m) for m in endgame.winning], "fewest_plays": now},
+        )
     reply = answer.result["reply"]
     if reply.combo is None:
         return Decision("pass", reply.reason, {"fewest_plays": now})

@@ -29,7 +29,7 @@ from typing import Any
 
 from solver.errors import ShanghaiError
 from solver.generate.difficulty import LEVELS, Level
-from solver.generate.ladder import questions_at
+from solver.generate.ladder import ON_REQUEST, QUESTIONS, kinds_at, questions_at
 from solver.puzzles import Puzzle, position_dict
 from solver.rules import rules_for
 
@@ -65,6 +65,7 @@ def plain_title(puzzle: Puzzle) -> str:
         "goout": "Lay off as many cards as you can: can you go out?",
         "discard": "Which card to discard?",
         "out": "Go out in as few plays as you can",
+        "lead": "Which lead wins against the last opponent?",
     }.get(str(kind), puzzle.title)
 
 
@@ -91,6 +92,7 @@ def generate(
     *,
     progress: Callable[[Puzzle], None] | None = None,
     titles: str = "count",
+    question: str | None = None,
 ) -> list[Puzzle]:
     """``count`` distinct puzzles of ``game`` at ``difficulty`` (easy, medium, hard, expert).
 
@@ -99,7 +101,9 @@ def generate(
     is found. Puzzle ``i`` is the same for every ``count`` above ``i``.
     ``titles`` is ``count`` or ``plain`` (:func:`plain_title`: the title does
     not give the answer's count away; the puzzles are the same). Puzzle ``i``
-    asks the level's questions in turn (:func:`solver.generate.ladder.questions_at`).
+    asks the level's questions in turn (:func:`solver.generate.ladder.questions_at`), or
+    every one ``question`` (a kind with a rung at the level: Zheng Shang You ``lead`` is asked
+    only so, :data:`solver.generate.ladder.ON_REQUEST`).
     """
     if game not in GAMES:
         raise GenerateError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
@@ -113,7 +117,15 @@ def generate(
     level: Level = difficulty
     make = _candidate(game)
     questions = questions_at(game, level)
-    rng = random.Random(f"{game}:{difficulty}:{seed}")
+    salt = ""
+    if question is not None:
+        known = QUESTIONS[game] + ON_REQUEST[game]
+        if question not in known:
+            raise GenerateError(f"unknown question {question!r} for {game} (known: {', '.join(known)})")
+        if question not in kinds_at(game, level):
+            raise GenerateError(f"no {difficulty} {game} {question!r} puzzles: the ladder has no rung for them")
+        questions, salt = (question,), f":{question}"
+    rng = random.Random(f"{game}:{difficulty}:{seed}{salt}")
     found: list[Puzzle] = []
     seen: set[str] = set()
     tries = 0

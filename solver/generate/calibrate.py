@@ -14,14 +14,16 @@ from weakest:
 - ``glance``: the exact search, but looking only at part of the table: the
   melds a hand card fits as it stands (Manipulation, Contract lay-offs); for
   a discard, the rule "discard a lone card, the costliest"; in Zheng Shang
-  You, counting only sets (a hand's plays are its ranks), blind to straights.
+  You, counting only sets (a hand's plays are its ranks), blind to straights;
+  for a two-player lead, a one-ply look: lead the biggest combination the
+  opponent cannot beat (else the biggest).
 - ``no-swap`` (Contract lay-offs): the exact lay-off without wild swaps.
 - ``solver``: the engine's solver player (the strongest model; it should
   find nearly every answer).
 
 ``python -m solver.generate.calibrate`` prints, for the puzzles under a
 folder (default ``puzzles/generated``) or freshly generated ones
-(``--fresh N``), the share of each model that misses, per game and level
+(``--fresh N``, ``--question KIND`` for one kind), the share of each model that misses, per game and level
 (docs/generate.md has the table and how it was made).
 """
 
@@ -118,6 +120,8 @@ def _glance_zsy(p: Puzzle) -> bool:
 
     pos = p.position
     assert isinstance(pos, ZsyPosition)
+    if pos.opponent is not None:
+        return _glance_lead(p)
     if pos.to_beat is None:
         return bool(_sets_only(pos.hand) == p.answer["fewest_plays"])
     to_beat = combo_from_position(pos.to_beat, pos.to_beat_kind, p.rules)  # type: ignore[arg-type]
@@ -129,6 +133,20 @@ def _glance_zsy(p: Puzzle) -> bool:
     if _sets_only(pos.hand - best.cards) >= _sets_only(pos.hand):
         return solution == "pass"
     return solution != "pass" and best.cards == Cards.parse(solution)
+
+
+def _glance_lead(p: Puzzle) -> bool:
+    """A one-ply look at a two-player endgame: the biggest lead the opponent cannot beat (most cards,
+    then the lowest top), else the biggest lead."""
+    from solver.zsy import Combo, legal_moves
+
+    pos = p.position
+    assert isinstance(pos, ZsyPosition) and pos.opponent is not None
+    rules: Any = p.rules
+    leads = legal_moves(pos.hand, None, rules)
+    safe = [m for m in leads if not legal_moves(pos.opponent, m, rules)]
+    pick = min(safe or leads, key=lambda m: (-m.size, m.top, str(m)))
+    return pick == Combo.parse(str(p.meta["solution"]), rules)
 
 
 def _engine(kind: str) -> Callable[[Puzzle], bool]:
@@ -202,8 +220,9 @@ class _Enough(Exception):
     """Raised from the progress callback when a cell's time is up."""
 
 
-def _fresh(game: str, level: str, count: int, seed: int, seconds: float) -> list[Puzzle]:
-    """Up to ``count`` fresh puzzles, the first ones of ``generate``'s order, within about ``seconds``."""
+def _fresh(game: str, level: str, count: int, seed: int, seconds: float, question: str | None = None) -> list[Puzzle]:
+    """Up to ``count`` fresh puzzles, the first ones of ``generate``'s order (of one ``question``
+    when given), within about ``seconds``."""
     from solver.generate import generate
 
     found: list[Puzzle] = []
@@ -215,7 +234,7 @@ def _fresh(game: str, level: str, count: int, seed: int, seconds: float) -> list
             raise _Enough
 
     with contextlib.suppress(_Enough):
-        generate(game, level, count, seed, progress=keep)
+        generate(game, level, count, seed, progress=keep, question=question)
     return found
 
 
@@ -245,13 +264,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", default="manipulation,contract,zsy")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--seconds", type=float, default=float("inf"), help="stop a fresh cell after about S s")
-    parser.add_argument("--save", type=Path, help="write the fresh puzzles to DIR/<game>/ (so runs can be pooled with --dir)")
+    parser.add_argument("--question", help="fresh puzzles of this kind only (zsy leads: --question lead)")
+    parser.add_argument(
+        "--save", type=Path, help="write the fresh puzzles to DIR/<game>/ (so runs can be pooled with --dir)"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     games = args.games.split(",")
     levels = args.levels.split(",")
     if args.fresh:
-        puzzles = [p for g in games for lv in levels for p in _fresh(g, lv, args.fresh, args.seed, args.seconds)]
+        puzzles = [
+            p for g in games for lv in levels for p in _fresh(g, lv, args.fresh, args.seed, args.seconds, args.question)
+        ]
         if args.save is not None:
             _save(puzzles, args.save, args.seed)
     else:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from solver.generate.difficulty import Level
 from solver.puzzles import Puzzle
 
-__all__ = ["Rung", "LADDER", "QUESTIONS", "kinds_at", "questions_at", "fewest_decoys", "place", "decoys"]
+__all__ = ["Rung", "LADDER", "QUESTIONS", "ON_REQUEST", "kinds_at", "questions_at", "fewest_decoys", "place", "decoys"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,18 +91,32 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
         ),
     },
     "zsy": {
-        "easy": (Rung(("out", "reply"), (), ("greedy", "glance", "solver"), "sets and the plain reply"),),
+        "easy": (
+            Rung(("out", "reply"), (), ("greedy", "glance", "solver"), "sets and the plain reply"),
+            Rung(("lead",), (), ("glance",), "lead what the opponent cannot beat"),
+        ),
         "medium": (
             Rung(("out", "reply"), ("glance",), ("greedy", "solver"), "a straight"),
             Rung(("out", "reply"), ("greedy",), ("glance", "solver"), "not the greedy's combination"),
+            Rung(("lead",), ("greedy",), ("glance",), "not the biggest lead: the one they cannot beat"),
         ),
-        "hard": (Rung(("out", "reply"), ("greedy", "glance"), ("solver",), "a straight the greedy breaks", decoys=1),),
+        "hard": (
+            Rung(("out", "reply"), ("greedy", "glance"), ("solver",), "a straight the greedy breaks", decoys=1),
+            Rung(("lead",), ("greedy", "glance"), (), "a lead they can beat: a line deeper than one ply", decoys=3),
+        ),
         "expert": (
             Rung(
                 ("out", "reply"),
                 ("greedy", "glance"),
                 ("solver",),
                 "a straight the greedy breaks, among many near-best moves",
+                decoys=4,
+            ),
+            Rung(
+                ("lead",),
+                ("greedy", "glance", "solver"),
+                (),
+                "a line deeper than one ply that every quick rule misses",
                 decoys=4,
             ),
         ),
@@ -120,7 +134,12 @@ decoy; discards climb from the lone card to one that every quick rule
 misses; no lay-off was measured that the glance model misses, so expert is
 the discard every weaker model misses (docs/generate.md). Zheng Shang You
 has two weaker models: hard and expert are missed by both, expert among at
-least four first moves one play worse (``near_best``, its decoys)."""
+least four first moves one play worse (``near_best``, its decoys). A
+Zheng Shang You lead (a two-player endgame; its decoys are the other leads)
+climbs from the lead the opponent cannot beat (the glance model's one-ply
+look finds it) to a line deeper than one ply that the greedy and glance
+models (expert: and the solver player) miss; no model must find it, as
+no quick model looks at the opponent's replies to the end."""
 
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
@@ -128,7 +147,11 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
     "contract": ("layoff", "discard"),
     "zsy": ("out", "reply"),
 }
-"""Per game, the questions a generator can be asked for (a Contract lay-off may turn out a go-out)."""
+"""Per game, the questions a level asks in turn (a Contract lay-off may turn out a go-out)."""
+
+ON_REQUEST: dict[str, tuple[str, ...]] = {"manipulation": (), "contract": (), "zsy": ("lead",)}
+"""Per game, questions asked only on request (``generate(question=...)``, ``--question``): they stand
+on rungs of the ladder but stay out of a level's turn, so the levels' files stay as they were."""
 
 
 def questions_at(game: str, level: Level) -> tuple[str, ...]:

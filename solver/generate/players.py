@@ -16,7 +16,9 @@ until its turn's answer is known:
   discards the answer's card;
 - Zheng Shang You "out in K": the player leads again and again, unopposed;
   found when it goes out in K plays. "Which reply": found when it plays the
-  answer's cards.
+  answer's cards. "Which lead" (a two-player endgame): the opponent's hand
+  is set into seat 1 (the solver player sees how close it is to going out);
+  found when the player leads the answer's cards.
 
 Setting a position into a game touches the game's state attributes (the
 engine has no "start from a position" call); that is kept to this module.
@@ -37,7 +39,15 @@ from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPo
 from solver.rules import ContractRules, ManipulationRules, ZsyRules
 from solver.zsy import combo_from_position
 
-__all__ = ["DECIDERS", "finds_answer", "manipulation_played", "contract_turn", "zsy_out_plays", "zsy_reply"]
+__all__ = [
+    "DECIDERS",
+    "finds_answer",
+    "manipulation_played",
+    "contract_turn",
+    "zsy_out_plays",
+    "zsy_reply",
+    "zsy_lead",
+]
 
 DECIDERS = ("greedy", "shallow", "solver")
 """The decision makers the benchmark compares (``shallow``: Manipulation only)."""
@@ -132,6 +142,15 @@ def zsy_reply(kind: str, hand: Cards, to_beat: Any, rules: ZsyRules) -> Cards | 
     return None if combo is None else Cards(combo.cards)
 
 
+def zsy_lead(kind: str, hand: Cards, opponent: Cards, rules: ZsyRules) -> Cards:
+    """The cards decision maker ``kind`` leads in a two-player endgame against ``opponent``."""
+    game = _zsy_game(rules, hand, None)
+    game.hands[1] = opponent
+    game.clear_caches()
+    action = make_player(kind, 0).choose(game)
+    return Cards(action.combo.cards)
+
+
 def finds_answer(kind: str, puzzle: Puzzle) -> bool:
     """Whether decision maker ``kind`` finds a generated puzzle's answer (see the module docstring)."""
     pos = puzzle.position
@@ -150,6 +169,10 @@ def finds_answer(kind: str, puzzle: Puzzle) -> bool:
             return len(pos.hand - laid) <= 1
         return laid == Cards.parse(meta["solution"])
     assert isinstance(pos, ZsyPosition) and isinstance(puzzle.rules, ZsyRules)
+    if pos.opponent is not None:
+        from solver.zsy import Combo
+
+        return zsy_lead(kind, pos.hand, pos.opponent, puzzle.rules) == Combo.parse(meta["solution"], puzzle.rules).cards
     if pos.to_beat is None:
         return bool(zsy_out_plays(kind, pos.hand, puzzle.rules) == puzzle.answer["fewest_plays"])
     to_beat = combo_from_position(pos.to_beat, pos.to_beat_kind, puzzle.rules)

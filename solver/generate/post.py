@@ -71,6 +71,8 @@ def page_link(puzzle: Puzzle, base: str = DEFAULT_PAGE) -> str:
             items.append(("beat", str(pos.to_beat)))
         if pos.to_beat_kind is not None:
             items.append(("kind", pos.to_beat_kind))
+        if pos.opponent is not None:
+            items.append(("opponent", str(pos.opponent)))
     items.append(("hand", str(pos.hand)))
     return f"{base.rstrip('/')}/{puzzle.game}#{urlencode(items)}"
 

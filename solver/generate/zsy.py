@@ -1,4 +1,5 @@
-"""Zheng Shang You puzzles: "out in K plays" (a unique fewest-plays split) and "which reply".
+"""Zheng Shang You puzzles: "out in K plays" (a unique fewest-plays split), "which reply" and
+"which lead" (a two-player endgame with one winning lead).
 
 "Out in K plays": the hand splits into K combinations and no fewer
 (:func:`solver.zsy.fewest_plays`), and :func:`splits` proves by search
@@ -10,6 +11,13 @@ other replies to choose from.
 
 Hands are dealt from a window of neighbouring ranks (so combinations form),
 with a wild now and then.
+
+"Which lead": only about 1 random two-player deal in 40 has exactly one
+winning lead, so a lead deal is built (:func:`lead_deal`): the opponent's
+hand, then a control (a combination of yours the opponent cannot beat) and
+one or more combinations the opponent can beat; the exact endgame
+(:func:`solver.zsy.endgame.solve_lead`) then keeps it when exactly one
+lead wins against every defence.
 """
 
 from __future__ import annotations
@@ -20,12 +28,21 @@ from solver.cards import Card, Cards
 from solver.errors import ComboError
 from solver.generate.difficulty import SOLVE_SECONDS, Level, measure
 from solver.generate.ladder import fewest_decoys, place
-from solver.generate.players import zsy_out_plays, zsy_reply
+from solver.generate.players import zsy_lead, zsy_out_plays, zsy_reply
 from solver.puzzles import Puzzle, ZsyPosition
 from solver.rules import ZsyRules
 from solver.zsy import Combo, best_reply, classify, fewest_plays, legal_moves, plays_after, zsy_value
 
-__all__ = ["HAND_SIZES", "NEAR_BEST_CAP", "random_hand", "splits", "candidate", "verify_split"]
+__all__ = [
+    "HAND_SIZES",
+    "LEAD_SIZES",
+    "NEAR_BEST_CAP",
+    "random_hand",
+    "splits",
+    "candidate",
+    "verify_split",
+    "lead_deal",
+]
 
 HAND_SIZES: dict[Level, tuple[int, int]] = {
     "easy": (5, 8),
@@ -34,6 +51,14 @@ HAND_SIZES: dict[Level, tuple[int, int]] = {
     "expert": (11, 14),
 }
 """Hand sizes per level (inclusive)."""
+
+LEAD_SIZES: dict[Level, tuple[tuple[int, int], tuple[int, int]]] = {
+    "easy": ((2, 3), (1, 1)),
+    "medium": ((3, 4), (1, 2)),
+    "hard": ((3, 5), (1, 2)),
+    "expert": ((4, 5), (2, 2)),
+}
+"""Per level, for a lead deal: the opponent's cards and the beatable combinations beside your control."""
 
 NEAR_BEST_CAP = 8
 """Near-best moves counted at most (a big hand has dozens; past a few they add no difficulty)."""
@@ -193,11 +218,70 @@ def _reply(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
     )
 
 
+def lead_deal(rng: random.Random, rules: ZsyRules, level: Level) -> tuple[Cards, Cards] | None:
+    """A built two-player deal (your hand, the opponent's): a control the opponent cannot beat and
+    combinations it can (None when the draw makes none)."""
+    (low, high), (fewest, most) = LEAD_SIZES[level]
+    opponent = random_hand(rng, rules, rng.randint(low, high))
+    pool = Cards(rules.deck) - opponent
+    controls = [m for m in legal_moves(random_hand(rng, rules, 8, pool), None, rules) if m.size >= 2]
+    controls = [m for m in controls if not legal_moves(opponent, m, rules)]
+    if not controls:
+        return None
+    hand = rng.choice(controls).cards
+    for _ in range(rng.randint(fewest, most)):
+        beatable = [m for m in legal_moves(random_hand(rng, rules, 5, pool - hand), None, rules)]
+        beatable = [m for m in beatable if legal_moves(opponent, m, rules)]
+        if not beatable:
+            return None
+        hand = hand + rng.choice(beatable).cards
+    return hand, opponent
+
+
+def _lead(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
+    """A "which lead" puzzle: a built two-player deal with exactly one winning lead among several."""
+    from solver.zsy.endgame import solve_lead
+
+    deal = lead_deal(rng, rules, level)
+    if deal is None:
+        return None
+    hand, opponent = deal
+    endgame = solve_lead(hand, opponent, rules, line=False)
+    if len(endgame.winning) != 1 or len({m.cards for m, _ in endgame.leads}) < 4:
+        return None
+    (answer,) = endgame.winning
+    split = fewest_plays(hand, rules, time_limit=SOLVE_SECONDS)
+    feats = {
+        "plays": split.count,
+        "hand": len(hand),
+        "wilds": sum(1 for c in hand if zsy_value(c) > 14),
+        "greedy_shortfall": 0 if zsy_lead("greedy", hand, opponent, rules) == answer.cards else 1,
+        "near_best": min(NEAR_BEST_CAP, len(endgame.leads) - 1),
+        "kinds": len({m.kind for m, _ in endgame.leads}),
+    }
+    difficulty = measure("zsy", feats, level)
+    if feats["near_best"] < fewest_decoys("zsy", level, "lead"):
+        return None
+    return place(
+        Puzzle(
+            "zsy",
+            rules,
+            ZsyPosition(hand, opponent=opponent),
+            "Which lead wins against the last opponent?",
+            {"winning_leads": 1},
+            meta={"kind": "lead", **difficulty.as_dict(), "solution": str(answer)},
+        ),
+        level,
+    )
+
+
 def candidate(rng: random.Random, rules: ZsyRules, level: Level, question: str | None = None) -> Puzzle | None:
-    """One attempt at a puzzle of ``level``: ``question`` ``out`` ("out in K plays") or ``reply``;
-    without one, either, one in two each."""
+    """One attempt at a puzzle of ``level``: ``question`` ``out`` ("out in K plays"), ``reply`` or
+    ``lead`` (a two-player endgame); without one, out or reply, one in two each."""
     if question is None:
         question = "out" if rng.random() < 0.5 else "reply"
     if question == "out":
         return _out(rng, rules, level)
+    if question == "lead":
+        return _lead(rng, rules, level)
     return _reply(rng, rules, level)

@@ -198,3 +198,15 @@ def test_a_timed_out_solve_fits_its_shape(monkeypatch: pytest.MonkeyPatch) -> No
     assert rows
     for row in rows:
         fits(row, "solve.timeout")
+
+
+def test_a_lead_endgame_fits_its_shape_and_the_shape_can_fail() -> None:
+    row = lines_of(["solve", "--json", str(ROOT / "puzzles" / "zsy" / "lead-endgame.toml")])[0]
+    fits(row, "solve.zsy")
+    assert row["endgame"]["winning"] == [{"cards": ["3S", "4H", "5D"], "kind": "straight"}]
+    assert {"side": "opponent", "cards": None, "kind": None} in row["endgame"]["line"]
+    row["endgame"]["line"][0]["side"] = "dealer"
+    assert problems(row, SCHEMAS["solve.zsy"])
+    gen = lines_of(["generate", "zsy", "--question", "lead", "--difficulty", "easy", "--count", "1", "--json", "-q"])
+    fits(gen[0], "generate")
+    assert gen[0]["position"]["opponent"] and gen[0]["meta"]["kind"] == "lead"

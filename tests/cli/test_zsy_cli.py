@@ -13,6 +13,7 @@ from solver.puzzles import ZsyPosition, iter_puzzle_paths, load
 from solver.rules import ZsyRules
 from solver.zsy import combo_from_position, legal_moves
 from tests.oracles.zsy_cpsat import fewest_plays_cpsat
+from tests.oracles.zsy_endgame import ref_winning_leads
 from tests.oracles.zsy_reference import ref_fewest, ref_moves
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,7 +35,7 @@ def test_puzzle_answers_hold_by_independent_checks(path: Path) -> None:
     pos, rules = puzzle.position, puzzle.rules
     assert isinstance(pos, ZsyPosition) and isinstance(rules, ZsyRules)
     answer = puzzle.answer
-    assert answer and set(answer) <= {"fewest_plays", "moves", "leads"}
+    assert answer and set(answer) <= {"fewest_plays", "moves", "leads", "winning_leads"}
     hand = tuple(pos.hand)
     small = len(hand) <= 10
     to_beat = combo_from_position(pos.to_beat, pos.to_beat_kind, rules) if pos.to_beat is not None else None
@@ -50,6 +51,9 @@ def test_puzzle_answers_hold_by_independent_checks(path: Path) -> None:
     if "leads" in answer:
         assert small
         assert answer["leads"] == len(ref_moves(hand, None, rules.bombs))
+    if "winning_leads" in answer:  # a two-player endgame: the plain minimax over brute-force moves
+        assert small and pos.opponent is not None
+        assert answer["winning_leads"] == len(ref_winning_leads(list(pos.hand), list(pos.opponent), rules.bombs))
 
 
 def test_solve_check_all_puzzles() -> None:
