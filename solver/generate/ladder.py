@@ -93,16 +93,18 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
     "zsy": {
         "easy": (
             Rung(("out", "reply"), (), ("greedy", "glance", "solver"), "sets and the plain reply"),
-            Rung(("lead",), (), ("glance",), "lead what the opponent cannot beat"),
+            Rung(("lead",), (), ("glance", "solver"), "lead what the opponent cannot beat"),
         ),
         "medium": (
             Rung(("out", "reply"), ("glance",), ("greedy", "solver"), "a straight"),
             Rung(("out", "reply"), ("greedy",), ("glance", "solver"), "not the greedy's combination"),
-            Rung(("lead",), ("greedy",), ("glance",), "not the biggest lead: the one they cannot beat"),
+            Rung(("lead",), ("greedy",), ("glance", "solver"), "not the biggest lead: the one they cannot beat"),
         ),
         "hard": (
             Rung(("out", "reply"), ("greedy", "glance"), ("solver",), "a straight the greedy breaks", decoys=1),
-            Rung(("lead",), ("greedy", "glance"), (), "a lead they can beat: a line deeper than one ply", decoys=3),
+            Rung(
+                ("lead",), ("greedy", "glance"), ("solver",), "a lead they can beat: a line deeper than one ply", decoys=3
+            ),
         ),
         "expert": (
             Rung(
@@ -114,9 +116,9 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
             ),
             Rung(
                 ("lead",),
-                ("greedy", "glance", "solver"),
-                (),
-                "a line deeper than one ply that every quick rule misses",
+                ("greedy", "glance"),
+                ("solver",),
+                "a line deeper than one ply, among four losing leads or more",
                 decoys=4,
             ),
         ),
@@ -138,8 +140,8 @@ least four first moves one play worse (``near_best``, its decoys). A
 Zheng Shang You lead (a two-player endgame; its decoys are the other leads)
 climbs from the lead the opponent cannot beat (the glance model's one-ply
 look finds it) to a line deeper than one ply that the greedy and glance
-models (expert: and the solver player) miss; no model must find it, as
-no quick model looks at the opponent's replies to the end."""
+models miss (expert: among four losing leads or more); the solver player
+searches a small two-player endgame exactly, so it must find every one."""
 
 
 QUESTIONS: dict[str, tuple[str, ...]] = {

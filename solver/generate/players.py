@@ -17,7 +17,8 @@ until its turn's answer is known:
 - Zheng Shang You "out in K": the player leads again and again, unopposed;
   found when it goes out in K plays. "Which reply": found when it plays the
   answer's cards. "Which lead" (a two-player endgame): the opponent's hand
-  is set into seat 1 (the solver player sees how close it is to going out);
+  is set into seat 1 and the other seats are empty (gone out), so the
+  solver player sees the endgame and searches it as it does in a game;
   found when the player leads the answer's cards.
 
 Setting a position into a game touches the game's state attributes (the
@@ -146,6 +147,8 @@ def zsy_lead(kind: str, hand: Cards, opponent: Cards, rules: ZsyRules) -> Cards:
     """The cards decision maker ``kind`` leads in a two-player endgame against ``opponent``."""
     game = _zsy_game(rules, hand, None)
     game.hands[1] = opponent
+    for q in range(2, len(game.hands)):  # the others have gone out: a two-player endgame
+        game.hands[q] = Cards()
     game.clear_caches()
     action = make_player(kind, 0).choose(game)
     return Cards(action.combo.cards)

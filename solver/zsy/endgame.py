@@ -42,7 +42,7 @@ from solver.rules import ZsyRules
 from solver.zsy.combos import DEFAULT_RULES, Combo
 from solver.zsy.moves import legal_moves
 
-__all__ = ["EndgameTooBig", "Endgame", "Side", "wins", "solve_lead", "MAX_NODES", "MAX_CARDS"]
+__all__ = ["EndgameTooBig", "Endgame", "Side", "wins", "winning_moves", "solve_lead", "MAX_NODES", "MAX_CARDS"]
 
 Side = Literal["you", "opponent"]
 
@@ -188,6 +188,37 @@ def wins(
     positions :class:`EndgameTooBig`, past ``time_limit`` seconds :class:`SolverTimeout`."""
     _check(hand, opponent)
     return _Search(rules, max_nodes, time_limit).wins(hand, opponent, to_beat)
+
+
+def winning_moves(
+    hand: Cards,
+    opponent: Cards,
+    to_beat: Combo | None,
+    rules: ZsyRules = DEFAULT_RULES,
+    *,
+    max_nodes: int = MAX_NODES,
+    time_limit: float = 60.0,
+) -> list[Combo | None]:
+    """Every move of the player to move (holding ``hand``; ``to_beat``: the opponent's combination on
+    the table, or None to lead) that goes out first however the opponent defends, in
+    :func:`legal_moves` order, then ``None`` when passing wins (one search, one memo).
+
+    >>> [str(m) for m in winning_moves(Cards.parse("3S 4H 5D KC"), Cards.parse("AS 10H"), None)]
+    ['straight:3S 4H 5D']
+    >>> from solver.zsy.combos import Combo
+    >>> [str(m) for m in winning_moves(Cards.parse("5S 5H"), Cards.parse("4S"), Combo.parse("single:3S"))]
+    ['single:5S', 'single:5H']
+    """
+    _check(hand, opponent)
+    search = _Search(rules, max_nodes, time_limit)
+    out: list[Combo | None] = []
+    for move in search.moves(hand, to_beat):
+        rest = hand - move.cards
+        if not rest or not search.wins(opponent, rest, move):
+            out.append(move)
+    if to_beat is not None and not search.wins(opponent, hand, None):
+        out.append(None)
+    return out
 
 
 def solve_lead(

@@ -55,6 +55,8 @@ def solver_decision(game: ZsyGame) -> Decision:
     leads (issue 12: it could end a hand still holding all its cards).
     Forcing a reply whenever the hand is far behind the closest opponent was
     measured and won less (docs/benchmarks.md): passing then wins more.
+    In a two-player endgame small enough to search exactly, the move that
+    wins it however the opponent defends comes first (:func:`_endgame`).
     """
     legal = game.legal_actions()
     if isinstance(legal[0], Tribute):
@@ -64,6 +66,9 @@ def solver_decision(game: ZsyGame) -> Decision:
     hand: Cards = game.hands[p]
     plays = [a for a in legal if isinstance(a, ZPlay)]
     passing = next((a for a in legal if isinstance(a, ZPass)), None)
+    endgame = _endgame(game, plays, passing)
+    if endgame is not None:
+        return endgame
     threat = min((len(h) for q, h in enumerate(game.hands) if q != p and h), default=MANY_CARDS)
     reply = best_reply(
         hand,
@@ -80,3 +85,45 @@ def solver_decision(game: ZsyGame) -> Decision:
         return Decision(passing, reason, {"fewest": reply.now})
     chosen = next(a for a in plays if a.combo is reply.combo)
     return Decision(chosen, reply.reason, {"fewest_after": reply.after, "fewest": reply.now})
+
+
+ENDGAME_CARDS = 12
+"""The most cards both hands of a two-player endgame may hold together for the solver player to search
+it exactly (a few thousand positions; :data:`ENDGAME_NODES` bounds it by a count, not a time)."""
+
+ENDGAME_NODES = 50_000
+
+
+def _endgame(game: ZsyGame, plays: list[ZPlay], passing: ZPass | None) -> Decision | None:
+    """The move that wins a two-player endgame however the opponent defends, when the fewest-plays
+    choice may not (:func:`solver.zsy.endgame.winning_moves`, the first winning move in the engine's
+    order, as ``hint`` gives for a lead position); None outside such an endgame, when no move wins,
+    or when the search is too big.
+
+    With two players left every other card has been played in view, so the opponent's hand is known
+    (every card is dealt). The search models the two players alone: it is asked when the player
+    leads, or replies to the opponent's own combination (a combination left by a player who has gone
+    out is played on by other rules).
+    """
+    from solver.zsy.endgame import EndgameTooBig, winning_moves
+
+    p = game.to_move
+    holding = [q for q, h in enumerate(game.hands) if h]
+    if len(holding) != 2 or p not in holding:
+        return None
+    q = holding[0] if holding[1] == p else holding[1]
+    hand, other = game.hands[p], game.hands[q]
+    if len(hand) + len(other) > ENDGAME_CARDS or (game.trick is not None and game.trick_player != q):
+        return None
+    try:
+        winning = winning_moves(hand, other, game.trick, game.rules, max_nodes=ENDGAME_NODES)
+    except EndgameTooBig:
+        return None
+    if not winning:
+        return None
+    move = winning[0]
+    if move is None:
+        assert passing is not None
+        return Decision(passing, "pass: wins the two-player endgame however the opponent defends", {})
+    chosen = next(a for a in plays if a.combo == move)
+    return Decision(chosen, "wins the two-player endgame however the opponent defends", {"winning": len(winning)})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -132,3 +133,55 @@ def test_winning_leads_agree_with_minimax_hypothesis(cards: list[Card], cut: int
     assert {as_move(m) for m in e.winning} == ref_winning_leads(list(hand), list(opponent))
     if e.winning:
         assert replay(hand, opponent, e.line, False) == "you"
+
+
+def test_the_solver_player_leads_the_bundled_endgames_winning_lead() -> None:
+    # the engine's solver player (and so hint on a game and the calibrate model) plays the winning
+    # lead of a two-player endgame, not its fewest-plays lead: the flush the opponent cannot beat loses
+    from pathlib import Path
+
+    from solver.generate.players import zsy_lead
+    from solver.puzzles import load
+
+    root = Path(__file__).resolve().parents[2] / "puzzles" / "zsy"
+    for name in ("lead-flush-trap.toml", "lead-endgame.toml"):
+        puzzle = load(root / name)
+        pos = puzzle.position
+        assert isinstance(puzzle.rules, ZsyRules)
+        got = zsy_lead("solver", pos.hand, pos.opponent, puzzle.rules)  # type: ignore[union-attr]
+        assert got == Combo.parse(puzzle.meta["solution"], puzzle.rules).cards, name
+
+
+def test_the_solver_player_wins_every_small_endgame_it_can_in_real_games() -> None:
+    # seeded games of four solver players: at every decision where two players hold cards (8 or
+    # fewer together) and the mover leads or answers the opponent, when the independent minimax
+    # says the mover can win, the move played wins (by the minimax too)
+    from solver.engine import new_game
+    from solver.engine.players import make_player
+    from solver.zsy.game import ZPass, ZPlay
+
+    checked = 0
+    for seed in range(40):
+        game: Any = new_game("zsy", None, 4, seed, max_hands=1)
+        player = make_player("solver", seed)
+        while not game.is_terminal():
+            action = player.choose(game)
+            holding = [q for q, h in enumerate(game.hands) if h]
+            p = game.to_move
+            if len(holding) == 2 and isinstance(action, (ZPlay, ZPass)):
+                q = holding[0] if holding[1] == p else holding[1]
+                mine = tuple(sorted(c.code for c in game.hands[p]))
+                theirs = tuple(sorted(c.code for c in game.hands[q]))
+                trick = game.trick
+                if len(mine) + len(theirs) <= 8 and (trick is None or game.trick_player == q):
+                    table = None if trick is None else key(trick)
+                    if ref_wins(mine, theirs, table):
+                        if isinstance(action, ZPass):
+                            won = not ref_wins(theirs, mine, None)
+                        else:
+                            rest = tuple(sorted(c.code for c in game.hands[p] - action.combo.cards))
+                            won = not rest or not ref_wins(theirs, rest, key(action.combo))
+                        assert won, (seed, mine, theirs, trick, action)
+                        checked += 1
+            game.apply(action)
+    assert checked >= 10
