@@ -118,8 +118,9 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
                 ("lead",),
                 ("greedy", "glance"),
                 ("solver",),
-                "a line deeper than one ply, among four losing leads or more",
+                "a longer line: three plays or more, among four losing leads or more",
                 decoys=4,
+                at_least=(("plays", 3),),
             ),
         ),
     },
@@ -140,7 +141,8 @@ least four first moves one play worse (``near_best``, its decoys). A
 Zheng Shang You lead (a two-player endgame; its decoys are the other leads)
 climbs from the lead the opponent cannot beat (the glance model's one-ply
 look finds it) to a line deeper than one ply that the greedy and glance
-models miss (expert: among four losing leads or more); the solver player
+models miss (expert: a hand of three plays or more, among four losing
+leads or more); the solver player
 searches a small two-player endgame exactly, so it must find every one."""
 
 
