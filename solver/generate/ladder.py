@@ -75,10 +75,18 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
         "easy": (
             Rung(_LAYOFF, (), ("greedy", "no-swap", "glance", "solver"), "a plain lay-off"),
             Rung(("discard",), (), ("greedy", "glance", "solver"), "throw the lone card"),
+            Rung(("whole",), (), ("greedy", "glance", "solver"), "throw the lone card, the rest goes down"),
         ),
         "medium": (
             Rung(_LAYOFF, ("no-swap",), ("greedy", "glance", "solver"), "a freed wild"),
             Rung(("discard",), ("glance",), ("greedy", "solver"), "not the costliest lone card"),
+            Rung(
+                ("whole",),
+                ("glance",),
+                ("greedy", "solver"),
+                "a wild stands in a run, the card to throw looks useful",
+                at_least=(("wilds", 1),),
+            ),
         ),
         "hard": (
             Rung(_LAYOFF, ("greedy", "no-swap"), ("glance", "solver"), "a freed wild the greedy order loses", decoys=1),
@@ -125,7 +133,7 @@ least four first moves one play worse (``near_best``, its decoys)."""
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
     "manipulation": ("play",),
-    "contract": ("layoff", "discard"),
+    "contract": ("layoff", "discard", "whole"),
     "zsy": ("out", "reply"),
 }
 """Per game, the questions a generator can be asked for (a Contract lay-off may turn out a go-out)."""
