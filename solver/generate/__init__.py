@@ -29,7 +29,7 @@ from typing import Any
 
 from solver.errors import ShanghaiError
 from solver.generate.difficulty import LEVELS, Level
-from solver.generate.ladder import questions_at
+from solver.generate.ladder import QUESTIONS, questions_at
 from solver.puzzles import Puzzle, position_dict
 from solver.rules import rules_for
 
@@ -64,6 +64,7 @@ def plain_title(puzzle: Puzzle) -> str:
         "layoff": "Lay off as many cards as you can: can you go out?",
         "goout": "Lay off as many cards as you can: can you go out?",
         "discard": "Which card to discard?",
+        "whole": "The whole hand goes down at once: which card do you discard?",
         "out": "Go out in as few plays as you can",
     }.get(str(kind), puzzle.title)
 
@@ -82,6 +83,11 @@ def _candidate(game: str) -> Callable[[random.Random, Any, Level, str], Puzzle |
     return zsy.candidate
 
 
+def _asks(question: str, rules: Any) -> bool:
+    """Whether the rules can pose ``question``: a whole-hand puzzle needs the last round played all at once."""
+    return question != "whole" or bool(getattr(rules, "last_round_all_at_once", False))
+
+
 def generate(
     game: str,
     difficulty: str,
@@ -91,6 +97,7 @@ def generate(
     *,
     progress: Callable[[Puzzle], None] | None = None,
     titles: str = "count",
+    question: str | None = None,
 ) -> list[Puzzle]:
     """``count`` distinct puzzles of ``game`` at ``difficulty`` (easy, medium, hard, expert).
 
@@ -99,7 +106,8 @@ def generate(
     is found. Puzzle ``i`` is the same for every ``count`` above ``i``.
     ``titles`` is ``count`` or ``plain`` (:func:`plain_title`: the title does
     not give the answer's count away; the puzzles are the same). Puzzle ``i``
-    asks the level's questions in turn (:func:`solver.generate.ladder.questions_at`).
+    asks the level's questions in turn (:func:`solver.generate.ladder.questions_at`), or every one
+    ``question`` (one of :data:`solver.generate.ladder.QUESTIONS` with a rung at the level).
     """
     if game not in GAMES:
         raise GenerateError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
@@ -112,7 +120,17 @@ def generate(
     rule_set = rules if rules is not None and not isinstance(rules, dict) else rules_for(game, rules or {})
     level: Level = difficulty
     make = _candidate(game)
-    questions = questions_at(game, level)
+    questions = tuple(q for q in questions_at(game, level) if _asks(q, rule_set))
+    if question is not None:
+        if question not in QUESTIONS[game]:
+            raise GenerateError(f"unknown {game} question {question!r} (known: {', '.join(QUESTIONS[game])})")
+        if not _asks(question, rule_set):
+            raise GenerateError(f"no {question!r} puzzles under these rules (the last round is not played all at once)")
+        if question not in questions:
+            raise GenerateError(
+                f"no {difficulty} {game} {question!r} puzzles (at {difficulty}: {', '.join(questions)})"
+            )
+        questions = (question,)
     rng = random.Random(f"{game}:{difficulty}:{seed}")
     found: list[Puzzle] = []
     seen: set[str] = set()
