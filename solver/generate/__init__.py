@@ -29,7 +29,7 @@ from typing import Any
 
 from solver.errors import ShanghaiError
 from solver.generate.difficulty import LEVELS, Level
-from solver.generate.ladder import QUESTIONS, questions_at
+from solver.generate.ladder import QUESTIONS, kinds_at, questions_at
 from solver.puzzles import Puzzle, position_dict
 from solver.rules import rules_for
 
@@ -64,7 +64,7 @@ def plain_title(puzzle: Puzzle) -> str:
         "layoff": "Lay off as many cards as you can: can you go out?",
         "goout": "Lay off as many cards as you can: can you go out?",
         "discard": "Which card to discard?",
-        "whole": "The whole hand goes down at once: which card do you discard?",
+        "whole": "All at once: which discard lets the rest go down?",
         "out": "Go out in as few plays as you can",
     }.get(str(kind), puzzle.title)
 
@@ -126,9 +126,9 @@ def generate(
             raise GenerateError(f"unknown {game} question {question!r} (known: {', '.join(QUESTIONS[game])})")
         if not _asks(question, rule_set):
             raise GenerateError(f"no {question!r} puzzles under these rules (the last round is not played all at once)")
-        if question not in questions:
+        if question not in kinds_at(game, level):
             raise GenerateError(
-                f"no {difficulty} {game} {question!r} puzzles (at {difficulty}: {', '.join(questions)})"
+                f"no {difficulty} {game} {question!r} puzzles (at {difficulty}: {', '.join(kinds_at(game, level))})"
             )
         questions = (question,)
     rng = random.Random(f"{game}:{difficulty}:{seed}")

@@ -390,7 +390,7 @@ def _whole(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | N
             "contract",
             rules,
             pos,
-            f"Round {round_} all at once: which discard lets the rest go down? ({contract})",
+            f"All at once: which discard lets the rest go down? (round {round_}: {contract})",
             {"can_lay_down": True, "can_go_out": True, "discard": str(answer)},
             meta={
                 "kind": "whole",

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from solver.generate.difficulty import Level
 from solver.puzzles import Puzzle
 
-__all__ = ["Rung", "LADDER", "QUESTIONS", "kinds_at", "questions_at", "fewest_decoys", "place", "decoys"]
+__all__ = ["Rung", "LADDER", "QUESTIONS", "ON_REQUEST", "kinds_at", "questions_at", "fewest_decoys", "place", "decoys"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,13 +138,18 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
 }
 """Per game, the questions a generator can be asked for (a Contract lay-off may turn out a go-out)."""
 
+ON_REQUEST: dict[str, tuple[str, ...]] = {"contract": ("whole",)}
+"""Questions asked only when requested (``generate --question whole``), left out of a level's turns:
+taking the last round's whole hand into the turns would change every bundled Contract easy and medium
+puzzle (the gallery, the daily puzzle), so it waits for the gallery to be written again."""
+
 
 def questions_at(game: str, level: Level) -> tuple[str, ...]:
     """The questions with a rung at ``level``, in :data:`QUESTIONS` order: puzzle *i* of a level asks
     the question ``i`` modulo their number, so each level mixes them (the quicker kind would crowd out
-    the others)."""
+    the others). Questions :data:`ON_REQUEST` are left out."""
     kinds = kinds_at(game, level)
-    return tuple(q for q in QUESTIONS[game] if q in kinds)
+    return tuple(q for q in QUESTIONS[game] if q in kinds and q not in ON_REQUEST.get(game, ()))
 
 
 def kinds_at(game: str, level: Level) -> tuple[str, ...]:
