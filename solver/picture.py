@@ -223,7 +223,9 @@ def _contract(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], li
     return sections, notes
 
 
-def _whole(puzzle: Puzzle, pos: ContractPosition, down: Any, discards: Sequence[Card]) -> tuple[list[Section], list[str]]:
+def _whole(
+    puzzle: Puzzle, pos: ContractPosition, down: Any, discards: Sequence[Card]
+) -> tuple[list[Section], list[str]]:
     """The last round played all at once: the discard framed in the hand, and the melds the rest makes."""
     card = next(iter(down.hand))
     group: list[Item] = []

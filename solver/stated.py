@@ -220,7 +220,9 @@ def _contract_whole(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     out = []
     best = data.get("whole_discards") or []
     if best != [c.code for c in card]:
-        out.append(f"discarding {card} goes out, but the discards that let the rest go down are {' '.join(best) or 'none'}")
+        out.append(
+            f"discarding {card} goes out, but the discards that let the rest go down are {' '.join(best) or 'none'}"
+        )
     return out
 
 

@@ -191,12 +191,24 @@ def test_solve_check_fails_melds_that_do_not_cover_the_hand() -> None:
     assert short is not None and "1 cards stay in hand, more than 0" in short
 
 
-
 def test_cli_generate_question_whole_then_check(tmp_path: Path) -> None:
     r = runner.invoke(
         app,
-        ["generate", "contract", "--difficulty", "medium", "--count", "2", "--seed", "2", "--question", "whole",
-         "-o", str(tmp_path), "-q"],
+        [
+            "generate",
+            "contract",
+            "--difficulty",
+            "medium",
+            "--count",
+            "2",
+            "--seed",
+            "2",
+            "--question",
+            "whole",
+            "-o",
+            str(tmp_path),
+            "-q",
+        ],
     )
     assert r.exit_code == 0, r.output
     files = sorted(p.name for p in tmp_path.glob("*.toml"))
@@ -249,7 +261,7 @@ def test_plain_title() -> None:
 def test_solve_check_fails_a_discard_that_is_not_the_only_one() -> None:
     p = loads(
         'game = "contract"\n[position]\nround = 7\nhand = "3H 4H 5H 6H 8S 9S 10S JS 4C 5C 6C 7C 8C"\n'
-        '[answer]\ncan_go_out = true\n'
+        "[answer]\ncan_go_out = true\n"
         '[meta]\nkind = "whole"\nsolution = "8C"\nmelds = ["3H 4H 5H 6H", "8S 9S 10S JS", "4C 5C 6C 7C"]\n'
     )
     problem = solve_puzzle(p).mismatch
