@@ -207,7 +207,10 @@ def _contract_whole(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     from solver.melds import Meld
 
     pos = puzzle.position
+    rules: Any = puzzle.rules
     assert isinstance(pos, ContractPosition)
+    if pos.round != rules.rounds or not rules.last_round_all_at_once or pos.laid_down:
+        return [f"round {pos.round} is not a last round played all at once, before laying down"]
     card = Cards.parse(str(puzzle.meta.get("solution", "")))
     if len(card) != 1 or not card <= pos.hand:
         return [f"the discard {puzzle.meta.get('solution')} is not one card of the hand"]
@@ -216,7 +219,7 @@ def _contract_whole(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
         return ["the melds are not a list"]
     melds = [Meld.parse(str(t)) for t in texts]
     rest = pos.hand - card
-    check_lay_down(rest, melds, puzzle.rules, pos.round, max_left=0)  # type: ignore[arg-type]
+    check_lay_down(rest, melds, rules, pos.round, max_left=0)
     out = []
     best = data.get("whole_discards") or []
     if best != [c.code for c in card]:

@@ -266,3 +266,20 @@ def test_solve_check_fails_a_discard_that_is_not_the_only_one() -> None:
     )
     problem = solve_puzzle(p).mismatch
     assert problem is not None and "the discards that let the rest go down are 4C 8C" in problem
+
+
+def test_solve_check_fails_a_whole_kind_outside_the_last_round() -> None:
+    p = load(EXAMPLE)
+    assert isinstance(p.rules, ContractRules)
+    normal = replace(p, rules=replace(p.rules, last_round_all_at_once=False))
+    problem = solve_puzzle(normal).mismatch
+    assert problem is not None and "not a last round played all at once" in problem
+
+
+def test_us_contracts_unique_by_brute_force() -> None:
+    for p in generate("contract", "medium", 1, seed=1, rules={"preset": "us"}, question="whole"):
+        pos = p.position
+        assert isinstance(pos, ContractPosition) and isinstance(p.rules, ContractRules)
+        assert p.rules.wild_limit == "fewer"
+        assert brute_discards(pos.hand, p.rules, pos.round) == {Card.parse(p.meta["solution"])}
+        assert solve_puzzle(p).mismatch is None
