@@ -391,7 +391,13 @@ def _whole(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | N
             rules,
             pos,
             f"All at once: which discard lets the rest go down? (round {round_}: {contract})",
-            {"can_lay_down": True, "can_go_out": True, "discard": str(answer)},
+            {
+                "can_lay_down": True,
+                "points_left": rules.points(answer),
+                "distance": 0,
+                "can_go_out": True,
+                "discard": str(answer),
+            },
             meta={
                 "kind": "whole",
                 **measure("contract", feats, level).as_dict(),
