@@ -371,6 +371,9 @@ def _whole(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | N
     down = can_go_down_whole(hand - Cards([answer]), rules, round_, discard=False, time_limit=SOLVE_SECONDS)
     if down is None or down.status != "optimal":  # pragma: no cover - whole_discards found it
         return None
+    best = best_lay_down(hand, rules, round_, time_limit=SOLVE_SECONDS)
+    if best is None or best.hand != Cards([answer]):
+        return None  # the whole hand goes down with no discard (a wild limit can keep the discard's melds apart)
     _, greedy = contract_turn("greedy", rules, pos)
     lone = _lone(hand)
     feats = {
@@ -393,7 +396,7 @@ def _whole(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | N
             f"All at once: which discard lets the rest go down? (round {round_}: {contract})",
             {
                 "can_lay_down": True,
-                "points_left": rules.points(answer),
+                "points_left": best.points_left,
                 "distance": 0,
                 "can_go_out": True,
                 "discard": str(answer),
