@@ -382,7 +382,7 @@ def _whole(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | N
         # decoys: the answer looks useful (it touches another card), and each lone card that is not the answer
         "decoys": int(_useful(hand, answer)) + sum(1 for c in lone if c != answer),
         "melds": len(down.melds),
-        "wilds": sum(1 for c in hand if c in rules.wilds),
+        "wilds": sum(1 for m in down.melds for c in m.cards if c in rules.wilds),  # standing in the melds
     }
     if feats["decoys"] < fewest_decoys("contract", level, "whole"):
         return None
