@@ -286,3 +286,12 @@ def test_us_contracts_unique_by_brute_force() -> None:
         assert p.rules.wild_limit == "fewer"
         assert brute_discards(pos.hand, p.rules, pos.round) == {Card.parse(p.meta["solution"])}
         assert solve_puzzle(p).mismatch is None
+
+
+def test_the_picture_names_every_discard_when_two_do() -> None:
+    # 2S stands for 6H (5H 7H 8H) or for 9H (7H 8H 10H): either end card goes; the one worth less is shown
+    p = loads('game = "contract"\n[position]\nround = 7\nhand = "2S 5H 7H 8H 10H 8D 9D 10D JD 4C 5C 6C 7C"\n')
+    notes = answer_notes(p)
+    assert notes[0].startswith("Answer: discard 5H (as good: 10H), and the rest goes down at once: ")
+    svg = puzzle_svg(p, answer=True)
+    assert svg.count('class="mark-played"') == 1
