@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from solver.cards import Cards
+from solver.cards import Card, Cards
 from solver.errors import PuzzleError, Status
 from solver.melds import TableMeld
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
@@ -200,6 +200,8 @@ class _ContractSolution:
     whole: bool
     can_go_out: bool
     status: str
+    discards: tuple[Card, ...] | None = None
+    """In a last round played all at once: the cards whose discard lets the rest go down (None otherwise)."""
 
 
 def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
@@ -210,7 +212,8 @@ def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     sol = _solve_contract(pos, rules, opts)
     data = _contract_data(pos, rules, sol)
     mismatch = _contract_mismatch(puzzle.answer, data) if puzzle.answer else None
-    return Answer(data, mismatch, {"down": sol.down, "dist": sol.dist, "layoff": sol.layoff, "whole": sol.whole})
+    result = {"down": sol.down, "dist": sol.dist, "layoff": sol.layoff, "whole": sol.whole, "discards": sol.discards}
+    return Answer(data, mismatch, result)
 
 
 def _seen_cards(pos: ContractPosition) -> Cards:
@@ -223,7 +226,7 @@ def _seen_cards(pos: ContractPosition) -> Cards:
 
 def _solve_contract(pos: ContractPosition, rules: ContractRules, opts: SolveOptions) -> _ContractSolution:
     """Ask the questions: the best lay-down and the distance (before laying down), the best lay-off."""
-    from solver.contract import best_lay_down, best_layoff, distance_to_contract
+    from solver.contract import best_lay_down, best_layoff, distance_to_contract, whole_discards
 
     objective: Literal["points", "cards"] = "points" if opts.objective == "value" else "cards"
     limit = opts.time_limit
@@ -252,7 +255,10 @@ def _solve_contract(pos: ContractPosition, rules: ContractRules, opts: SolveOpti
     exact = all(s in (Status.OPTIMAL, Status.INFEASIBLE) for s in statuses)
     status = str(Status.OPTIMAL if exact else Status.FEASIBLE)
     can_go_out = _can_go_out(pos.laid_down, down, layoff)
-    return _ContractSolution(down, dist, layoff, whole, can_go_out, status)
+    discards = None
+    if whole and not pos.laid_down:
+        discards = whole_discards(hand, rules, pos.round, time_limit=limit) if down is not None else ()
+    return _ContractSolution(down, dist, layoff, whole, can_go_out, status, discards)
 
 
 def _can_go_out(laid_down: bool, down: LayDown | None, layoff: Layoff | None) -> bool:
@@ -299,6 +305,8 @@ def _contract_data(pos: ContractPosition, rules: ContractRules, sol: _ContractSo
     }
     if sol.whole:
         data["whole_hand"] = True
+    if sol.discards is not None:
+        data["whole_discards"] = codes(sol.discards)
     return data
 
 
@@ -313,6 +321,7 @@ def _contract_mismatch(answer: dict[str, Any], data: dict[str, Any]) -> str | No
         "layoff_points": layoff_data["points"] if layoff_data else 0,
         "can_go_out": data["can_go_out"],
         "swaps": len(data["swaps"]),
+        "discard": " ".join(data.get("whole_discards", [])),
     }
     wrong = [f"{k}: expected {v!r}, got {got[k]!r}" for k, v in answer.items() if got.get(k) != v]
     return "; ".join(wrong) or None

@@ -5,9 +5,11 @@ the one ``shanghai solve`` gives (:func:`solver.answers.solve_puzzle`):
 Manipulation's new table with the played cards framed green, the moved ones
 orange and each numbered by the step that moves it; Contract's lay-off
 (the laid-off cards framed, not their twins already on the table; a
-swapped wild framed orange), lay-down, or the discard; Zheng Shang You's
-reply (or pass) and the plays after it, the winning lead of a two-player
-endgame and its line, or the fewest-plays split. Every
+swapped wild framed orange), lay-down, or the discard (in a last round
+played all at once: the discard framed in the hand, then the melds the
+rest makes); Zheng Shang You's reply (or pass) and the plays after it,
+the winning lead of a two-player endgame and its line, or the
+fewest-plays split. Every
 wild and joker carries a tag with the card it stands for; melds are drawn
 in table order, numbered as the answer's words number them; cards of a
 combination are drawn by rank. The rules and the difficulty are printed
@@ -192,6 +194,8 @@ def _contract(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], li
     sections: list[Section] = []
     notes: list[str] = []
     table = pos.table
+    if down is not None and result.get("whole") and len(down.hand) == 1:
+        return _whole(puzzle, pos, down, result.get("discards") or ())
     if down is not None:
         sections.append(Section("lay down", [_meld(m, puzzle.rules) for m in down.melds]))
         notes.append(f"Answer: lay down {' | '.join(map(str, down.melds))} ({down.points_left} points left in hand)")
@@ -217,6 +221,27 @@ def _contract(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], li
         sections_, words = _discard(puzzle, pos)
         sections += sections_
         notes += words
+    return sections, notes
+
+
+def _whole(
+    puzzle: Puzzle, pos: ContractPosition, down: Any, discards: Sequence[Card]
+) -> tuple[list[Section], list[str]]:
+    """The last round played all at once: the discard framed in the hand, and the melds the rest makes."""
+    card = next(iter(down.hand))
+    group: list[Item] = []
+    framed = False
+    for c in pos.hand:  # the discard framed once, though the hand may hold two copies
+        here = c == card and not framed
+        framed = framed or here
+        group.append((c, "played" if here else None, None))
+    others = [str(c) for c in discards if c != card]
+    also = f" (as good: {', '.join(others)})" if others else (" (the only one)" if discards else "")
+    notes = [
+        f"Answer: discard {card}{also}, and the rest goes down at once: {' | '.join(map(str, down.melds))}",
+        f"Then discarding {card} goes out.",
+    ]
+    sections = [Section("discard", [group]), Section("lay down", [_meld(m, puzzle.rules) for m in down.melds])]
     return sections, notes
 
 

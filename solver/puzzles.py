@@ -110,7 +110,7 @@ Position = ManipulationPosition | ContractPosition | ZsyPosition
 ANSWER_KEYS: dict[str, frozenset[str]] = {
     "manipulation": frozenset({"played", "value", "cards", "distinct_plays"}),
     "contract": frozenset(
-        {"can_lay_down", "points_left", "distance", "layoff", "layoff_points", "can_go_out", "swaps"}
+        {"can_lay_down", "points_left", "distance", "layoff", "layoff_points", "can_go_out", "swaps", "discard"}
     ),
     "zsy": frozenset({"fewest_plays", "moves", "leads", "winning_leads"}),
 }
@@ -128,12 +128,15 @@ ANSWER_TYPES: dict[str, type] = {
     "layoff_points": int,
     "can_go_out": bool,
     "swaps": int,
+    "discard": str,
     "fewest_plays": int,
     "moves": int,
     "leads": int,
     "winning_leads": int,
 }
-"""The type of each ``[answer]`` key: integers are counts or points (0 or more), ``cards`` is card codes."""
+"""The type of each ``[answer]`` key: integers are counts or points (0 or more), ``cards`` is card codes,
+``discard`` (Contract, a last round played all at once) the card codes of every discard that lets the rest go
+down (one card when the answer is unique)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,8 +410,8 @@ def _check_answer(ctx: _Ctx, answer: Mapping[str, Any]) -> None:
         value: Any = ctx.typed(answer, key, ANSWER_TYPES[key], "answer")
         if isinstance(value, int) and not isinstance(value, bool) and value < 0:
             raise ctx.fail(f"answer.{key}", f"must be 0 or more, not {value}")
-        if key == "cards":
-            with ctx.at("answer.cards"):
+        if key in ("cards", "discard"):
+            with ctx.at(f"answer.{key}"):
                 Cards.parse(value)
 
 

@@ -16,6 +16,12 @@ and must reach the optimum the solver proves:
   included); it plays the stated cards, as many as the optimum.
 - Contract discard: the card is in the hand and leaves the fewest cards
   missing, by the CP-SAT distance model (not the search that ranked it).
+- Contract whole ("which discard lets the rest go down?", a last round
+  played all at once): the stated ``melds`` through the lay-down referee
+  (:func:`solver.contract.referee.check_lay_down`: every meld valid, wild
+  roles included, and the round's contract), which must take exactly the
+  hand less the stated discard, one card of the hand; the discard is the
+  only one the solver finds (``whole_discards``).
 - Zheng Shang You "out": every stated play is a combination of its kind, the
   plays use exactly the hand, and there are as many as the fewest.
 - Zheng Shang You "reply": the reply is in the hand and beats the
@@ -201,6 +207,33 @@ def _contract_discard(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _contract_whole(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
+    from solver.contract.referee import check_lay_down
+    from solver.melds import Meld
+
+    pos = puzzle.position
+    rules: Any = puzzle.rules
+    assert isinstance(pos, ContractPosition)
+    if pos.round != rules.rounds or not rules.last_round_all_at_once or pos.laid_down:
+        return [f"round {pos.round} is not a last round played all at once, before laying down"]
+    card = Cards.parse(str(puzzle.meta.get("solution", "")))
+    if len(card) != 1 or not card <= pos.hand:
+        return [f"the discard {puzzle.meta.get('solution')} is not one card of the hand"]
+    texts = puzzle.meta.get("melds")
+    if not isinstance(texts, list):
+        return ["the melds are not a list"]
+    melds = [Meld.parse(str(t)) for t in texts]
+    rest = pos.hand - card
+    check_lay_down(rest, melds, rules, pos.round, max_left=0)
+    out = []
+    best = data.get("whole_discards") or []
+    if best != [c.code for c in card]:
+        out.append(
+            f"discarding {card} goes out, but the discards that let the rest go down are {' '.join(best) or 'none'}"
+        )
+    return out
+
+
 def _zsy_plays(texts: list[Any], rest: Cards, rules: Any) -> tuple[int, str | None]:
     """How many stated plays, and why they are not a split of ``rest`` (None when they are)."""
     from solver.zsy import Combo
@@ -308,6 +341,7 @@ _CHECKS: dict[tuple[str, str], Callable[[Puzzle, Mapping[str, Any]], list[str]]]
     ("contract", "layoff"): _contract_layoff,
     ("contract", "goout"): _contract_layoff,
     ("contract", "discard"): _contract_discard,
+    ("contract", "whole"): _contract_whole,
     ("zsy", "out"): _zsy_out,
     ("zsy", "reply"): _zsy_reply,
     ("zsy", "lead"): _zsy_lead,

@@ -56,6 +56,9 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
                 for m in down.melds:
                     say(console, "    ", meld_parts(m))
                 say(console, "  left     ", cards_parts(down.hand), (f"  ({plural(down.points_left, 'point')})", "dim"))
+            if whole and down is not None:
+                discards = answer.result["discards"] or ()
+                say(console, "  discards ", cards_parts(discards), ("  (each lets the rest go down)", "dim"))
             if dist is not None:
                 say(console, f"  missing  {plural(dist.missing, 'card')}")
                 if dist.missing and dist.options:

@@ -23,6 +23,7 @@ from solver.contract.api import (
     can_go_down_whole,
     distance_to_contract,
     validate_table,
+    whole_discards,
 )
 from solver.contract.turn import AfterDraw, CallDecision, TurnPlan, best_turn, call_decision, plan_after_draw
 
@@ -38,6 +39,7 @@ __all__ = [
     "best_layoff",
     "best_discards",
     "validate_table",
+    "whole_discards",
     "AfterDraw",
     "CallDecision",
     "TurnPlan",

@@ -58,6 +58,7 @@ from solver.ranks import N_NATURAL
 from solver.rules.contract import ContractRules, Requirement, min_length
 
 __all__ = [
+    "whole_discards",
     "LayDown",
     "Distance",
     "Swap",
@@ -326,6 +327,26 @@ def can_go_down_whole(
     if plan is None:
         return None
     return _lay_down(plan.melds, plan.used, hand, rules, plan.status)
+
+
+def whole_discards(hand: Cards, rules: ContractRules, round_: int, *, time_limit: float = 5.0) -> tuple[Card, ...]:
+    """The distinct cards whose discard lets the rest of the hand go down at once, in card order.
+
+    The question of a last round played all at once: the contract's melds
+    (each may be longer than its minimum) take every card but the discard
+    (:func:`can_go_down_whole` with ``discard=False`` on the hand less that
+    card). Empty when no discard does.
+
+    >>> from solver.rules import ContractRules
+    >>> whole_discards(Cards.parse("3H 4H 5H 6H 8S 9S 10S JS 4C 5C 6C 7C KD"), ContractRules(), 7)
+    (Card.parse('KD'),)
+    """
+    _check_hand(hand, rules)
+    return tuple(
+        card
+        for card in sorted(hand.distinct(), key=lambda c: c.index)
+        if can_go_down_whole(hand - Cards([card]), rules, round_, discard=False, time_limit=time_limit) is not None
+    )
 
 
 def distance_to_contract(

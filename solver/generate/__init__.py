@@ -29,7 +29,7 @@ from typing import Any
 
 from solver.errors import ShanghaiError
 from solver.generate.difficulty import LEVELS, Level
-from solver.generate.ladder import ON_REQUEST, QUESTIONS, kinds_at, questions_at
+from solver.generate.ladder import QUESTIONS, kinds_at, questions_at
 from solver.puzzles import Puzzle, position_dict
 from solver.rules import rules_for
 
@@ -64,6 +64,7 @@ def plain_title(puzzle: Puzzle) -> str:
         "layoff": "Lay off as many cards as you can: can you go out?",
         "goout": "Lay off as many cards as you can: can you go out?",
         "discard": "Which card to discard?",
+        "whole": "All at once: which discard lets the rest go down?",
         "out": "Go out in as few plays as you can",
         "lead": "Which lead wins against the last opponent?",
     }.get(str(kind), puzzle.title)
@@ -81,6 +82,11 @@ def _candidate(game: str) -> Callable[[random.Random, Any, Level, str], Puzzle |
     from solver.generate import zsy
 
     return zsy.candidate
+
+
+def _asks(question: str, rules: Any) -> bool:
+    """Whether the rules can pose ``question``: a whole-hand puzzle needs the last round played all at once."""
+    return question != "whole" or bool(getattr(rules, "last_round_all_at_once", False))
 
 
 def generate(
@@ -116,14 +122,17 @@ def generate(
     rule_set = rules if rules is not None and not isinstance(rules, dict) else rules_for(game, rules or {})
     level: Level = difficulty
     make = _candidate(game)
-    questions = questions_at(game, level)
+    questions = tuple(q for q in questions_at(game, level) if _asks(q, rule_set))
     salt = ""
     if question is not None:
-        known = QUESTIONS[game] + ON_REQUEST[game]
-        if question not in known:
-            raise GenerateError(f"unknown question {question!r} for {game} (known: {', '.join(known)})")
+        if question not in QUESTIONS[game]:
+            raise GenerateError(f"unknown question {question!r} for {game} (known: {', '.join(QUESTIONS[game])})")
+        if not _asks(question, rule_set):
+            raise GenerateError(f"no {question!r} puzzles under these rules (the last round is not played all at once)")
         if question not in kinds_at(game, level):
-            raise GenerateError(f"no {difficulty} {game} {question!r} puzzles: the ladder has no rung for them")
+            raise GenerateError(
+                f"no {difficulty} {game} {question!r} puzzles (at {difficulty}: {', '.join(kinds_at(game, level))})"
+            )
         questions, salt = (question,), f":{question}"
     rng = random.Random(f"{game}:{difficulty}:{seed}{salt}")
     found: list[Puzzle] = []

@@ -13,11 +13,13 @@ from weakest:
   then plays greedily (:func:`solver.generate.shallow.shallow_play`).
 - ``glance``: the exact search, but looking only at part of the table: the
   melds a hand card fits as it stands (Manipulation, Contract lay-offs); for
-  a discard, the rule "discard a lone card, the costliest"; in Zheng Shang
-  You, counting only sets (a hand's plays are its ranks), blind to straights;
-  for a two-player lead, a one-ply look: lead the biggest combination the
-  opponent cannot beat (else the biggest).
-- ``no-swap`` (Contract lay-offs): the exact lay-off without wild swaps.
+  a discard (and the last round's whole-hand discard), the rule "discard a
+  lone card, the costliest"; in Zheng Shang You, counting only sets (a
+  hand's plays are its ranks), blind to straights; for a two-player lead, a
+  one-ply look: lead the biggest combination the opponent cannot beat (else
+  the biggest).
+- ``no-swap`` (Contract lay-offs): the exact lay-off without wild swaps (a
+  discard and the whole hand have no swap to make: the greedy player).
 - ``solver``: the engine's solver player (the strongest model; it should
   find nearly every answer).
 
@@ -87,7 +89,7 @@ def _layoff_cards(p: Puzzle, table: Any, rules: Any) -> int:
 def _glance_contract(p: Puzzle) -> bool:
     pos = p.position
     assert isinstance(pos, ContractPosition)
-    if p.meta.get("kind") == "discard":
+    if p.meta.get("kind") in ("discard", "whole"):
         hand = list(pos.hand)
         lone = [c for i, c in enumerate(hand) if not _touches(c, hand[:i] + hand[i + 1 :])]
         pick = max(lone or hand, key=lambda c: (p.rules.points(c), c.index))  # type: ignore[union-attr]
@@ -101,7 +103,7 @@ def _no_swap(p: Puzzle) -> bool:
 
     pos = p.position
     assert isinstance(pos, ContractPosition)
-    if p.meta.get("kind") == "discard":
+    if p.meta.get("kind") in ("discard", "whole"):
         return finds_answer("greedy", p)
     rules: Any = p.rules
     return bool(_layoff_cards(p, pos.table, replace(rules, wild_swap=False)) >= p.answer["layoff"])

@@ -75,10 +75,18 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
         "easy": (
             Rung(_LAYOFF, (), ("greedy", "no-swap", "glance", "solver"), "a plain lay-off"),
             Rung(("discard",), (), ("greedy", "glance", "solver"), "throw the lone card"),
+            Rung(("whole",), (), ("greedy", "glance", "solver"), "throw the lone card, the rest goes down"),
         ),
         "medium": (
             Rung(_LAYOFF, ("no-swap",), ("greedy", "glance", "solver"), "a freed wild"),
             Rung(("discard",), ("glance",), ("greedy", "solver"), "not the costliest lone card"),
+            Rung(
+                ("whole",),
+                ("glance",),
+                ("greedy", "solver"),
+                "a wild stands in a run, the card to throw looks useful",
+                at_least=(("wilds", 1),),
+            ),
         ),
         "hard": (
             Rung(_LAYOFF, ("greedy", "no-swap"), ("glance", "solver"), "a freed wild the greedy order loses", decoys=1),
@@ -148,22 +156,24 @@ searches a small two-player endgame exactly, so it must find every one."""
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
     "manipulation": ("play",),
-    "contract": ("layoff", "discard"),
-    "zsy": ("out", "reply"),
+    "contract": ("layoff", "discard", "whole"),
+    "zsy": ("out", "reply", "lead"),
 }
-"""Per game, the questions a level asks in turn (a Contract lay-off may turn out a go-out)."""
+"""Per game, the questions a generator can be asked (a Contract lay-off may turn out a go-out)."""
 
-ON_REQUEST: dict[str, tuple[str, ...]] = {"manipulation": (), "contract": (), "zsy": ("lead",)}
-"""Per game, questions asked only on request (``generate(question=...)``, ``--question``): they stand
-on rungs of the ladder but stay out of a level's turn, so the levels' files stay as they were."""
+ON_REQUEST: dict[str, tuple[str, ...]] = {"manipulation": (), "contract": ("whole",), "zsy": ("lead",)}
+"""Per game, the questions asked only on request (``generate(question=...)``, ``--question``): they
+stand on rungs of the ladder but stay out of a level's turns. Taking them in would change every
+bundled puzzle of those levels (the gallery, the daily puzzle), and a Zheng Shang You lead costs
+seconds a puzzle at hard, too slow for a level's turn (docs/generate.md)."""
 
 
 def questions_at(game: str, level: Level) -> tuple[str, ...]:
     """The questions with a rung at ``level``, in :data:`QUESTIONS` order: puzzle *i* of a level asks
     the question ``i`` modulo their number, so each level mixes them (the quicker kind would crowd out
-    the others)."""
+    the others). Questions :data:`ON_REQUEST` are left out."""
     kinds = kinds_at(game, level)
-    return tuple(q for q in QUESTIONS[game] if q in kinds)
+    return tuple(q for q in QUESTIONS[game] if q in kinds and q not in ON_REQUEST.get(game, ()))
 
 
 def kinds_at(game: str, level: Level) -> tuple[str, ...]:

@@ -13,7 +13,8 @@ until its turn's answer is known:
 - Contract lay-off: the player's lay-offs and swaps until it discards;
   found when it laid off exactly the answer's cards (go out: when it goes
   out, the last card laid off or discarded). Discard: found when it
-  discards the answer's card;
+  discards the answer's card; whole (the last round, all at once): found
+  when it lays down every card but the answer's, and discards that;
 - Zheng Shang You "out in K": the player leads again and again, unopposed;
   found when it goes out in K plays. "Which reply": found when it plays the
   answer's cards. "Which lead" (a two-player endgame): the opponent's hand
@@ -90,7 +91,8 @@ def _contract_game(rules: ContractRules, pos: ContractPosition) -> Any:
 
 
 def contract_turn(kind: str, rules: ContractRules, pos: ContractPosition) -> tuple[Cards, Card | None]:
-    """The cards decision maker ``kind`` lays off this turn, and the card it then discards (None: went out)."""
+    """The cards decision maker ``kind`` lays down or off this turn, and the card it then discards (None: went
+    out, or stopped)."""
     game = _contract_game(rules, pos)
     player = make_player(kind, 0)
     laid = Cards()
@@ -99,7 +101,9 @@ def contract_turn(kind: str, rules: ContractRules, pos: ContractPosition) -> tup
         name = type(action).__name__
         if name == "CDiscard":
             return laid, action.card
-        if name == "CLayOff":
+        if name == "CLayDown":  # the last round's whole hand (other puzzles are laid down, or cannot)
+            laid = laid + Cards(c for m in action.melds for c in m.cards)
+        elif name == "CLayOff":
             laid = laid + Cards(action.cards.cards)
         elif name == "CSwap":
             laid = laid + Cards([action.card])
@@ -168,6 +172,8 @@ def finds_answer(kind: str, puzzle: Puzzle) -> bool:
         laid, discard = contract_turn(kind, puzzle.rules, pos)
         if meta.get("kind") == "discard":
             return discard is not None and str(discard) == meta["solution"]
+        if meta.get("kind") == "whole":  # the rest laid down, the answer discarded
+            return discard is not None and str(discard) == meta["solution"] and laid == pos.hand - Cards([discard])
         if meta.get("kind") == "goout":  # laying off the last card or discarding it both go out
             return len(pos.hand - laid) <= 1
         return laid == Cards.parse(meta["solution"])

@@ -141,14 +141,14 @@ def test_the_solver_player_leads_the_bundled_endgames_winning_lead() -> None:
     from pathlib import Path
 
     from solver.generate.players import zsy_lead
-    from solver.puzzles import load
+    from solver.puzzles import ZsyPosition, load
 
     root = Path(__file__).resolve().parents[2] / "puzzles" / "zsy"
     for name in ("lead-flush-trap.toml", "lead-endgame.toml"):
         puzzle = load(root / name)
         pos = puzzle.position
-        assert isinstance(puzzle.rules, ZsyRules)
-        got = zsy_lead("solver", pos.hand, pos.opponent, puzzle.rules)  # type: ignore[union-attr]
+        assert isinstance(puzzle.rules, ZsyRules) and isinstance(pos, ZsyPosition) and pos.opponent is not None
+        got = zsy_lead("solver", pos.hand, pos.opponent, puzzle.rules)
         assert got == Combo.parse(puzzle.meta["solution"], puzzle.rules).cards, name
 
 
