@@ -125,7 +125,7 @@ def test_asked_on_request_only_and_where_a_rung_holds() -> None:
     assert {p.meta["kind"] for p in generate("contract", "medium", 2, seed=3, question="whole")} == {"whole"}
     with pytest.raises(GenerateError, match="no hard contract 'whole'"):
         generate("contract", "hard", 1, question="whole")
-    with pytest.raises(GenerateError, match="unknown contract question"):
+    with pytest.raises(GenerateError, match="unknown question 'lead' for contract"):
         generate("contract", "easy", 1, question="lead")
     with pytest.raises(GenerateError, match="not played all at once"):
         generate("contract", "easy", 1, rules={"preset": "last_round_normal"}, question="whole")
