@@ -105,7 +105,16 @@ Position = ManipulationPosition | ContractPosition | ZsyPosition
 ANSWER_KEYS: dict[str, frozenset[str]] = {
     "manipulation": frozenset({"played", "value", "cards", "distinct_plays"}),
     "contract": frozenset(
-        {"can_lay_down", "points_left", "distance", "layoff", "layoff_points", "can_go_out", "swaps"}
+        {
+            "can_lay_down",
+            "points_left",
+            "distance",
+            "layoff",
+            "layoff_points",
+            "can_go_out",
+            "swaps",
+            "plan_points_left",
+        }
     ),
     "zsy": frozenset({"fewest_plays", "moves", "leads"}),
 }
@@ -123,6 +132,7 @@ ANSWER_TYPES: dict[str, type] = {
     "layoff_points": int,
     "can_go_out": bool,
     "swaps": int,
+    "plan_points_left": int,
     "fewest_plays": int,
     "moves": int,
     "leads": int,
