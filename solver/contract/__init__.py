@@ -24,7 +24,15 @@ from solver.contract.api import (
     distance_to_contract,
     validate_table,
 )
-from solver.contract.turn import AfterDraw, CallDecision, TurnPlan, best_turn, call_decision, plan_after_draw
+from solver.contract.turn import (
+    AfterDraw,
+    CallDecision,
+    TurnPlan,
+    after_lay_down,
+    best_turn,
+    call_decision,
+    plan_after_draw,
+)
 
 __all__ = [
     "LayDown",
@@ -44,4 +52,5 @@ __all__ = [
     "best_turn",
     "call_decision",
     "plan_after_draw",
+    "after_lay_down",
 ]

@@ -82,9 +82,24 @@ def _layoff_cards(p: Puzzle, table: Any, rules: Any) -> int:
     return len(best_layoff(pos.hand, table, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS).played)
 
 
+def _plan_grouping(p: Puzzle, table: Any, rules: Any) -> bool:
+    """A lay-down puzzle: does the whole-turn plan against ``table`` under ``rules`` lay down the answer's grouping?"""
+    from solver.contract import plan_after_draw
+    from solver.generate.contract import grouping
+    from solver.melds import Meld
+
+    pos = p.position
+    assert isinstance(pos, ContractPosition)
+    plan = plan_after_draw(pos.hand, table, rules, pos.round, time_limit=SOLVE_SECONDS)
+    return grouping(plan.lay_down) == grouping([Meld.parse(m) for m in p.meta["solution"]])
+
+
 def _glance_contract(p: Puzzle) -> bool:
     pos = p.position
     assert isinstance(pos, ContractPosition)
+    if p.meta.get("kind") == "laydown":  # the plan against the melds the hand touches only
+        seen = tuple(t for t in pos.table if any(_touches(c, t.meld.cards) for c in pos.hand))
+        return _plan_grouping(p, seen, p.rules)
     if p.meta.get("kind") == "discard":
         hand = list(pos.hand)
         lone = [c for i, c in enumerate(hand) if not _touches(c, hand[:i] + hand[i + 1 :])]
@@ -102,6 +117,8 @@ def _no_swap(p: Puzzle) -> bool:
     if p.meta.get("kind") == "discard":
         return finds_answer("greedy", p)
     rules: Any = p.rules
+    if p.meta.get("kind") == "laydown":  # the plan with no wild swaps
+        return _plan_grouping(p, pos.table, replace(rules, wild_swap=False))
     return bool(_layoff_cards(p, pos.table, replace(rules, wild_swap=False)) >= p.answer["layoff"])
 
 
@@ -245,7 +262,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", default="manipulation,contract,zsy")
     parser.add_argument("--levels", default=",".join(LEVELS))
     parser.add_argument("--seconds", type=float, default=float("inf"), help="stop a fresh cell after about S s")
-    parser.add_argument("--save", type=Path, help="write the fresh puzzles to DIR/<game>/ (so runs can be pooled with --dir)")
+    parser.add_argument(
+        "--save", type=Path, help="write the fresh puzzles to DIR/<game>/ (so runs can be pooled with --dir)"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     games = args.games.split(",")

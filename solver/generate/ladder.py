@@ -79,6 +79,12 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
         "medium": (
             Rung(_LAYOFF, ("no-swap",), ("greedy", "glance", "solver"), "a freed wild"),
             Rung(("discard",), ("glance",), ("greedy", "solver"), "not the costliest lone card"),
+            Rung(
+                ("laydown",),
+                ("greedy",),
+                ("no-swap", "glance", "solver"),
+                "lay down the grouping that leaves a lay-off, not the one that leaves fewest points",
+            ),
         ),
         "hard": (
             Rung(_LAYOFF, ("greedy", "no-swap"), ("glance", "solver"), "a freed wild the greedy order loses", decoys=1),

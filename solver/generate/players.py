@@ -13,7 +13,8 @@ until its turn's answer is known:
 - Contract lay-off: the player's lay-offs and swaps until it discards;
   found when it laid off exactly the answer's cards (go out: when it goes
   out, the last card laid off or discarded). Discard: found when it
-  discards the answer's card;
+  discards the answer's card. Lay-down: found when its first action lays
+  down the answer's grouping (the melds' cards, wild roles aside);
 - Zheng Shang You "out in K": the player leads again and again, unopposed;
   found when it goes out in K plays. "Which reply": found when it plays the
   answer's cards.
@@ -37,7 +38,15 @@ from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPo
 from solver.rules import ContractRules, ManipulationRules, ZsyRules
 from solver.zsy import combo_from_position
 
-__all__ = ["DECIDERS", "finds_answer", "manipulation_played", "contract_turn", "zsy_out_plays", "zsy_reply"]
+__all__ = [
+    "DECIDERS",
+    "finds_answer",
+    "manipulation_played",
+    "contract_turn",
+    "contract_lay_down",
+    "zsy_out_plays",
+    "zsy_reply",
+]
 
 DECIDERS = ("greedy", "shallow", "solver")
 """The decision makers the benchmark compares (``shallow``: Manipulation only)."""
@@ -100,6 +109,13 @@ def contract_turn(kind: str, rules: ContractRules, pos: ContractPosition) -> tup
     return laid, None  # pragma: no cover - a turn has fewer actions than cards
 
 
+def contract_lay_down(kind: str, rules: ContractRules, pos: ContractPosition) -> tuple[Meld, ...]:
+    """The melds decision maker ``kind`` lays down first this turn (empty: it does not lay down)."""
+    game = _contract_game(rules, pos)
+    action = make_player(kind, 0).choose(game)
+    return tuple(action.melds) if type(action).__name__ == "CLayDown" else ()
+
+
 def _zsy_game(rules: ZsyRules, hand: Cards, to_beat: Any) -> Any:
     game: Any = new_game("zsy", rules, players=max(4, rules.min_players), seed=0)
     game.time_limit = SOLVE_SECONDS  # the solver player's searches finish (a 27-card hand needs seconds)
@@ -143,6 +159,11 @@ def finds_answer(kind: str, puzzle: Puzzle) -> bool:
         raise ValueError("the shallow decision maker plays Manipulation only")
     if isinstance(pos, ContractPosition):
         assert isinstance(puzzle.rules, ContractRules)
+        if meta.get("kind") == "laydown":  # the grouping of the melds laid down, wild roles aside
+            down = contract_lay_down(kind, puzzle.rules, pos)
+            return sorted(str(Cards(m.cards)) for m in down) == sorted(
+                str(Cards(Meld.parse(m).cards)) for m in meta["solution"]
+            )
         laid, discard = contract_turn(kind, puzzle.rules, pos)
         if meta.get("kind") == "discard":
             return discard is not None and str(discard) == meta["solution"]
