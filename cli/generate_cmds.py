@@ -39,11 +39,16 @@ def generate_cmd(
     plain_titles: Annotated[
         bool, typer.Option("--plain-titles", help="Titles that do not give the answer's count away.")
     ] = False,
+    question: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(help="Only this question (Contract: layoff, discard, laydown; default: the level's in turn)."),
+    ] = None,
 ) -> None:
     """Generate puzzles with unique, verified answers and a measured difficulty.
 
     Manipulation: play N cards (a rearrangement the greedy misses).
-    Contract: best lay-off with swaps, go out this turn, which card to discard.
+    Contract: best lay-off with swaps, go out this turn, which card to discard,
+    which lay-down leaves the best lay-off.
     Zheng Shang You: out in K plays, which reply. Files are written as
     ``<level>-<kind>-<NN>.toml`` in the output folder (stdout when none is given
     and --json is not set: the TOML texts, a line --- between two, which
@@ -88,6 +93,7 @@ def generate_cmd(
                 rules,
                 progress=lambda _: progress.advance(task),
                 titles="plain" if plain_titles else "count",
+                question=question,
             )
         except ShanghaiError as exc:
             bad_input(str(exc))

@@ -29,7 +29,7 @@ from typing import Any
 
 from solver.errors import ShanghaiError
 from solver.generate.difficulty import LEVELS, Level
-from solver.generate.ladder import questions_at
+from solver.generate.ladder import QUESTIONS, questions_at
 from solver.puzzles import Puzzle, position_dict
 from solver.rules import rules_for
 
@@ -64,6 +64,7 @@ def plain_title(puzzle: Puzzle) -> str:
         "layoff": "Lay off as many cards as you can: can you go out?",
         "goout": "Lay off as many cards as you can: can you go out?",
         "discard": "Which card to discard?",
+        "laydown": "Which lay-down leaves the best lay-off?",
         "out": "Go out in as few plays as you can",
     }.get(str(kind), puzzle.title)
 
@@ -91,6 +92,7 @@ def generate(
     *,
     progress: Callable[[Puzzle], None] | None = None,
     titles: str = "count",
+    question: str | None = None,
 ) -> list[Puzzle]:
     """``count`` distinct puzzles of ``game`` at ``difficulty`` (easy, medium, hard, expert).
 
@@ -99,7 +101,8 @@ def generate(
     is found. Puzzle ``i`` is the same for every ``count`` above ``i``.
     ``titles`` is ``count`` or ``plain`` (:func:`plain_title`: the title does
     not give the answer's count away; the puzzles are the same). Puzzle ``i``
-    asks the level's questions in turn (:func:`solver.generate.ladder.questions_at`).
+    asks the level's questions in turn (:func:`solver.generate.ladder.questions_at`), or only
+    ``question`` (one of them: :data:`solver.generate.ladder.QUESTIONS`) when it is given.
     """
     if game not in GAMES:
         raise GenerateError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
@@ -113,6 +116,14 @@ def generate(
     level: Level = difficulty
     make = _candidate(game)
     questions = questions_at(game, level)
+    if question is not None:
+        if question not in QUESTIONS[game]:
+            raise GenerateError(f"unknown {game} question {question!r} (known: {', '.join(QUESTIONS[game])})")
+        if question not in questions:
+            raise GenerateError(
+                f"no {difficulty} rung asks the {game} question {question!r} (at {difficulty}: {', '.join(questions)})"
+            )
+        questions = (question,)
     rng = random.Random(f"{game}:{difficulty}:{seed}")
     found: list[Puzzle] = []
     seen: set[str] = set()

@@ -131,7 +131,7 @@ least four first moves one play worse (``near_best``, its decoys)."""
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
     "manipulation": ("play",),
-    "contract": ("layoff", "discard"),
+    "contract": ("layoff", "discard", "laydown"),
     "zsy": ("out", "reply"),
 }
 """Per game, the questions a generator can be asked for (a Contract lay-off may turn out a go-out)."""

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
 from solver.answers import SolveOptions, solve_puzzle
-from solver.puzzles import Puzzle, load
+from solver.cards import Cards
+from solver.generate import GenerateError, generate
+from solver.generate.contract import grouping, lay_down_ends, unique_lay_down
+from solver.melds import Meld, TableMeld
+from solver.puzzles import ContractPosition, Puzzle, load
+from solver.rules import ContractRules
+from tests.oracles.contract_turn import brute_after_draw, brute_lay_down_ends, random_turn_position
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "puzzles" / "contract" / "laydown-fives-not-kings.toml"
@@ -83,3 +91,66 @@ def test_a_wrong_plan_answer_fails() -> None:
     wrong = Puzzle(puzzle.game, puzzle.rules, puzzle.position, puzzle.title, {"plan_points_left": 5}, "", puzzle.meta)
     problem = mismatch(wrong)
     assert problem is not None and "plan_points_left: expected 5, got 0" in problem
+
+
+# ------------------------------------------------------------------ the generator against the brute force
+
+
+def _generated(count: int = 3, seed: int = 5) -> list[Puzzle]:
+    return generate("contract", "medium", count, seed, question="laydown")
+
+
+def test_generated_laydowns_are_unique_by_the_brute_force() -> None:
+    for puzzle in _generated():
+        pos = puzzle.position
+        assert isinstance(pos, ContractPosition) and isinstance(puzzle.rules, ContractRules)
+        assert puzzle.meta["kind"] == "laydown" and puzzle.meta["difficulty"] == "medium"
+        assert not any(c in puzzle.rules.wilds for c in pos.hand)
+        ends = brute_lay_down_ends(pos.hand, pos.table, puzzle.rules, pos.round)
+        best = min(ends.values())
+        answer = grouping([Meld.parse(m) for m in puzzle.meta["solution"]])
+        # the stated grouping is the only one reaching the best end of the turn
+        assert [g for g, v in ends.items() if v == best] == [answer]
+        assert best == puzzle.answer["plan_points_left"]
+        assert brute_after_draw(pos.hand, pos.table, puzzle.rules, pos.round) == best
+        # strictly better than the naive order: the best lay-down alone, then the lay-off
+        naive = grouping([Meld.parse(m) for m in puzzle.meta["naive_lay_down"]])
+        assert ends[naive] == puzzle.meta["naive_points_left"] > best
+        # the greedy player lays down its first grouping: it misses; the solver finds it
+        assert "greedy" in puzzle.meta["features"]["missed_by"]
+        assert "solver" not in puzzle.meta["features"]["missed_by"]
+        assert mismatch(puzzle) is None
+
+
+def test_lay_down_ends_equal_the_brute_force_on_small_positions() -> None:
+    rules = ContractRules()
+    compared = 0
+    for seed in range(40):
+        pos = random_turn_position(random.Random(seed), rules, 1 + seed % 3, wilds_on_table=True)
+        if pos.laid_down or any(c in rules.wilds for c in pos.hand) or len(pos.hand) > 11:
+            continue
+        ends = lay_down_ends(pos.hand, pos.table, rules, pos.round)
+        assert ends is not None
+        brute = brute_lay_down_ends(pos.hand, pos.table, rules, pos.round)
+        assert sorted((v, g) for g, v in brute.items()) == ends
+        compared += bool(ends)
+    assert compared >= 5
+
+
+def test_unique_lay_down_turns_down_a_tie() -> None:
+    rules = ContractRules()
+    # two fives sets of equal worth: laying down either leaves the same; no unique answer
+    hand = Cards.parse("5H 5D 5S 5C 6C 7C 8C 9C KH KD KC")
+    table = (TableMeld(Meld.parse("KS KC KD"), 1),)
+    assert unique_lay_down(hand, table, rules, 1) is None
+    plan = unique_lay_down(Cards.parse("5H 5D 5S 6C 7C 8C 9C KH KD KC"), table, rules, 1)
+    assert plan is not None and grouping(plan.lay_down) == ("5S 5H 5D", "6C 7C 8C 9C") and plan.goes_out
+
+
+def test_generate_question_laydown_only_at_its_rungs() -> None:
+    with pytest.raises(GenerateError, match="no easy rung asks the contract question 'laydown'"):
+        generate("contract", "easy", 1, 0, question="laydown")
+    with pytest.raises(GenerateError, match="unknown contract question 'lay'"):
+        generate("contract", "medium", 1, 0, question="lay")
+    result = runner.invoke(app, ["generate", "contract", "--question", "laydown", "--difficulty", "easy", "-q"])
+    assert result.exit_code == 2
