@@ -16,7 +16,9 @@ from solver.answers import SolveOptions, solve_puzzle
 from solver.cards import Cards
 from solver.generate import GenerateError, generate
 from solver.generate.contract import grouping, lay_down_ends, unique_lay_down
+from solver.generate.post import DEFAULT_PAGE, answer_words, post
 from solver.melds import Meld, TableMeld
+from solver.picture import answer_notes, puzzle_svg
 from solver.puzzles import ContractPosition, Puzzle, load
 from solver.rules import ContractRules
 from tests.oracles.contract_turn import brute_after_draw, brute_lay_down_ends, random_turn_position
@@ -154,3 +156,27 @@ def test_generate_question_laydown_only_at_its_rungs() -> None:
         generate("contract", "medium", 1, 0, question="lay")
     result = runner.invoke(app, ["generate", "contract", "--question", "laydown", "--difficulty", "easy", "-q"])
     assert result.exit_code == 2
+
+
+# ------------------------------------------------------------------ the picture and the post
+
+
+def test_the_answer_picture_names_the_plan_and_the_naive_order() -> None:
+    puzzle = load(EXAMPLE)
+    notes = answer_notes(puzzle)
+    assert notes[0] == "Answer: lay down 5S 5H 5D | 6C 7C 8C 9C"
+    assert notes[1] == "then lay off KH KD KC (30 points)" and "Out: nothing stays in hand." in notes
+    assert notes[-1].startswith("Not KH KD KC | 6C 7C 8C 9C") and "10 points stay" in notes[-1]
+    svg = puzzle_svg(puzzle, answer=True)
+    assert svg.count('class="mark-played"') == 3  # the three kings laid off onto the opponent's set
+    assert "lay down" in svg and "lay off" in svg
+    question = puzzle_svg(puzzle)
+    assert "Answer" not in question and 'class="mark-played"' not in question
+
+
+def test_the_post_hides_the_plan_behind_the_spoiler() -> None:
+    puzzle = load(EXAMPLE)
+    text = post(puzzle, "markdown", "q.png", DEFAULT_PAGE, answer_words(puzzle))
+    head, spoiler = text.split("<details>")
+    assert "5S 5H 5D" not in head and "Answer: lay down 5S 5H 5D | 6C 7C 8C 9C" in spoiler
+    assert "round=1" in head
