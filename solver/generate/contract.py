@@ -18,7 +18,8 @@ checked again by the CP-SAT distance model.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from solver.cards import Card, Cards, Rank, Suit
 from solver.contract import (
@@ -350,7 +351,8 @@ def lay_down_ends(
     """Every grouping of the round's contract in ``hand`` (:func:`~solver.contract.brute.every_lay_down`)
     with the points left at the best end of the turn that lays it down (the lay-off of the rest and the
     discard, solved by :func:`~solver.contract.after_lay_down`), best first; None when one is not proven.
-    The melds go down with their wilds' roles open (the generator deals hands without wilds)."""
+    The melds go down with their wilds' roles open, so the values are exact for hands without wilds
+    (the generator deals those; the tests compare them with the brute force)."""
     ends: list[tuple[int, tuple[str, ...]]] = []
     for down in every_lay_down(hand, rules, round_):
         melds = [Meld.of(sorted(m, key=lambda c: c.index)) for m in down]
@@ -367,7 +369,11 @@ def unique_lay_down(hand: Cards, table: Sequence[TableMeld], rules: ContractRule
 
     The proof tries every grouping (:func:`lay_down_ends`): a hand's groupings are few, and each one's
     end of turn is an exact lay-off solve, so no bound on what a cut card could have saved is needed.
+    A hand holding a wild is turned down: :func:`lay_down_ends` lays its melds down with the wilds'
+    roles open, and the lay-off may then move a run's end wild, which a written role forbids.
     """
+    if any(c in rules.wilds for c in hand):
+        return None  # lay_down_ends leaves a wild's role open, which a lay-down must write
     plan = plan_after_draw(hand, table, rules, round_, time_limit=SOLVE_SECONDS)
     if plan.status != "optimal" or not plan.lay_down:
         return None
@@ -377,6 +383,36 @@ def unique_lay_down(hand: Cards, table: Sequence[TableMeld], rules: ContractRule
     if len(ends) > 1 and ends[1][0] == ends[0][0]:
         return None
     return plan
+
+
+def _copies(rank: int, rules: ContractRules) -> list[Card]:
+    """Every copy of a rank in the decks (a card once per deck)."""
+    return [Card(Rank(rank), suit) for suit in _SUITS for _ in range(rules.decks)]
+
+
+def _sample_meld(rng: random.Random, copies: list[Card], length: int) -> Meld:
+    return Meld.of(rng.sample(copies, length))
+
+
+def _random_meld(rng: random.Random, rules: ContractRules, kind: str, length: int, wild: bool) -> Meld:
+    cards = _meld(rng, rules, kind, length)
+    return _with_wild(rng, rules, cards) if wild else Meld.of(cards)
+
+
+def _deck_cards(rules: ContractRules) -> Cards:
+    return Cards(rules.deck)
+
+
+def _deal(stock: list[Cards], make: Callable[[], Meld], tries: int = 12) -> Meld | None:
+    """A group of cards ``make`` draws that the decks still hold (``stock[0]``, which loses them),
+    drawn again up to ``tries`` times; None when none fit."""
+    for _ in range(tries):
+        meld = make()
+        cards = Cards(meld.cards)
+        if cards and cards <= stock[0]:
+            stock[0] = stock[0] - cards
+            return meld
+    return None
 
 
 def _natural(rng: random.Random, rules: ContractRules) -> Card:
@@ -414,15 +450,26 @@ def _laydown_position(rng: random.Random, rules: ContractRules, level: Level) ->
             if rules.points(Card(Rank(r), Suit.SPADES)) > rules.points(Card(Rank(low), Suit.SPADES))
         ]
     )
+    # every card is dealt from what the decks still hold (a meld drawn again when its cards are gone)
+    stock = [_deck_cards(rules)]
+    costly = _copies(high, rules)
+    rng.shuffle(costly)
+    hand_set = min_length(contract[planted], rules)
     cards: list[Card] = []
+    parts: list[Callable[[], Meld]] = []
     for i, req in enumerate(contract):
-        length = min_length(req, rules)
+        length, kind = min_length(req, rules), req.kind
         if i == planted:
-            cards += [Card(Rank(low), rng.choice(_SUITS)) for _ in range(length)]
+            parts.append(partial(_sample_meld, rng, _copies(low, rules), length))
         else:
-            cards += _meld(rng, rules, req.kind, length)
-    cards += [Card(Rank(high), rng.choice(_SUITS)) for _ in range(min_length(contract[planted], rules))]
-    cards += [_natural(rng, rules) for _ in range(rng.randint(*noise_range))]
+            parts.append(partial(_random_meld, rng, rules, kind, length, False))
+    parts.append(lambda: Meld.of(costly[:hand_set]))
+    parts += [lambda: Meld.of([_natural(rng, rules)]) for _ in range(rng.randint(*noise_range))]
+    for make in parts:
+        dealt = _deal(stock, make)
+        if dealt is None:
+            return None
+        cards += dealt.cards
     table: list[TableMeld] = []
     players = min(rules.max_players, 4) - 1
     others = rng.sample(range(2, players + 1), min(players - 1, rng.randint(*opponents_range))) if players > 1 else []
@@ -431,10 +478,13 @@ def _laydown_position(rng: random.Random, rules: ContractRules, level: Level) ->
         for req in contract:
             length = min_length(req, rules) + rng.choice((0, 0, 1))
             if target and req.kind == "set":
-                meld = Meld.of(Card(Rank(high), rng.choice(_SUITS)) for _ in range(length))
+                dealt = _deal(stock, partial(Meld.of, costly[hand_set : hand_set + length]))
                 target = False
             else:
-                meld = _with_wild(rng, rules, _meld(rng, rules, req.kind, length))
+                dealt = _deal(stock, partial(_random_meld, rng, rules, req.kind, length, True))
+            if dealt is None:
+                return None
+            meld = dealt
             try:
                 meld_kind(meld, rules.meld_spec, req.kind)
             except MeldError:
