@@ -15,7 +15,11 @@ from cli.main import app
 from solver.answers import SolveOptions, solve_puzzle
 from solver.cards import Cards
 from solver.generate import GenerateError, generate
+from solver.generate.calibrate import misses
+from solver.generate.calibrate import misses
 from solver.generate.contract import grouping, lay_down_ends, unique_lay_down
+from solver.generate.players import contract_lay_down
+from solver.generate.players import contract_lay_down
 from solver.generate.post import DEFAULT_PAGE, answer_words, post
 from solver.melds import Meld, TableMeld
 from solver.picture import answer_notes, puzzle_svg
@@ -197,3 +201,27 @@ def test_the_post_hides_the_plan_behind_the_spoiler() -> None:
     head, spoiler = text.split("<details>")
     assert "5S 5H 5D" not in head and "Answer: lay down 5S 5H 5D | 6C 7C 8C 9C" in spoiler
     assert "round=1" in head
+
+
+def test_each_model_answers_the_laydown() -> None:
+    puzzle = _generated(1)[0]
+    pos = puzzle.position
+    assert isinstance(pos, ContractPosition) and isinstance(puzzle.rules, ContractRules)
+    answer = grouping([Meld.parse(m) for m in puzzle.meta["solution"]])
+    # the greedy player lays down the first grouping the game lists; the others plan the whole turn
+    assert misses(puzzle) == {"greedy": True, "no-swap": False, "glance": False, "solver": False}
+    assert grouping(contract_lay_down("greedy", puzzle.rules, pos)) != answer
+    assert grouping(contract_lay_down("solver", puzzle.rules, pos)) == answer
+
+
+def test_the_planning_models_miss_without_the_target() -> None:
+    puzzle = load(EXAMPLE)
+    pos = puzzle.position
+    assert isinstance(pos, ContractPosition) and isinstance(puzzle.rules, ContractRules)
+    assert grouping(contract_lay_down("solver", puzzle.rules, pos)) == ("5S 5H 5D", "6C 7C 8C 9C")
+    assert {m for m, miss in misses(puzzle).items() if miss and m != "greedy"} == set()
+    # without the opponent's kings the plan is the best lay-down alone (the kings): the planning models miss
+    far = ContractPosition(1, pos.hand, (TableMeld(Meld.parse("9S 10S JS QS"), 1),))
+    alone = Puzzle(puzzle.game, puzzle.rules, far, puzzle.title, {}, "", puzzle.meta)
+    missed = misses(alone)
+    assert missed["no-swap"] and missed["glance"] and missed["solver"]
