@@ -16,9 +16,7 @@ from solver.answers import SolveOptions, solve_puzzle
 from solver.cards import Cards
 from solver.generate import GenerateError, generate
 from solver.generate.calibrate import misses
-from solver.generate.calibrate import misses
 from solver.generate.contract import grouping, lay_down_ends, unique_lay_down
-from solver.generate.players import contract_lay_down
 from solver.generate.players import contract_lay_down
 from solver.generate.post import DEFAULT_PAGE, answer_words, post
 from solver.melds import Meld, TableMeld
