@@ -3,7 +3,8 @@
     python -m benchmarks.bench_laydown                  # 60 s, medium, seed 5
     python -m benchmarks.bench_laydown --seconds 10
 
-Each candidate position (``solver.generate.contract._laydown_position``) is
+Each candidate position (``solver.generate.contract._laydown_position``; at
+hard, ``_laydown_swap_position``) is
 counted once: not dealt (a meld's cards gone from the decks, or not legal),
 no lay-down, the naive order (the best lay-down alone, then the lay-off) as
 good as the whole-turn plan, the plan better but its grouping not the only
@@ -18,7 +19,7 @@ import time
 from collections import Counter
 
 from solver.contract import after_lay_down, best_lay_down, plan_after_draw
-from solver.generate.contract import _laydown_position, unique_lay_down
+from solver.generate.contract import _laydown_position, _laydown_swap_position, unique_lay_down
 from solver.generate.difficulty import LEVELS, SOLVE_SECONDS
 from solver.rules import ContractRules
 
@@ -36,7 +37,9 @@ def main() -> None:
     start = time.perf_counter()
     while time.perf_counter() - start < args.seconds:
         counts["candidates"] += 1
-        pos = _laydown_position(rng, rules, args.level)
+        pos = (_laydown_swap_position if args.level in ("hard", "expert") else _laydown_position)(
+            rng, rules, args.level
+        )
         if pos is None:
             counts["not dealt or not legal"] += 1
             continue

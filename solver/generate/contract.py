@@ -495,10 +495,62 @@ def _laydown_position(rng: random.Random, rules: ContractRules, level: Level) ->
     return None if position_problem(pos, rules) is not None else pos
 
 
+def _laydown_swap_position(rng: random.Random, rules: ContractRules, level: Level) -> ContractPosition | None:
+    """A constructed lay-down position whose lay-off needs wild swaps (round 1, a set and a run): the
+    hand makes the contract with a low set (3 to 5) and holds three aces, each in its own suit; two
+    opponents' runs end in a wild standing for one of those aces (a swap frees the wild), a third
+    opponent's run ends with the king below the third. Without swaps two aces stay in hand, so laying
+    the aces down looks better: the no-swap plan misses too; so does the greedy player, whose listed
+    lay-down takes the lowest rank's set, the aces."""
+    contract = rules.contract(1)
+    if not rules.wilds or not rules.wild_swap or [q.kind for q in contract] != ["set", "run"]:
+        return None
+    run_min = min_length(contract[1], rules)
+    if rules.ace not in ("high", "both"):
+        return None
+    low = rng.randint(3, 5)
+    suits = rng.sample(_SUITS, 3)
+    stock = [_deck_cards(rules)]
+    cards: list[Card] = []
+    parts: list[Callable[[], Meld]] = [
+        partial(_sample_meld, rng, _copies(low, rules), min_length(contract[0], rules)),
+        partial(_random_meld, rng, rules, "run", run_min, False),
+        partial(Meld.of, [Card(Rank(1), s) for s in suits]),
+    ]
+    parts += [partial(Meld.of, [_natural(rng, rules)]) for _ in range(rng.randint(*LAYDOWN_SIZES[level][1]))]
+    for make in parts:
+        dealt = _deal(stock, make)
+        if dealt is None:
+            return None
+        cards += dealt.cards
+    wild = _wild(rng, rules)
+    below = [Rank(p) for p in range(14 - run_min + 1, 14)]  # the ranks under the ace, up to the king
+    runs = [Meld((*(Card(r, s) for r in below), wild), (*(None for _ in below), Card(Rank(1), s))) for s in suits[:2]]
+    runs.append(Meld.of(Card(Rank(p), suits[2]) for p in range(14 - run_min, 14)))
+    table: list[TableMeld] = []
+    for owner, run in enumerate(runs, 1):
+        for make in (
+            partial(_random_meld, rng, rules, "set", min_length(contract[0], rules), False),
+            partial(_same, run),
+        ):
+            dealt = _deal(stock, make)
+            if dealt is None:
+                return None
+            table.append(TableMeld(dealt, owner))
+    rng.shuffle(table)
+    pos = ContractPosition(1, Cards(cards), tuple(table))
+    return None if position_problem(pos, rules) is not None else pos
+
+
+def _same(meld: Meld) -> Meld:
+    return meld
+
+
 def _laydown(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | None:
     if not rules.layoff_same_turn:
         return None
-    pos = _laydown_position(rng, rules, level)
+    swap = level in ("hard", "expert")
+    pos = (_laydown_swap_position if swap else _laydown_position)(rng, rules, level)
     if pos is None:
         return None
     try:

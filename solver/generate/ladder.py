@@ -89,6 +89,13 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
         "hard": (
             Rung(_LAYOFF, ("greedy", "no-swap"), ("glance", "solver"), "a freed wild the greedy order loses", decoys=1),
             Rung(("discard",), ("greedy", "no-swap"), ("glance", "solver"), "a discard the greedy keeps", decoys=1),
+            Rung(
+                ("laydown",),
+                ("greedy", "no-swap"),
+                ("glance", "solver"),
+                "a lay-down whose lay-off needs wild swaps",
+                decoys=1,
+            ),
         ),
         "expert": (
             Rung(
@@ -123,7 +130,8 @@ three melds or more (no position the glance model misses came up often
 enough to make a level of it). Contract: medium needs a
 freed wild (a swap), hard a swap the greedy player's order loses, with a
 decoy; discards climb from the lone card to one that every quick rule
-misses; no lay-off was measured that the glance model misses, so expert is
+misses; a lay-down (which grouping leaves the best lay-off) is missed by the
+greedy player at medium, and by the plan without swaps too at hard; no lay-off was measured that the glance model misses, so expert is
 the discard every weaker model misses (docs/generate.md). Zheng Shang You
 has two weaker models: hard and expert are missed by both, expert among at
 least four first moves one play worse (``near_best``, its decoys)."""

@@ -100,15 +100,16 @@ def test_a_wrong_plan_answer_fails() -> None:
 # ------------------------------------------------------------------ the generator against the brute force
 
 
-def _generated(count: int = 3, seed: int = 5) -> list[Puzzle]:
-    return generate("contract", "medium", count, seed, question="laydown")
+def _generated(count: int = 3, seed: int = 5, level: str = "medium") -> list[Puzzle]:
+    return generate("contract", level, count, seed, question="laydown")
 
 
-def test_generated_laydowns_are_unique_by_the_brute_force() -> None:
-    for puzzle in _generated():
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_generated_laydowns_are_unique_by_the_brute_force(level: str) -> None:
+    for puzzle in _generated(3 if level == "medium" else 2, level=level):
         pos = puzzle.position
         assert isinstance(pos, ContractPosition) and isinstance(puzzle.rules, ContractRules)
-        assert puzzle.meta["kind"] == "laydown" and puzzle.meta["difficulty"] == "medium"
+        assert puzzle.meta["kind"] == "laydown" and puzzle.meta["difficulty"] == level
         assert not any(c in puzzle.rules.wilds for c in pos.hand)
         ends = brute_lay_down_ends(pos.hand, pos.table, puzzle.rules, pos.round)
         best = min(ends.values())
@@ -201,13 +202,17 @@ def test_the_post_hides_the_plan_behind_the_spoiler() -> None:
     assert "round=1" in head
 
 
-def test_each_model_answers_the_laydown() -> None:
-    puzzle = _generated(1)[0]
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_each_model_answers_the_laydown(level: str) -> None:
+    puzzle = _generated(1, level=level)[0]
     pos = puzzle.position
     assert isinstance(pos, ContractPosition) and isinstance(puzzle.rules, ContractRules)
     answer = grouping([Meld.parse(m) for m in puzzle.meta["solution"]])
-    # the greedy player lays down the first grouping the game lists; the others plan the whole turn
-    assert misses(puzzle) == {"greedy": True, "no-swap": False, "glance": False, "solver": False}
+    # the greedy player lays down the first grouping the game lists; the others plan the whole turn (at
+    # hard, the plan without wild swaps misses: its lay-off needs them)
+    swaps = level == "hard"
+    assert swaps == bool(puzzle.meta["swaps"])
+    assert misses(puzzle) == {"greedy": True, "no-swap": swaps, "glance": False, "solver": False}
     assert grouping(contract_lay_down("greedy", puzzle.rules, pos)) != answer
     assert grouping(contract_lay_down("solver", puzzle.rules, pos)) == answer
 
