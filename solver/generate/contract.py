@@ -340,7 +340,7 @@ def grouping(melds: Sequence[Meld] | Sequence[Cards]) -> tuple[str, ...]:
     """A lay-down's grouping: each meld's cards (wild roles dropped), in a canonical order.
 
     >>> grouping([Meld.parse("6C 7C 8C 2S=9C"), Meld.parse("5S 5H 5D")])
-    ('5S 5H 5D', '6C 7C 8C 2S')
+    ('2S 6C 7C 8C', '5S 5H 5D')
     """
     return tuple(sorted(str(m if isinstance(m, Cards) else Cards(m.cards)) for m in melds))
 
