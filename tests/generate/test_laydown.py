@@ -56,6 +56,15 @@ def test_solve_answers_with_the_plan_in_turn() -> None:
     assert "the plan lays down other melds" in text and "plan     goes out" in text
 
 
+def test_the_hint_gives_the_plan_in_its_facts() -> None:
+    result = runner.invoke(app, ["hint", "--json", str(EXAMPLE)])
+    assert result.exit_code == 0, result.output
+    hint = json.loads(result.stdout.splitlines()[0])
+    assert hint["action"] == "laydown 5S 5H 5D | 6C 7C 8C 9C"
+    plan = hint["facts"]["plan"]
+    assert plan["lay_down"] == [["5S", "5H", "5D"], ["6C", "7C", "8C", "9C"]] and plan["can_go_out"] is True
+
+
 def test_the_bundled_laydown_checks() -> None:
     puzzle = load(EXAMPLE)
     assert puzzle.meta["kind"] == "laydown"
