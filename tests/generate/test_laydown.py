@@ -99,6 +99,21 @@ def test_a_layoff_that_does_not_fit_fails() -> None:
     assert problem is not None and "after the lay-off, invalid meld 9S 10S JS QS KC" in problem
 
 
+def test_a_wrong_discard_or_table_fails() -> None:
+    puzzle = _generated(1, level="hard")[0]
+    assert mismatch(puzzle) is None
+    assert "is not one card left in hand" in (mismatch(tampered(puzzle, discard="JK")) or "")
+    short = tampered(puzzle, new_table=puzzle.meta["new_table"][:-1])
+    assert "the table after the lay-down" in (mismatch(short) or "")
+    # the swaps undone: the stated table no longer holds the aces the swaps put in
+    pos = puzzle.position
+    assert isinstance(pos, ContractPosition)
+    before = [str(t.meld) for t in pos.table] + puzzle.meta["solution"]
+    best = puzzle.answer["plan_points_left"]
+    problem = mismatch(tampered(puzzle, new_table=before))
+    assert problem is not None and f"points, the best turn {best}" in problem
+
+
 def test_a_wrong_plan_answer_fails() -> None:
     puzzle = load(EXAMPLE)
     wrong = Puzzle(puzzle.game, puzzle.rules, puzzle.position, puzzle.title, {"plan_points_left": 5}, "", puzzle.meta)
