@@ -195,9 +195,9 @@ def test_unique_lay_down_turns_down_a_tie() -> None:
 
 def test_generate_question_laydown_only_at_its_rungs() -> None:
     # (the messages' wording aside: main words them its own way)
-    with pytest.raises(GenerateError, match="easy.*'laydown'"):
+    with pytest.raises(GenerateError, match=r"easy.*'laydown'"):
         generate("contract", "easy", 1, 0, question="laydown")
-    with pytest.raises(GenerateError, match="unknown.*'lay'"):
+    with pytest.raises(GenerateError, match=r"unknown.*'lay'"):
         generate("contract", "medium", 1, 0, question="lay")
     result = runner.invoke(app, ["generate", "contract", "--question", "laydown", "--difficulty", "easy", "-q"])
     assert result.exit_code == 2
