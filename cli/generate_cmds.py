@@ -42,8 +42,8 @@ def generate_cmd(
     question: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option(
-            help="Ask only this kind: play; layoff, discard, whole (round 7 all at once); out, reply, lead "
-            "(Zheng Shang You endgames). whole and lead are asked only so."
+            help="Ask only this kind: play; layoff, discard, laydown, whole (round 7 all at once); out, reply, "
+            "lead (Zheng Shang You endgames). laydown, whole and lead are asked only so."
         ),
     ] = None,
 ) -> None:
@@ -51,7 +51,8 @@ def generate_cmd(
 
     Manipulation: play N cards (a rearrangement the greedy misses).
     Contract: best lay-off with swaps, go out this turn, which card to discard,
-    which discard lets the whole hand go down (round 7, only with --question whole).
+    which lay-down leaves the best lay-off (only with --question laydown), which
+    discard lets the whole hand go down (round 7, only with --question whole).
     Zheng Shang You: out in K plays, which reply, which lead wins a two-player
     endgame (only with --question lead). Files are written as
     ``<level>-<kind>-<NN>.toml`` in the output folder (stdout when none is given

@@ -211,9 +211,24 @@ def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
         raise PuzzleError(f"{puzzle.name}: not a contract position")
     sol = _solve_contract(pos, rules, opts)
     data = _contract_data(pos, rules, sol)
-    mismatch = _contract_mismatch(puzzle.answer, data) if puzzle.answer else None
+    mismatch = (
+        _contract_mismatch(puzzle.answer, {**data, **_plan_points(puzzle, pos, rules, opts)}) if puzzle.answer else None
+    )
     result = {"down": sol.down, "dist": sol.dist, "layoff": sol.layoff, "whole": sol.whole, "discards": sol.discards}
     return Answer(data, mismatch, result)
+
+
+def _plan_points(puzzle: Puzzle, pos: ContractPosition, rules: ContractRules, opts: SolveOptions) -> dict[str, Any]:
+    """The whole-turn plan's points left (:func:`solver.contract.plan_after_draw`), when the file's
+    [answer] asks for them (``plan_points_left``: a lay-down puzzle's end of turn)."""
+    if "plan_points_left" not in puzzle.answer:
+        return {}
+    from solver.contract import plan_after_draw
+
+    after = plan_after_draw(
+        pos.hand, pos.table, rules, pos.round, laid_down=pos.laid_down, seen=pos.dead, time_limit=opts.time_limit
+    )
+    return {"plan_points_left": after.points_left}
 
 
 def _seen_cards(pos: ContractPosition) -> Cards:
@@ -322,6 +337,7 @@ def _contract_mismatch(answer: dict[str, Any], data: dict[str, Any]) -> str | No
         "can_go_out": data["can_go_out"],
         "swaps": len(data["swaps"]),
         "discard": " ".join(data.get("whole_discards", [])),
+        "plan_points_left": data.get("plan_points_left"),
     }
     wrong = [f"{k}: expected {v!r}, got {got[k]!r}" for k, v in answer.items() if got.get(k) != v]
     return "; ".join(wrong) or None

@@ -7,9 +7,10 @@ orange and each numbered by the step that moves it; Contract's lay-off
 (the laid-off cards framed, not their twins already on the table; a
 swapped wild framed orange), lay-down, or the discard (in a last round
 played all at once: the discard framed in the hand, then the melds the
-rest makes); Zheng Shang You's reply (or pass) and the plays after it,
-the winning lead of a two-player endgame and its line, or the
-fewest-plays split. Every
+rest makes); a lay-down puzzle's whole-turn plan (the lay-down, the
+lay-off after it, the discard) and the lay-down alone it beats; Zheng
+Shang You's reply (or pass) and the plays after it, the winning lead of
+a two-player endgame and its line, or the fewest-plays split. Every
 wild and joker carries a tag with the card it stands for; melds are drawn
 in table order, numbered as the answer's words number them; cards of a
 combination are drawn by rank. The rules and the difficulty are printed
@@ -187,9 +188,53 @@ def _manipulation(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section]
     return [Section("answer", table)], notes
 
 
+def _layoff_marks(table: Sequence[Any], layoff: Any, rules: Any) -> list[list[str | None]]:
+    """The frames of a lay-off's new table: the laid-off cards green, a swapped wild orange."""
+    marks: list[list[str | None]] = []
+    moved_to = {s.to for s in layoff.swaps}
+    for i, (old, new) in enumerate(zip(table, layoff.table)):
+        row: list[str | None] = []
+        for c, is_new in zip(new.meld.cards, _added(old.meld, new.meld)):
+            row.append(("moved" if c in rules.wilds and i in moved_to else "played") if is_new else None)
+        marks.append(row)
+    return marks
+
+
+def _laydown(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], list[str]]:
+    """A lay-down puzzle: the whole turn's plan (:func:`solver.contract.plan_after_draw`) -- the lay-down,
+    the lay-off onto the table and the new melds, the discard -- and the naive order it beats."""
+    from solver.contract import after_lay_down, plan_after_draw
+    from solver.melds import TableMeld
+
+    pos = puzzle.position
+    rules: Any = puzzle.rules
+    assert isinstance(pos, ContractPosition)
+    plan = plan_after_draw(pos.hand, pos.table, rules, pos.round, seen=pos.dead)
+    sections = [Section("lay down", [_meld(m, rules) for m in plan.lay_down])]
+    notes = [f"Answer: lay down {' | '.join(map(str, plan.lay_down))}"]
+    table = (*pos.table, *(TableMeld(m, 0) for m in plan.lay_down))
+    if plan.layoff is not None:
+        sections.append(_contract_table(plan.layoff.table, rules, "lay off", _layoff_marks(table, plan.layoff, rules)))
+        notes.append(f"then lay off {plan.layoff.played} ({plan.layoff.points} points)")
+        notes += [f"swap {swap}" for swap in plan.layoff.swaps]
+    if plan.discard is not None:
+        notes.append(f"and discard {plan.discard}")
+    notes.append("Out: nothing stays in hand." if plan.goes_out else f"{plan.points_left} points stay in hand.")
+    down = result.get("down")
+    if down is not None and sorted(map(str, down.melds)) != sorted(map(str, plan.lay_down)):
+        naive = after_lay_down(pos.hand, down.melds, pos.table, rules)
+        notes.append(
+            f"Not {' | '.join(map(str, down.melds))}, the lay-down that keeps the fewest points alone:"
+            f" after its lay-off {naive.points_left} points stay."
+        )
+    return sections, notes
+
+
 def _contract(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], list[str]]:
     pos = puzzle.position
     assert isinstance(pos, ContractPosition)
+    if puzzle.meta.get("kind") == "laydown":
+        return _laydown(puzzle, result)
     down, layoff, dist = result.get("down"), result.get("layoff"), result.get("dist")
     sections: list[Section] = []
     notes: list[str] = []
@@ -203,14 +248,7 @@ def _contract(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], li
 
         table = (*table, *(TableMeld(m, 0) for m in down.melds))
     if layoff is not None and (layoff.played or down is None):
-        marks: list[list[str | None]] = []
-        moved_to = {s.to for s in layoff.swaps}
-        for i, (old, new) in enumerate(zip(table, layoff.table)):
-            wild = puzzle.rules.wilds  # type: ignore[union-attr]
-            row: list[str | None] = []
-            for c, is_new in zip(new.meld.cards, _added(old.meld, new.meld)):
-                row.append(("moved" if c in wild and i in moved_to else "played") if is_new else None)
-            marks.append(row)
+        marks = _layoff_marks(table, layoff, puzzle.rules)
         sections.append(_contract_table(layoff.table, puzzle.rules, "lay off", marks))
         notes.append(f"Answer: lay off {layoff.played or 'nothing'} ({layoff.points} points)")
         notes += [f"swap {swap}" for swap in layoff.swaps]

@@ -110,7 +110,17 @@ Position = ManipulationPosition | ContractPosition | ZsyPosition
 ANSWER_KEYS: dict[str, frozenset[str]] = {
     "manipulation": frozenset({"played", "value", "cards", "distinct_plays"}),
     "contract": frozenset(
-        {"can_lay_down", "points_left", "distance", "layoff", "layoff_points", "can_go_out", "swaps", "discard"}
+        {
+            "can_lay_down",
+            "points_left",
+            "distance",
+            "layoff",
+            "layoff_points",
+            "can_go_out",
+            "swaps",
+            "discard",
+            "plan_points_left",
+        }
     ),
     "zsy": frozenset({"fewest_plays", "moves", "leads", "winning_leads"}),
 }
@@ -129,6 +139,7 @@ ANSWER_TYPES: dict[str, type] = {
     "can_go_out": bool,
     "swaps": int,
     "discard": str,
+    "plan_points_left": int,
     "fewest_plays": int,
     "moves": int,
     "leads": int,

@@ -14,6 +14,11 @@ and must reach the optimum the solver proves:
 - Contract lay-off / go out: the ``new_table`` (owners kept) through the
   lay-off referee (:func:`solver.contract.referee.check_layoff`, swaps
   included); it plays the stated cards, as many as the optimum.
+- Contract lay-down: the stated melds through the lay-down referee
+  (:func:`solver.contract.referee.check_lay_down`), the ``new_table``
+  (the table with the new melds) through the lay-off referee, then the
+  ``discard``: the points left are the whole-turn optimum and the grouping
+  is the plan's.
 - Contract discard: the card is in the hand and leaves the fewest cards
   missing, by the CP-SAT distance model (not the search that ranked it).
 - Contract whole ("which discard lets the rest go down?", a last round
@@ -186,6 +191,59 @@ def _contract_layoff(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _grouping(melds: Any) -> list[str]:
+    """A lay-down's grouping: each meld's cards (roles dropped), in a canonical order."""
+    return sorted(str(Cards(m.cards)) for m in melds)
+
+
+def _contract_laydown(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
+    """The stated lay-down (``solution``: its melds) through the lay-down referee, then the ``new_table``
+    (the table with the new melds, owners kept) through the lay-off referee, then the ``discard``: the
+    points left must be the whole-turn optimum (:func:`solver.contract.plan_after_draw`), and the
+    grouping the plan's (a lay-down puzzle's answer is unique)."""
+    from solver.contract import plan_after_draw
+    from solver.contract.referee import check_lay_down, check_layoff, hand_points
+    from solver.melds import Meld, TableMeld
+
+    pos = puzzle.position
+    rules: Any = puzzle.rules
+    assert isinstance(pos, ContractPosition)
+    texts = puzzle.meta.get("solution")
+    if not isinstance(texts, list):
+        return ["the lay-down is not a list of melds"]
+    melds = [Meld.parse(str(t)) for t in texts]
+    check_lay_down(pos.hand, melds, rules, pos.round)
+    laid = Cards(c for m in melds for c in m.cards)
+    before = (*pos.table, *(TableMeld(m, 0) for m in melds))
+    new_text = puzzle.meta.get("new_table")
+    if not isinstance(new_text, list) or len(new_text) != len(before):
+        return [f"the new table has {len(new_text or [])} melds, the table after the lay-down {len(before)}"]
+    new = [TableMeld(Meld.parse(str(m)), t.owner) for m, t in zip(new_text, before)]
+    played = check_layoff(before, pos.hand - laid, new, rules, player=0)
+    left = pos.hand - laid - played
+    discard = puzzle.meta.get("discard")
+    if discard is not None:
+        card = Cards.parse(str(discard))
+        if len(card) != 1 or not card <= left:
+            return [f"the discard {discard} is not one card left in hand ({left})"]
+        left = left - card
+    elif left:
+        return [f"{len(left)} card(s) stay in hand and no discard is stated"]
+    points = hand_points(left, rules)
+    best = plan_after_draw(pos.hand, pos.table, rules, pos.round, seen=pos.dead)
+    out = []
+    if points != best.points_left:
+        out.append(f"the stated turn leaves {points} points, the best turn {best.points_left}")
+    if _grouping(melds) != _grouping(best.lay_down):
+        out.append(
+            f"the lay-down {' | '.join(map(str, melds))} is not the plan's {' | '.join(map(str, best.lay_down))}"
+        )
+    stated = puzzle.answer.get("plan_points_left")
+    if stated is not None and stated != points:
+        out.append(f"the stated turn leaves {points} points, the answer says {stated}")
+    return out
+
+
 def _contract_discard(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     from solver.contract import best_discards, distance_to_contract
 
@@ -342,6 +400,7 @@ _CHECKS: dict[tuple[str, str], Callable[[Puzzle, Mapping[str, Any]], list[str]]]
     ("contract", "goout"): _contract_layoff,
     ("contract", "discard"): _contract_discard,
     ("contract", "whole"): _contract_whole,
+    ("contract", "laydown"): _contract_laydown,
     ("zsy", "out"): _zsy_out,
     ("zsy", "reply"): _zsy_reply,
     ("zsy", "lead"): _zsy_lead,

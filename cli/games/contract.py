@@ -12,7 +12,13 @@ turn's actions in order (lay down, swaps and lay-offs, the discard).
 
 JSON keys: ``can_lay_down``, ``lay_down``, ``points_left``, ``distance``,
 ``missing``, ``layoff``, ``swaps``, ``can_go_out``, ``status``, ``turn``
-(``action``, ``reason``, ``actions``) (and ``seconds``, added by the CLI).
+(``action``, ``reason``, ``actions``, and the plan after the draw:
+``lay_down``, ``laid_off``, ``discard``, ``points_left``, ``can_go_out``;
+null when the turn's first step is to draw) (and ``seconds``, added by the CLI).
+
+The plan's lay-down may differ from ``lay_down`` (the fewest points left
+by the lay-down alone): it is the lay-down of the whole turn's best end,
+the lay-off onto the table's melds included (a lay-down puzzle's answer).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from cli.common import Outcome, SolveOptions, cards_parts, meld_parts, plural, s
 from solver.answers import solve_puzzle
 from solver.contract import Distance, LayDown, Layoff
 from solver.engine.hints import hint_for_puzzle
+from solver.melds import Meld
 from solver.puzzles import ContractPosition, Puzzle
 
 __all__ = ["solve"]
@@ -40,7 +47,20 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
     whole: bool = answer.result["whole"]
     hand, table, can_go_out, status = pos.hand, pos.table, data["can_go_out"], data["status"]
     turn = hint_for_puzzle(puzzle, opts.time_limit)
-    data = {**data, "turn": {"action": str(turn.action), "reason": turn.reason, "actions": turn.facts["actions"]}}
+    plan = turn.facts.get("plan") or {}
+    data = {
+        **data,
+        "turn": {
+            "action": str(turn.action),
+            "reason": turn.reason,
+            "actions": turn.facts["actions"],
+            "lay_down": plan.get("lay_down"),
+            "laid_off": plan.get("laid_off"),
+            "discard": plan.get("discard"),
+            "points_left": plan.get("points_left"),
+            "can_go_out": plan.get("can_go_out"),
+        },
+    }
 
     def render(console: Console) -> None:
         say(console, (puzzle.name, "bold"), "  ", (f"contract, round {pos.round}: {data['contract']}", "dim"))
@@ -78,6 +98,19 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
                 say(console, f"    {i} ", (f"p{t.owner}", "dim"), " ", meld_parts(t.meld))
         say(console, "  go out   ", ("yes", "green") if can_go_out else "no", "  ", (status, "dim"))
         say(console, "  turn     ", (turn.reason, "dim"))
+        if plan.get("lay_down") and [" ".join(m) for m in plan["lay_down"]] != [
+            str(m) for m in (down.melds if down else ())
+        ]:
+            say(console, "  the plan lays down other melds than the best lay-down alone (it leaves more to lay off):")
+            for m in plan["lay_down"]:
+                say(console, "    ", meld_parts(Meld.parse(" ".join(m))))
+        if plan:
+            say(
+                console,
+                "  plan     ",
+                ("goes out", "green") if plan["can_go_out"] else f"leaves {plural(plan['points_left'], 'point')}",
+                (f"  (lays off {' '.join(plan['laid_off'])})", "dim") if plan["laid_off"] else "",
+            )
         for k, step in enumerate(turn.facts["actions"], 1):
             say(console, f"    {k}. ", (step, "bold" if k == 1 else ""))
 

@@ -25,7 +25,15 @@ from solver.contract.api import (
     validate_table,
     whole_discards,
 )
-from solver.contract.turn import AfterDraw, CallDecision, TurnPlan, best_turn, call_decision, plan_after_draw
+from solver.contract.turn import (
+    AfterDraw,
+    CallDecision,
+    TurnPlan,
+    after_lay_down,
+    best_turn,
+    call_decision,
+    plan_after_draw,
+)
 
 __all__ = [
     "LayDown",
@@ -46,4 +54,5 @@ __all__ = [
     "best_turn",
     "call_decision",
     "plan_after_draw",
+    "after_lay_down",
 ]

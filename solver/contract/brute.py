@@ -25,6 +25,7 @@ from solver.melds import Meld, MeldKind, TableMeld, meld_kind
 from solver.rules.contract import ContractRules, Requirement, min_length
 
 __all__ = [
+    "every_lay_down",
     "exhaustive_lay_down",
     "exhaustive_distance",
     "exhaustive_layoff",
@@ -135,6 +136,40 @@ def _search(
 
     rec(0, 0, Cards(), [], [])
     return best[0], sols
+
+
+def every_lay_down(hand: Cards, rules: ContractRules, round_: int) -> list[tuple[Cards, ...]]:
+    """Every lay-down of the round's contract from ``hand``: one meld (as a multiset) per requirement,
+    each grouping once (melds of equal requirements in one order), by brute force.
+
+    >>> from solver.rules import ContractRules
+    >>> downs = every_lay_down(Cards.parse("5H 5D 5S 5C 6C 7C 8C 9C"), ContractRules(), 1)
+    >>> len(downs), [" | ".join(map(str, d)) for d in downs][-3:]
+    (7, ['5S 5H 5D | 5C 6C 7C 8C', '5S 5H 5D | 5C 6C 7C 8C 9C', '5S 5H 5D 5C | 6C 7C 8C 9C'])
+    """
+    contract = rules.contract(round_)
+    cands = [_all_melds(hand, rules, r.kind, min_length(r, rules)) for r in contract]
+    out: list[tuple[Cards, ...]] = []
+
+    def rec(i: int, start: int, used: Cards, chosen: list[Cards], ranks: list[Rank | None]) -> None:
+        if i == len(contract):
+            out.append(tuple(chosen))
+            return
+        same = i > 0 and contract[i] == contract[i - 1]
+        for k in range(start if same else 0, len(cands[i])):
+            meld = cands[i][k]
+            total = used + meld
+            if not total <= hand:
+                continue
+            rank = None
+            if contract[i].kind == "set":
+                rank = next(c.rank for c in meld if c not in rules.wilds)
+                if rules.distinct_set_ranks and rank in ranks:
+                    continue
+            rec(i + 1, k, total, [*chosen, meld], [*ranks, rank])
+
+    rec(0, 0, Cards(), [], [])
+    return out
 
 
 def exhaustive_lay_down(

@@ -77,6 +77,7 @@ __all__ = [
     "CallDecision",
     "TurnPlan",
     "HOLD_BACK_LIMIT",
+    "after_lay_down",
     "best_turn",
     "call_decision",
     "plan_after_draw",
@@ -219,6 +220,42 @@ def _layoff_end(
     what = "goes out" if out else f"leaves {pts} points"
     after = AfterDraw(hand, down, layoff, card, pts, out, Status.OPTIMAL if proven else Status.FEASIBLE, what)
     return after, proven
+
+
+def after_lay_down(
+    hand: Cards,
+    lay_down: Sequence[Meld],
+    table: Sequence[TableMeld],
+    rules: ContractRules,
+    *,
+    player: int = 0,
+    barred: Card | None = None,
+    time_limit: float = 5.0,
+) -> AfterDraw:
+    """The best end of a turn that lays down exactly ``lay_down`` (melds of ``hand``): the lay-off of
+    the rest onto ``table`` and the new melds (with ``layoff_same_turn``), then the discard.
+
+    A lay-down puzzle compares every grouping with it; the naive order is
+    the best lay-down alone (:func:`best_lay_down`) followed by this.
+
+    >>> from solver.rules import ContractRules
+    >>> hand = Cards.parse("5H 5D 5S 6C 7C 8C 9C KH KD KC")
+    >>> table = [TableMeld(Meld.parse("KS KC KD"), 1)]
+    >>> kings = after_lay_down(hand, [Meld.parse("KH KD KC"), Meld.parse("6C 7C 8C 9C")], table, ContractRules())
+    >>> fives = after_lay_down(hand, [Meld.parse("5S 5H 5D"), Meld.parse("6C 7C 8C 9C")], table, ContractRules())
+    >>> kings.points_left, fives.points_left, fives.goes_out
+    (10, 0, True)
+    """
+    melds = tuple(lay_down)
+    rest = hand - Cards(c for m in melds for c in m.cards)
+    if not rules.layoff_same_turn:
+        card, pts = _end(rest, rules, barred)
+        what = "lays down and goes out" if pts == 0 else f"lays down, leaving {pts} points"
+        return AfterDraw(hand, melds, None, card, pts, pts == 0, Status.OPTIMAL, what)
+    after, _ = _layoff_end(rest, melds, table, rules, player, barred, time_limit)
+    return AfterDraw(
+        hand, melds, after.layoff, after.discard, after.points_left, after.goes_out, after.status, after.reason
+    )
 
 
 def _not_down(

@@ -129,6 +129,18 @@ def _turn_actions(table: tuple[TableMeld, ...], after: Any, player: int = 0) -> 
     return actions
 
 
+def _plan_facts(after: Any) -> dict[str, Any]:
+    """The plan after the draw as data: the lay-down (melds as card codes, wild roles written), the
+    cards laid off, the discard, the points left at the end of the turn and whether the player goes out."""
+    return {
+        "lay_down": [str(m).split() for m in after.lay_down],
+        "laid_off": [c.code for c in after.layoff.played] if after.layoff is not None else [],
+        "discard": after.discard.code if after.discard is not None else None,
+        "points_left": after.points_left,
+        "can_go_out": after.goes_out,
+    }
+
+
 def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decision:
     """The whole-turn plan (:mod:`solver.contract.turn`): with a discard on offer, take it or not; else
     the first step of the rest of the turn (lay down, lay off, swap, discard)."""
@@ -157,6 +169,7 @@ def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decis
                 "outs": str(plan.outs),
                 "actions": ["take", *steps] if plan.take else ["decline"],
                 "status": str(plan.status),
+                "plan": _plan_facts(plan.after) if plan.after is not None else None,
             },
         )
     after = plan_after_draw(
@@ -168,6 +181,7 @@ def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decis
         "can_go_out": after.goes_out,
         "actions": actions,
         "status": str(after.status),
+        "plan": _plan_facts(after),
     }
     if after.distance is not None:
         facts["distance"] = after.distance

@@ -65,6 +65,7 @@ def plain_title(puzzle: Puzzle) -> str:
         "goout": "Lay off as many cards as you can: can you go out?",
         "discard": "Which card to discard?",
         "whole": "All at once: which discard lets the rest go down?",
+        "laydown": "Which lay-down leaves the best lay-off?",
         "out": "Go out in as few plays as you can",
         "lead": "Which lead wins against the last opponent?",
     }.get(str(kind), puzzle.title)

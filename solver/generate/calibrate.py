@@ -86,9 +86,24 @@ def _layoff_cards(p: Puzzle, table: Any, rules: Any) -> int:
     return len(best_layoff(pos.hand, table, rules, player=0, objective="cards", time_limit=SOLVE_SECONDS).played)
 
 
+def _plan_grouping(p: Puzzle, table: Any, rules: Any) -> bool:
+    """A lay-down puzzle: does the whole-turn plan against ``table`` under ``rules`` lay down the answer's grouping?"""
+    from solver.contract import plan_after_draw
+    from solver.generate.contract import grouping
+    from solver.melds import Meld
+
+    pos = p.position
+    assert isinstance(pos, ContractPosition)
+    plan = plan_after_draw(pos.hand, table, rules, pos.round, time_limit=SOLVE_SECONDS)
+    return grouping(plan.lay_down) == grouping([Meld.parse(m) for m in p.meta["solution"]])
+
+
 def _glance_contract(p: Puzzle) -> bool:
     pos = p.position
     assert isinstance(pos, ContractPosition)
+    if p.meta.get("kind") == "laydown":  # the plan against the melds the hand touches only
+        seen = tuple(t for t in pos.table if any(_touches(c, t.meld.cards) for c in pos.hand))
+        return _plan_grouping(p, seen, p.rules)
     if p.meta.get("kind") in ("discard", "whole"):
         hand = list(pos.hand)
         lone = [c for i, c in enumerate(hand) if not _touches(c, hand[:i] + hand[i + 1 :])]
@@ -106,6 +121,8 @@ def _no_swap(p: Puzzle) -> bool:
     if p.meta.get("kind") in ("discard", "whole"):
         return finds_answer("greedy", p)
     rules: Any = p.rules
+    if p.meta.get("kind") == "laydown":  # the plan with no wild swaps
+        return _plan_grouping(p, pos.table, replace(rules, wild_swap=False))
     return bool(_layoff_cards(p, pos.table, replace(rules, wild_swap=False)) >= p.answer["layoff"])
 
 

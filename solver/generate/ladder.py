@@ -87,10 +87,23 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
                 "a wild stands in a run, the card to throw looks useful",
                 at_least=(("wilds", 1),),
             ),
+            Rung(
+                ("laydown",),
+                ("greedy",),
+                ("no-swap", "glance", "solver"),
+                "lay down the grouping that leaves a lay-off, not the one that leaves fewest points",
+            ),
         ),
         "hard": (
             Rung(_LAYOFF, ("greedy", "no-swap"), ("glance", "solver"), "a freed wild the greedy order loses", decoys=1),
             Rung(("discard",), ("greedy", "no-swap"), ("glance", "solver"), "a discard the greedy keeps", decoys=1),
+            Rung(
+                ("laydown",),
+                ("greedy", "no-swap"),
+                ("glance", "solver"),
+                "a lay-down whose lay-off needs wild swaps",
+                decoys=1,
+            ),
         ),
         "expert": (
             Rung(
@@ -142,7 +155,8 @@ three melds or more (no position the glance model misses came up often
 enough to make a level of it). Contract: medium needs a
 freed wild (a swap), hard a swap the greedy player's order loses, with a
 decoy; discards climb from the lone card to one that every quick rule
-misses; no lay-off was measured that the glance model misses, so expert is
+misses; a lay-down (which grouping leaves the best lay-off) is missed by the
+greedy player at medium, and by the plan without swaps too at hard; no lay-off was measured that the glance model misses, so expert is
 the discard every weaker model misses (docs/generate.md). Zheng Shang You
 has two weaker models: hard and expert are missed by both, expert among at
 least four first moves one play worse (``near_best``, its decoys). A
@@ -156,12 +170,12 @@ searches a small two-player endgame exactly, so it must find every one."""
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
     "manipulation": ("play",),
-    "contract": ("layoff", "discard", "whole"),
+    "contract": ("layoff", "discard", "laydown", "whole"),
     "zsy": ("out", "reply", "lead"),
 }
 """Per game, the questions a generator can be asked (a Contract lay-off may turn out a go-out)."""
 
-ON_REQUEST: dict[str, tuple[str, ...]] = {"manipulation": (), "contract": ("whole",), "zsy": ("lead",)}
+ON_REQUEST: dict[str, tuple[str, ...]] = {"manipulation": (), "contract": ("laydown", "whole"), "zsy": ("lead",)}
 """Per game, the questions asked only on request (``generate(question=...)``, ``--question``): they
 stand on rungs of the ladder but stay out of a level's turns. Taking them in would change every
 bundled puzzle of those levels (the gallery, the daily puzzle), and a Zheng Shang You lead costs

@@ -14,7 +14,9 @@ until its turn's answer is known:
   found when it laid off exactly the answer's cards (go out: when it goes
   out, the last card laid off or discarded). Discard: found when it
   discards the answer's card; whole (the last round, all at once): found
-  when it lays down every card but the answer's, and discards that;
+  when it lays down every card but the answer's, and discards that.
+  Lay-down: found when its first action lays down the answer's grouping
+  (the melds' cards, wild roles aside);
 - Zheng Shang You "out in K": the player leads again and again, unopposed;
   found when it goes out in K plays. "Which reply": found when it plays the
   answer's cards. "Which lead" (a two-player endgame): the opponent's hand
@@ -46,6 +48,7 @@ __all__ = [
     "finds_answer",
     "manipulation_played",
     "contract_turn",
+    "contract_lay_down",
     "zsy_out_plays",
     "zsy_reply",
     "zsy_lead",
@@ -115,6 +118,13 @@ def contract_turn(kind: str, rules: ContractRules, pos: ContractPosition) -> tup
     return laid, None  # pragma: no cover - a turn has fewer actions than cards
 
 
+def contract_lay_down(kind: str, rules: ContractRules, pos: ContractPosition) -> tuple[Meld, ...]:
+    """The melds decision maker ``kind`` lays down first this turn (empty: it does not lay down)."""
+    game = _contract_game(rules, pos)
+    action = make_player(kind, 0).choose(game)
+    return tuple(action.melds) if type(action).__name__ == "CLayDown" else ()
+
+
 def _zsy_game(rules: ZsyRules, hand: Cards, to_beat: Any) -> Any:
     game: Any = new_game("zsy", rules, players=max(4, rules.min_players), seed=0)
     game.time_limit = SOLVE_SECONDS  # the solver player's searches finish (a 27-card hand needs seconds)
@@ -169,6 +179,11 @@ def finds_answer(kind: str, puzzle: Puzzle) -> bool:
         raise ValueError("the shallow decision maker plays Manipulation only")
     if isinstance(pos, ContractPosition):
         assert isinstance(puzzle.rules, ContractRules)
+        if meta.get("kind") == "laydown":  # the grouping of the melds laid down, wild roles aside
+            down = contract_lay_down(kind, puzzle.rules, pos)
+            return sorted(str(Cards(m.cards)) for m in down) == sorted(
+                str(Cards(Meld.parse(m).cards)) for m in meta["solution"]
+            )
         laid, discard = contract_turn(kind, puzzle.rules, pos)
         if meta.get("kind") == "discard":
             return discard is not None and str(discard) == meta["solution"]

@@ -25,7 +25,7 @@ from solver.errors import MeldError
 from solver.melds import Meld, MeldKind, TableMeld, meld_kind
 from solver.rules.contract import ContractRules, min_length
 
-__all__ = ["TurnPosition", "brute_after_draw", "random_turn_position"]
+__all__ = ["TurnPosition", "brute_after_draw", "brute_lay_down_ends", "random_turn_position"]
 
 _Table = tuple[tuple[tuple[tuple[Card, Card | None], ...], int], ...]  # (sorted (card, role) pairs, owner)
 
@@ -233,6 +233,24 @@ def brute_after_draw(
             if v == 0:
                 break
     return best
+
+
+def brute_lay_down_ends(
+    hand: Cards, table: Sequence[TableMeld], rules: ContractRules, round_: int, *, player: int = 0
+) -> dict[tuple[str, ...], int]:
+    """For every grouping of the contract in ``hand`` (each meld's cards, sorted), the fewest points left
+    at the end of the turn that lays it down (over every writing of its wilds' roles): a lay-down
+    puzzle's answer is the one grouping with the least."""
+    search = _Search(rules, player, None)
+    start = _table_of(table, rules)
+    out: dict[tuple[str, ...], int] = {}
+    for used, melds in _lay_downs(hand, rules, round_):
+        key = tuple(sorted(str(Cards(c for c, _ in m)) for m in melds))
+        left = hand - used
+        new = (*start, *((tuple(m), player) for m in melds))
+        v = search.value(left, new) if rules.layoff_same_turn else search.final(left)
+        out[key] = min(v, out.get(key, v))
+    return out
 
 
 # ------------------------------------------------------------------ random turn positions (tests, benchmark)
