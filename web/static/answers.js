@@ -240,8 +240,11 @@ function renderContract(root, p, r) {
 }
 
 function renderZsy(root, p, r) {
-  root.append(el("p", { class: "answer-head", id: "answer-head" },
-    r.to_beat ? t("zsy.replies_beat", { n: r.moves.length }) : t("zsy.leads", { n: r.moves.length }), " · ", statusEl(r.status)));
+  const eg = r.endgame;
+  const head = eg ? (eg.winning.length ? t("endgame.head", { n: eg.winning.length, leads: eg.lead_count }) : t("endgame.none", { n: eg.lead_count }))
+    : r.to_beat ? t("zsy.replies_beat", { n: r.moves.length }) : t("zsy.leads", { n: r.moves.length });
+  root.append(el("p", { class: "answer-head", id: "answer-head" }, head, " · ", statusEl(r.status)));
+  if (eg) renderEndgame(root, eg);
   if (r.to_beat) root.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: t("zsy.to_beat") }), cardsEl(zsyRoles(r.to_beat.cards, r.to_beat.kind), { fan: true }), el("span", { class: "muted", text: t("verb." + r.to_beat.kind) })));
   root.append(el("h3", { text: t("zsy.fewest", { n: r.fewest_plays }) }),
     el("div", { class: "replies", id: "split" }, r.split.map((g) => el("div", { class: "reply" }, cardsEl(g, { fan: true })))));
@@ -252,6 +255,28 @@ function renderZsy(root, p, r) {
       el("span", { class: "plays-left", text: t("zsy.plays_left", { n: m.plays_left }) })))));
   if (r.moves.length > shown.length) root.append(el("p", { class: "muted", text: t("zsy.more", { n: r.moves.length - shown.length }) }));
   if (!r.moves.length && r.to_beat) root.append(el("p", { text: t("zsy.pass") }));
+}
+
+// A two-player endgame (the position's opponent, you to lead), as the library answers it
+// (docs/json.md `endgame`): the opponent's hand, the winning leads (or none), and the line for
+// the first winning lead, each step a play or a pass of one side, to the end of the hand.
+function renderEndgame(root, eg) {
+  root.append(el("div", { class: "meld-row", id: "endgame-opponent" }, el("span", { class: "tag", text: t("endgame.opponent_hand") }), cardsEl(eg.opponent, { fan: true })));
+  root.append(el("h3", { text: t("endgame.winning") }));
+  if (!eg.winning.length) {
+    root.append(el("p", { id: "no-winning-lead", text: t("endgame.no_lead_wins") }));
+    return;
+  }
+  root.append(el("div", { class: "replies", id: "winning" }, eg.winning.map((m) => el("div", { class: "reply" },
+    el("span", { class: "kind", text: t("verb." + m.kind) }), cardsEl(zsyRoles(m.cards, m.kind), { fan: true, marks: m.cards.map(() => "played") })))));
+  if (!eg.line.length) return;
+  root.append(el("h3", { text: t("endgame.line") }),
+    el("ol", { class: "steps line", id: "line" }, eg.line.map((step) => el("li", { "data-side": step.side },
+      el("div", { class: "reply" },
+        el("span", { class: "tag", text: step.side === "you" ? t("endgame.you") : t("endgame.opponent") }),
+        step.cards ? [el("span", { class: "kind", text: t("verb." + step.kind) }), cardsEl(zsyRoles(step.cards, step.kind), { fan: true })]
+          : el("span", { class: "muted", text: t("endgame.passes") }))))),
+    el("p", { id: "line-end", text: t("endgame.you_out") }));  // the line of a winning lead: you go out first
 }
 
 // Zheng Shang You ranks, low to high; the 2s and jokers are wild (rules/zheng-shang-you.md).
