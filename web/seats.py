@@ -212,7 +212,7 @@ def hint_facts(answer: Mapping[str, Any]) -> dict[str, Any]:
     if "fewest_after" in facts or ("after" in facts and "fewest_plays" in facts):
         after = facts.get("fewest_after", facts.get("after"))
         return {"code": "plays_to_go_out", "n": after, "now": facts.get("fewest", facts.get("fewest_plays"))}
-    if "played" in facts:
+    if "played" in facts and not isinstance(facts["played"], int):  # 0: nothing can be played (a draw)
         played = facts["played"]
         cards = played.split() if isinstance(played, str) else [str(c) for c in played]
         return {"code": "plays_most", "n": len(cards), "cards": " ".join(cards)}

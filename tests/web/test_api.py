@@ -107,6 +107,15 @@ def test_hint_of_a_puzzle(client: TestClient) -> None:
     _error(client.post("/api/hint", json={}), "missing_field")
 
 
+def test_hint_of_a_puzzle_where_nothing_can_be_played(client: TestClient) -> None:
+    """The hint "draw" (no card of the hand can be played; its facts say ``played: 0``) is an answer,
+    not a 500."""
+    nothing = {"game": "manipulation", "position": {"table": ["3H 4H 5H"], "hand": "9S KD"}}
+    r = client.post("/api/hint", json={"puzzle": nothing})
+    assert r.status_code == 200, r.text
+    assert r.json()["action"] == "draw" and r.json()["why"] == {"code": "other"}
+
+
 def test_errors_carry_protocol_codes(client: TestClient) -> None:
     assert "malformed card 'XX'" in _error(
         client.post("/api/solve", json={"puzzle": {"game": "manipulation", "position": {"hand": "XX"}}}), "bad_input"
