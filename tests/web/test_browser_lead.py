@@ -163,3 +163,41 @@ def test_the_lead_answer_in_every_language(page: Any, lang: str) -> None:
     assert page.locator("#advice [lang='en']").count() == 0
     left = _english_left(page.evaluate(_VISIBLE_TEXTS), lang)
     assert not left, left
+    for _ in range(page.locator("#line li").count()):  # the replay to its end: your hand is empty
+        page.click("#step-btn")
+    expect(page.locator("#line-board [data-hand='you']")).to_contain_text(ours["contract.empty"])
+    left = _english_left(page.evaluate(_VISIBLE_TEXTS), lang)
+    assert not left, left
+
+
+def test_the_line_steps_one_play_at_a_time(page: Any) -> None:
+    """Step replays the line: after each step both hands are what is left of them once that step's
+    cards are played, the step is marked in the list with its cards framed; Again starts over."""
+    _open(page, "/zsy#opponent=6H+10H+AS&hand=3S+4H+5D+7C+KC")
+    _solve(page)
+    line = [(s["side"], s["cards"]) for s in _shown_line(page)]
+    assert line[0] == ("you", ["3S", "4H", "5D"]) and ("opponent", None) in line
+    hands = {"you": ["3S", "4H", "5D", "7C", "KC"], "opponent": ["6H", "10H", "AS"]}
+
+    def shown_hand(side: str) -> list[str]:
+        return sorted(_cards(page.locator(f"#line-board [data-hand='{side}'] .card")))
+
+    assert shown_hand("you") == sorted(hands["you"]) and shown_hand("opponent") == sorted(hands["opponent"])
+    for i, (side, played) in enumerate(line):
+        page.click("#step-btn")
+        for c in played or []:
+            hands[side].remove(c)
+        assert shown_hand("you") == sorted(hands["you"]), i
+        assert shown_hand("opponent") == sorted(hands["opponent"]), i
+        current = page.locator("#line li.current")
+        assert current.count() == 1 and page.locator("#line li").nth(i).get_attribute("class") == "current"
+        assert current.locator(".card.played").count() == len(played or [])
+        assert page.locator("#line li.done").count() == i
+    assert hands["you"] == [] and hands["opponent"]  # you go out first
+    expect(page.locator("#line-board [data-hand='you']")).to_contain_text(EN["contract.empty"])
+    expect(page.locator("#step-btn")).to_have_text(EN["answer.step_again"])
+    page.click("#step-btn")  # again: the first step of a fresh start
+    assert page.locator("#line li").nth(0).get_attribute("class") == "current"
+    page.click("#replay-btn")
+    assert page.locator("#line li.current, #line li.done").count() == 0
+    assert shown_hand("you") == ["3S", "4H", "5D", "7C", "KC"]
