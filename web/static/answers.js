@@ -1,6 +1,6 @@
 // Solving and the answer: the solve result drawn as cards, the steps replayed one by one.
 import { $, el, api, tokens, baseCode, countOf, sortKey } from "./util.js";
-import { GAME, cardEl, cardsEl, actionEl, meldName, contractName } from "./cards.js";
+import { GAME, cardEl, cardsEl, actionEl, meldName, contractName, sortHand } from "./cards.js";
 import { S, puzzle, validate } from "./entry.js";
 import { t, tn, num, errorText, hintWhy } from "./i18n.js";
 
@@ -288,9 +288,9 @@ function renderEndgame(root, eg, hand) {
 
 function sideName(side) { return side === "you" ? t("endgame.you") : t("endgame.opponent"); }
 
-// The line one step at a time: both hands as they are after the steps taken (the hand is the
-// answer's split, the library's own card codes), the cards of the step just played framed in
-// the list. Display only: each step's cards leave its side's hand.
+// The line one step at a time: both hands (sorted by rank) as they are after the steps taken (your
+// hand is the answer's split, the library's own card codes), the step marked in the list and its
+// cards framed. Display only: each step's cards leave its side's hand.
 function linePlayer(line, hands, board, list) {
   let at = 0;
   const draw = () => {
@@ -303,7 +303,7 @@ function linePlayer(line, hands, board, list) {
     }
     board.replaceChildren(...["you", "opponent"].map((side) => el("div", { class: "meld-row", "data-hand": side },
       el("span", { class: "tag", text: sideName(side) }),
-      left[side].length ? cardsEl(left[side]) : el("span", { class: "muted", text: t("contract.empty") }))));
+      left[side].length ? cardsEl(sortHand(left[side], "zsy", "rank")) : el("span", { class: "muted", text: t("contract.empty") }))));
     [...list.children].forEach((li, i) => {
       li.className = i < at - 1 ? "done" : i === at - 1 ? "current" : "";
       for (const card of li.querySelectorAll(".card")) card.classList.toggle("played", i === at - 1);
