@@ -13,11 +13,11 @@ import pytest
 
 from solver.answers import solve_puzzle
 from solver.generate.post import page_link
-from solver.puzzles import load
-from tests.web.test_i18n_browser import _VISIBLE_TEXTS, CATALOGUES, _english_left
+from solver.puzzles import ZsyPosition, load
 from tests.web.pages import cards as _cards
 from tests.web.pages import open_page as _open
 from tests.web.pages import solve as _solve
+from tests.web.test_i18n_browser import _VISIBLE_TEXTS, CATALOGUES, _english_left
 
 expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
 
@@ -62,8 +62,9 @@ def test_a_posted_lead_opens_as_the_endgame_and_solves(page: Any) -> None:
     assert "opponent=" in link
     _open(page, link[len(page.base) :])
     pos = puzzle.position
+    assert isinstance(pos, ZsyPosition) and pos.opponent is not None
     assert sorted(_zone(page, "hand")) == sorted(str(pos.hand).split())
-    assert sorted(_zone(page, "opponent")) == sorted(str(pos.opponent).split())  # type: ignore[attr-defined]
+    assert sorted(_zone(page, "opponent")) == sorted(str(pos.opponent).split())
     assert _zone(page, "beat") == []
     assert page.locator(".zone[data-kind='opponent'] .label").inner_text() == EN["zone.opponent_hand"]
     _solve(page)
