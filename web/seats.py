@@ -193,6 +193,7 @@ HINT_CODES = (
     "no_call",
     "discard_distance",
     "only",
+    "wins_endgame",
     "other",
 )
 """The codes of a hint's facts (:func:`hint_facts`); ``other``: the page shows the English reason."""
@@ -206,10 +207,12 @@ def hint_facts(answer: Mapping[str, Any]) -> dict[str, Any]:
     action = str(answer.get("action", ""))
     facts: Mapping[str, Any] = answer.get("facts") or {}
     word = action.split(" ", 1)[0]
+    if "winning" in facts:  # a two-player endgame's lead that wins (solver/engine/hints.py)
+        return {"code": "wins_endgame", "n": len(facts["winning"])}
     if "fewest_after" in facts or ("after" in facts and "fewest_plays" in facts):
         after = facts.get("fewest_after", facts.get("after"))
         return {"code": "plays_to_go_out", "n": after, "now": facts.get("fewest", facts.get("fewest_plays"))}
-    if "played" in facts:
+    if "played" in facts and not isinstance(facts["played"], int):  # 0: nothing can be played (a draw)
         played = facts["played"]
         cards = played.split() if isinstance(played, str) else [str(c) for c in played]
         return {"code": "plays_most", "n": len(cards), "cards": " ".join(cards)}

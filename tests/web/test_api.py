@@ -56,11 +56,64 @@ def test_solve_other_games(client: TestClient, puzzle: dict[str, Any]) -> None:
     assert {k: v for k, v in r.json().items() if k not in ("seconds", "game")} == want
 
 
+LEAD = {"game": "zsy", "position": {"hand": "5H 6H 7H 8D 5C", "opponent": "10S JH QD KC"}}
+"""A two-player endgame (puzzles/zsy/lead-flush-trap.toml): the pair 5H 5C is the one winning lead."""
+
+
+def test_solve_a_lead_position(client: TestClient) -> None:
+    """A Zheng Shang You position with the opponent's hand: the answer has the endgame (the winning
+    leads and the line), as `shanghai solve --json` gives it; the hint is the winning lead."""
+    r = client.post("/api/solve", json={"puzzle": LEAD, "time_limit": 5})
+    assert r.status_code == 200, r.text
+    got = r.json()
+    want = solve_puzzle(from_data(LEAD)).data
+    assert {k: v for k, v in got.items() if k not in ("seconds", "game")} == want
+    endgame = got["endgame"]
+    assert endgame["opponent"] == ["10S", "JH", "QD", "KC"]
+    assert endgame["winning"] == [{"cards": ["5H", "5C"], "kind": "set"}] and endgame["lead_count"] == 11
+    assert endgame["line"][0] == {"side": "you", "cards": ["5H", "5C"], "kind": "set"}
+    assert {"side": "opponent", "cards": None, "kind": None} in endgame["line"]
+    h = client.post("/api/hint", json={"puzzle": LEAD}).json()
+    assert h["action"] == "play set:5H 5C" and h["why"] == {"code": "wins_endgame", "n": 1}, h
+    checked = client.post("/api/check", json={"puzzle": LEAD}).json()
+    assert checked["position"]["opponent"].split() == ["10S", "JH", "QD", "KC"]
+    text = client.post("/api/toml", json={"puzzle": LEAD}).json()["toml"]
+    assert 'opponent = "10S JH QD KC"' in text
+    assert client.post("/api/from_toml", json={"toml": text}).json()["puzzle"]["position"] == checked["position"]
+
+
+@pytest.mark.parametrize(
+    ("position", "message"),
+    [
+        ({"hand": "3S 4D", "opponent": "6H XX"}, "position.opponent: malformed card 'XX'"),
+        ({"hand": "3S 4D", "opponent": "6H", "to_beat": "4S"}, "give no to_beat with opponent"),
+        ({"hand": "3S 4D", "opponent": ""}, "position.opponent: empty"),
+        ({"hand": "3S 4D", "opponent": 5}, "position.opponent: expected a string of card codes"),
+        ({"hand": "4H 5D", "opponent": "4H"}, "hand and opponent together hold 2 copies of 4H"),
+        ({"hand": "", "opponent": "6H"}, "position.hand"),
+    ],
+)
+def test_a_bad_lead_position_is_one_line(client: TestClient, position: dict[str, Any], message: str) -> None:
+    """A bad opponent's hand is a 422 ``bad_input`` naming it in one line, never a 500."""
+    for cmd in ("solve", "check", "hint"):
+        got = _error(client.post(f"/api/{cmd}", json={"puzzle": {"game": "zsy", "position": position}}), "bad_input")
+        assert message in got and "\n" not in got, (cmd, got)
+
+
 def test_hint_of_a_puzzle(client: TestClient) -> None:
     r = client.post("/api/hint", json={"puzzle": SIX})
     assert r.status_code == 200
     assert r.json()["action"].startswith("play ")
     _error(client.post("/api/hint", json={}), "missing_field")
+
+
+def test_hint_of_a_puzzle_where_nothing_can_be_played(client: TestClient) -> None:
+    """The hint "draw" (no card of the hand can be played; its facts say ``played: 0``) is an answer,
+    not a 500."""
+    nothing = {"game": "manipulation", "position": {"table": ["3H 4H 5H"], "hand": "9S KD"}}
+    r = client.post("/api/hint", json={"puzzle": nothing})
+    assert r.status_code == 200, r.text
+    assert r.json()["action"] == "draw" and r.json()["why"] == {"code": "other"}
 
 
 def test_errors_carry_protocol_codes(client: TestClient) -> None:

@@ -20,6 +20,7 @@ expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not in
         "/manipulation#preset=norwegian&table=3H+4H+5H+6H+|+3C+4C+5C+6C&hand=6S+KD",
         "/contract#preset=us&round=1&table=1:8S+8H+8D+|+1:JS+JH+JD&hand=5H+5D+5S+7C+7D+9H+KS&discard=7H",
         "/zsy#hand=3H+6H+6D+4S+5S+7S+8S+KD+RJ&beat=4H+4C",
+        "/zsy#opponent=10S+JH+QD+KC&hand=5H+6H+7H+8D+5C",  # a two-player endgame: the winning lead, the line
     ],
 )
 def test_axe_entry_rules_and_answer(page: Any, path: str) -> None:

@@ -1,6 +1,6 @@
 // Solving and the answer: the solve result drawn as cards, the steps replayed one by one.
 import { $, el, api, tokens, baseCode, countOf, sortKey } from "./util.js";
-import { GAME, cardEl, cardsEl, actionEl, meldName, contractName } from "./cards.js";
+import { GAME, cardEl, cardsEl, actionEl, meldName, contractName, sortHand } from "./cards.js";
 import { S, puzzle, validate } from "./entry.js";
 import { t, tn, num, errorText, hintWhy } from "./i18n.js";
 
@@ -240,8 +240,11 @@ function renderContract(root, p, r) {
 }
 
 function renderZsy(root, p, r) {
-  root.append(el("p", { class: "answer-head", id: "answer-head" },
-    r.to_beat ? t("zsy.replies_beat", { n: r.moves.length }) : t("zsy.leads", { n: r.moves.length }), " · ", statusEl(r.status)));
+  const eg = r.endgame;
+  const head = eg ? (eg.winning.length ? t("endgame.head", { n: eg.winning.length, leads: eg.lead_count }) : t("endgame.none", { n: eg.lead_count }))
+    : r.to_beat ? t("zsy.replies_beat", { n: r.moves.length }) : t("zsy.leads", { n: r.moves.length });
+  root.append(el("p", { class: "answer-head", id: "answer-head" }, head, " · ", statusEl(r.status)));
+  if (eg) renderEndgame(root, eg, r.split.flat());
   if (r.to_beat) root.append(el("div", { class: "meld-row" }, el("span", { class: "tag", text: t("zsy.to_beat") }), cardsEl(zsyRoles(r.to_beat.cards, r.to_beat.kind), { fan: true }), el("span", { class: "muted", text: t("verb." + r.to_beat.kind) })));
   root.append(el("h3", { text: t("zsy.fewest", { n: r.fewest_plays }) }),
     el("div", { class: "replies", id: "split" }, r.split.map((g) => el("div", { class: "reply" }, cardsEl(g, { fan: true })))));
@@ -252,6 +255,65 @@ function renderZsy(root, p, r) {
       el("span", { class: "plays-left", text: t("zsy.plays_left", { n: m.plays_left }) })))));
   if (r.moves.length > shown.length) root.append(el("p", { class: "muted", text: t("zsy.more", { n: r.moves.length - shown.length }) }));
   if (!r.moves.length && r.to_beat) root.append(el("p", { text: t("zsy.pass") }));
+}
+
+// A two-player endgame (the position's opponent, you to lead), as the library answers it
+// (docs/json.md `endgame`): the opponent's hand, the winning leads (or none), and the line for
+// the first winning lead, each step a play or a pass of one side, to the end of the hand.
+function renderEndgame(root, eg, hand) {
+  root.append(el("div", { class: "meld-row", id: "endgame-opponent" }, el("span", { class: "tag", text: t("endgame.opponent_hand") }), cardsEl(eg.opponent, { fan: true })));
+  root.append(el("h3", { text: t("endgame.winning") }));
+  if (!eg.winning.length) {
+    root.append(el("p", { id: "no-winning-lead", text: t("endgame.no_lead_wins") }));
+    return;
+  }
+  root.append(el("div", { class: "replies", id: "winning" }, eg.winning.map((m) => el("div", { class: "reply" },
+    el("span", { class: "kind", text: t("verb." + m.kind) }), cardsEl(zsyRoles(m.cards, m.kind), { fan: true, marks: m.cards.map(() => "played") })))));
+  if (!eg.line.length) return;
+  const line = el("ol", { class: "steps line", id: "line" }, eg.line.map((step) => el("li", { "data-side": step.side },
+    el("div", { class: "reply" },
+      el("span", { class: "tag", text: sideName(step.side) }),
+      step.cards ? [el("span", { class: "kind", text: t("verb." + step.kind) }), cardsEl(zsyRoles(step.cards, step.kind), { fan: true })]
+        : el("span", { class: "muted", text: t("endgame.passes") })))));
+  const board = el("div", { class: "board", id: "line-board" });
+  const player = linePlayer(eg.line, { you: hand, opponent: eg.opponent }, board, line);
+  root.append(el("h3", { text: t("endgame.line") }),
+    el("div", { class: "bar" },
+      el("button", { type: "button", id: "step-btn", onclick: player.step }, t("answer.step_first")),
+      el("button", { type: "button", id: "replay-btn", onclick: player.reset }, t("answer.from_start"))),
+    board, line,
+    el("p", { id: "line-end", text: t("endgame.you_out") }));  // the line of a winning lead: you go out first
+  player.reset();
+}
+
+function sideName(side) { return side === "you" ? t("endgame.you") : t("endgame.opponent"); }
+
+// The line one step at a time: both hands (sorted by rank) as they are after the steps taken (your
+// hand is the answer's split, the library's own card codes), the step marked in the list and its
+// cards framed. Display only: each step's cards leave its side's hand.
+function linePlayer(line, hands, board, list) {
+  let at = 0;
+  const draw = () => {
+    const left = { you: hands.you.slice(), opponent: hands.opponent.slice() };
+    for (const step of line.slice(0, at)) {
+      for (const c of step.cards || []) {
+        const i = left[step.side].findIndex((h) => baseCode(h) === baseCode(c));
+        if (i >= 0) left[step.side].splice(i, 1);
+      }
+    }
+    board.replaceChildren(...["you", "opponent"].map((side) => el("div", { class: "meld-row", "data-hand": side },
+      el("span", { class: "tag", text: sideName(side) }),
+      left[side].length ? cardsEl(sortHand(left[side], "zsy", "rank")) : el("span", { class: "muted", text: t("contract.empty") }))));
+    [...list.children].forEach((li, i) => {
+      li.className = i < at - 1 ? "done" : i === at - 1 ? "current" : "";
+      for (const card of li.querySelectorAll(".card")) card.classList.toggle("played", i === at - 1);
+    });
+    const btn = board.parentNode && board.parentNode.querySelector("#step-btn");
+    if (btn) btn.textContent = at === 0 ? t("answer.step_first") : at >= line.length ? t("answer.step_again") : t("answer.step", { n: at + 1 });
+  };
+  const step = () => { at = at >= line.length ? 1 : at + 1; draw(); };
+  const reset = () => { at = 0; draw(); };
+  return { step, reset };
 }
 
 // Zheng Shang You ranks, low to high; the 2s and jokers are wild (rules/zheng-shang-you.md).

@@ -10,7 +10,7 @@ export const S = {
   rules: {},           // {preset, ...overrides}
   deck: {},            // code -> copies
   contracts: [],       // contract per round (Contract)
-  zones: [],           // {id, kind: hand|meld|discard|beat, cards: [tokens], owner, error, typed}
+  zones: [],           // {id, kind: hand|meld|discard|beat|opponent, cards: [tokens], owner, error, typed}
   active: null,
   round: 1,
   laidDown: false,
@@ -31,7 +31,9 @@ export function resetZones() {
   S.zones = [zone("hand")];
   if (GAME === "manipulation" || GAME === "contract") S.zones.push(zone("meld", [], { owner: GAME === "contract" ? 1 : 0 }));
   if (GAME === "contract") S.zones.push(zone("discard"));
-  if (GAME === "zsy") S.zones.push(zone("beat"));
+  // Zheng Shang You: the combination to beat, or (a two-player endgame, you to lead) the last
+  // opponent's hand; a position holds one or the other.
+  if (GAME === "zsy") S.zones.push(zone("beat"), zone("opponent"));
   S.active = S.zones[0].id;
 }
 
@@ -39,6 +41,7 @@ export function zoneLabel(z) {
   if (z.kind === "hand") return t("zone.hand");
   if (z.kind === "discard") return t("zone.discard");
   if (z.kind === "beat") return t("zone.beat");
+  if (z.kind === "opponent") return t("zone.opponent_hand");
   const i = S.zones.filter((x) => x.kind === "meld").indexOf(z);
   return t("zone.meld", { n: i + 1 });
 }
@@ -64,6 +67,8 @@ export function puzzle() {
       position.to_beat = b.cards.join(" ");
       if (S.beatKind) position.to_beat_kind = S.beatKind;
     }
+    const o = S.zones.find((z) => z.kind === "opponent");
+    if (o && o.cards.length) position.opponent = o.cards.join(" ");
   }
   const out = { game: GAME, rules: Object.assign({}, S.rules), position };
   if (S.title) out.title = S.title;
@@ -89,6 +94,7 @@ export function writeHash() {
   } else {
     if (pos.to_beat) p.set("beat", pos.to_beat);
     if (pos.to_beat_kind) p.set("kind", pos.to_beat_kind);
+    if (pos.opponent) p.set("opponent", pos.opponent);  // as `shanghai post` writes it (post.py page_link)
   }
   if (pos.hand) p.set("hand", pos.hand);
   if (S.title) p.set("title", S.title);
@@ -136,6 +142,7 @@ export function readHash() {
   if (GAME === "zsy") {
     S.zones.find((z) => z.kind === "beat").cards = tokens(p.get("beat"));
     S.beatKind = p.get("kind") || "";
+    S.zones.find((z) => z.kind === "opponent").cards = tokens(p.get("opponent"));
   }
 }
 
@@ -165,6 +172,7 @@ export function loadPuzzleData(data) {
   if (GAME === "zsy") {
     S.zones.find((z) => z.kind === "beat").cards = tokens(pos.to_beat);
     S.beatKind = pos.to_beat_kind || "";
+    S.zones.find((z) => z.kind === "opponent").cards = tokens(pos.opponent);
   }
   S.title = data.title || "";
   S.answer = null;
@@ -298,7 +306,7 @@ function renderZone(z) {
     changed();
   } }, "✕"));
   const input = el("input", { type: "text", value: z.cards.join(" "), "aria-label": t("zone.notation", { zone: zoneLabel(z) }),
-    placeholder: t("zone.example", { cards: z.kind === "hand" ? "6S KD 2H" : z.kind === "discard" ? "7H" : "3H 4H 5H" }),
+    placeholder: t("zone.example", { cards: z.kind === "hand" ? "6S KD 2H" : z.kind === "discard" ? "7H" : z.kind === "opponent" ? "6H 10H AS" : "3H 4H 5H" }),
     autocomplete: "off", autocapitalize: "characters", spellcheck: "false", "aria-invalid": z.error ? "true" : "false",
     "data-zone": z.kind,
     // Tabbing past a zone does not make it the one the picker fills: typing in it, a tap on it,
@@ -429,24 +437,38 @@ function zoneForError(message) {
   if (key === "hand") return S.zones.find((z) => z.kind === "hand");
   if (key === "discard") return S.zones.find((z) => z.kind === "discard");
   if (key === "to_beat" || key === "to_beat_kind") return S.zones.find((z) => z.kind === "beat");
+  if (key === "opponent") return S.zones.find((z) => z.kind === "opponent");
   if (key === "table" && m[2] !== undefined) return S.zones.filter((z) => z.kind === "meld" && z.cards.length)[parseInt(m[2], 10)];
   return null;
+}
+
+// Zheng Shang You: a combination to beat and the opponent's hand both filled (a position is a
+// reply or an endgame lead, not both): said on the opponent's zone in the page's language.
+function beatAndOpponent() {
+  const filled = (kind) => S.zones.some((z) => z.kind === kind && z.cards.length);
+  return filled("beat") && filled("opponent");
 }
 
 export async function validate() {
   const seq = ++validateSeq;
   let message = "";
   let shown = "";
-  try {
-    await api("check", { puzzle: puzzle() });
-  } catch (e) {
-    message = e.message;
-    shown = errorText(e);
+  const clash = beatAndOpponent();
+  if (!clash) {
+    try {
+      await api("check", { puzzle: puzzle() });
+    } catch (e) {
+      message = e.message;
+      shown = errorText(e);
+    }
   }
   if (seq !== validateSeq) return true;
   for (const z of S.zones) z.error = "";
   S.generalError = "";
-  if (message) {
+  if (clash) {
+    message = t("zone.beat_or_opponent");
+    S.zones.find((z) => z.kind === "opponent").error = message;
+  } else if (message) {
     const z = zoneForError(message);
     const text = shown.replace("puzzle: ", "");
     if (z) z.error = text; else S.generalError = text;
