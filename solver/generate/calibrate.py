@@ -40,6 +40,7 @@ from typing import Any
 
 from solver.cards import Card, Cards
 from solver.generate.difficulty import LEVELS, SOLVE_SECONDS
+from solver.generate.ladder import kinds_at
 from solver.generate.players import finds_answer
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, iter_puzzle_paths, load
 
@@ -292,9 +293,8 @@ def main(argv: list[str] | None = None) -> None:
     games = args.games.split(",")
     levels = args.levels.split(",")
     if args.fresh:
-        puzzles = [
-            p for g in games for lv in levels for p in _fresh(g, lv, args.fresh, args.seed, args.seconds, args.question)
-        ]
+        asked = [(g, lv) for g in games for lv in levels if args.question is None or args.question in kinds_at(g, lv)]
+        puzzles = [p for g, lv in asked for p in _fresh(g, lv, args.fresh, args.seed, args.seconds, args.question)]
         if args.save is not None:
             _save(puzzles, args.save, args.seed)
     else:

@@ -295,3 +295,13 @@ def test_the_picture_names_every_discard_when_two_do() -> None:
     assert notes[0].startswith("Answer: discard 5H (as good: 10H), and the rest goes down at once: ")
     svg = puzzle_svg(p, answer=True)
     assert svg.count('class="mark-played"') == 1
+
+
+def test_calibrate_with_a_question_skips_the_levels_without_its_rung(capsys: pytest.CaptureFixture[str]) -> None:
+    # every level is asked by default; a question asked only where the ladder has a rung for it
+    # (whole: easy and medium), not an error at hard
+    from solver.generate.calibrate import main
+
+    main(["--fresh", "1", "--seed", "3", "--games", "contract", "--levels", "easy,hard", "--question", "whole"])
+    table = capsys.readouterr().out
+    assert "| contract | easy | whole | 1 |" in table and "| contract | hard |" not in table
