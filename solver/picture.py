@@ -96,6 +96,17 @@ def svg_to_png(svg: str) -> bytes:
 # --- roles and order ---------------------------------------------------------------------
 
 
+def _discard_framed(hand: Cards, card: Card) -> list[Item]:
+    """The hand's cards with the discard framed once (the hand may hold two copies of it)."""
+    group: list[Item] = []
+    framed = False
+    for c in hand:
+        here = c == card and not framed
+        framed = framed or here
+        group.append((c, "played" if here else None, None))
+    return group
+
+
 def _roles(meld: Meld, rules: Any) -> list[str | None]:
     """What each wild of a meld stands for (a set's wild: the rank; a run's: the card), None for naturals."""
     spec = rules.meld_spec
@@ -267,12 +278,7 @@ def _whole(
 ) -> tuple[list[Section], list[str]]:
     """The last round played all at once: the discard framed in the hand, and the melds the rest makes."""
     card = next(iter(down.hand))
-    group: list[Item] = []
-    framed = False
-    for c in pos.hand:  # the discard framed once, though the hand may hold two copies
-        here = c == card and not framed
-        framed = framed or here
-        group.append((c, "played" if here else None, None))
+    group = _discard_framed(pos.hand, card)
     others = [str(c) for c in discards if c != card]
     also = f" (as good: {', '.join(others)})" if others else (" (the only one)" if discards else "")
     notes = [
@@ -301,12 +307,7 @@ def _discard(puzzle: Puzzle, pos: ContractPosition) -> tuple[list[Section], list
         return [], [f"The contract is {now} card(s) away."]
     card, after = ranked[0]
     ties = [str(c) for c, d in ranked if d == after]
-    group: list[Item] = []
-    framed = False
-    for c in pos.hand:  # the discard framed once, though the hand may hold two copies
-        here = c == card and not framed
-        framed = framed or here
-        group.append((c, "played" if here else None, None))
+    group = _discard_framed(pos.hand, card)
     also = f" (as good: {', '.join(t for t in ties if t != str(card))})" if len(ties) > 1 else ""
     words = [f"Answer: discard {card}{also}; the contract is then {after} card(s) away (now {now})."]
     return [Section("discard", [group])], words

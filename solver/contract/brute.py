@@ -15,7 +15,7 @@ the meld validator.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -84,42 +84,21 @@ class BruteDistance:
     outs: frozenset[Card]
 
 
-def _search(
-    hand: Cards,
-    pool: Cards,
-    rules: ContractRules,
-    contract: Sequence[Requirement],
-    *,
-    mode: Literal["lay_down", "distance"],
-    max_left: int | None = None,
-) -> tuple[object, list[tuple[Cards, ...]]]:
-    """Depth-first search over tuples of melds, one per requirement; the best value and its solutions."""
-    universe = hand + pool
+def _groupings(
+    universe: Cards, rules: ContractRules, contract: Sequence[Requirement], prune: Callable[[Cards], bool] | None = None
+) -> Iterator[tuple[Cards, tuple[Cards, ...]]]:
+    """Every grouping of ``contract`` in ``universe`` (one meld, a multiset, per requirement; melds of
+    equal requirements in one order; distinct set ranks where the rules ask), with the cards it uses,
+    depth first; ``prune(used)`` True cuts a branch (asked as the search goes, so a bound may tighten)."""
     cands = [_all_melds(universe, rules, r.kind, min_length(r, rules)) for r in contract]
-    best: list[object] = [None]
-    sols: list[tuple[Cards, ...]] = []
 
-    def extra_of(used: Cards) -> Cards:
-        return Cards.from_counts({c: n - hand.count(c) for c, n in used.items() if n > hand.count(c)})
-
-    def value(used: Cards) -> object:
-        if mode == "distance":
-            return len(extra_of(used))
-        left = hand - used
-        return (hand_points(left, rules), len(left))
-
-    def rec(i: int, start: int, used: Cards, chosen: list[Cards], ranks: list[Rank | None]) -> None:
-        if mode == "distance" and best[0] is not None and len(extra_of(used)) > best[0]:  # type: ignore[operator]
+    def rec(
+        i: int, start: int, used: Cards, chosen: list[Cards], ranks: list[Rank | None]
+    ) -> Iterator[tuple[Cards, tuple[Cards, ...]]]:
+        if prune is not None and prune(used):
             return
         if i == len(contract):
-            if mode == "lay_down" and max_left is not None and len(hand) - len(used) > max_left:
-                return
-            v = value(used)
-            if best[0] is None or v < best[0]:  # type: ignore[operator]
-                best[0] = v
-                sols.clear()
-            if v == best[0]:
-                sols.append(tuple(chosen))
+            yield used, tuple(chosen)
             return
         same = i > 0 and contract[i] == contract[i - 1]
         for k in range(start if same else 0, len(cands[i])):
@@ -132,9 +111,45 @@ def _search(
                 rank = next(c.rank for c in meld if c not in rules.wilds)
                 if rules.distinct_set_ranks and rank in ranks:
                     continue
-            rec(i + 1, k, total, [*chosen, meld], [*ranks, rank])
+            yield from rec(i + 1, k, total, [*chosen, meld], [*ranks, rank])
 
-    rec(0, 0, Cards(), [], [])
+    yield from rec(0, 0, Cards(), [], [])
+
+
+def _search(
+    hand: Cards,
+    pool: Cards,
+    rules: ContractRules,
+    contract: Sequence[Requirement],
+    *,
+    mode: Literal["lay_down", "distance"],
+    max_left: int | None = None,
+) -> tuple[object, list[tuple[Cards, ...]]]:
+    """Depth-first search over tuples of melds, one per requirement; the best value and its solutions."""
+    best: list[object] = [None]
+    sols: list[tuple[Cards, ...]] = []
+
+    def extra_of(used: Cards) -> Cards:
+        return Cards.from_counts({c: n - hand.count(c) for c, n in used.items() if n > hand.count(c)})
+
+    def value(used: Cards) -> object:
+        if mode == "distance":
+            return len(extra_of(used))
+        left = hand - used
+        return (hand_points(left, rules), len(left))
+
+    def prune(used: Cards) -> bool:
+        return mode == "distance" and best[0] is not None and len(extra_of(used)) > best[0]  # type: ignore[operator]
+
+    for used, chosen in _groupings(hand + pool, rules, contract, prune):
+        if mode == "lay_down" and max_left is not None and len(hand) - len(used) > max_left:
+            continue
+        v = value(used)
+        if best[0] is None or v < best[0]:  # type: ignore[operator]
+            best[0] = v
+            sols.clear()
+        if v == best[0]:
+            sols.append(chosen)
     return best[0], sols
 
 
@@ -147,29 +162,7 @@ def every_lay_down(hand: Cards, rules: ContractRules, round_: int) -> list[tuple
     >>> len(downs), [" | ".join(map(str, d)) for d in downs][-3:]
     (7, ['5S 5H 5D | 5C 6C 7C 8C', '5S 5H 5D | 5C 6C 7C 8C 9C', '5S 5H 5D 5C | 6C 7C 8C 9C'])
     """
-    contract = rules.contract(round_)
-    cands = [_all_melds(hand, rules, r.kind, min_length(r, rules)) for r in contract]
-    out: list[tuple[Cards, ...]] = []
-
-    def rec(i: int, start: int, used: Cards, chosen: list[Cards], ranks: list[Rank | None]) -> None:
-        if i == len(contract):
-            out.append(tuple(chosen))
-            return
-        same = i > 0 and contract[i] == contract[i - 1]
-        for k in range(start if same else 0, len(cands[i])):
-            meld = cands[i][k]
-            total = used + meld
-            if not total <= hand:
-                continue
-            rank = None
-            if contract[i].kind == "set":
-                rank = next(c.rank for c in meld if c not in rules.wilds)
-                if rules.distinct_set_ranks and rank in ranks:
-                    continue
-            rec(i + 1, k, total, [*chosen, meld], [*ranks, rank])
-
-    rec(0, 0, Cards(), [], [])
-    return out
+    return [chosen for _, chosen in _groupings(hand, rules, rules.contract(round_))]
 
 
 def exhaustive_lay_down(
