@@ -3,7 +3,6 @@ by the referees (tampered solutions fail), and the generator's unique answers ag
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from pathlib import Path
@@ -12,7 +11,6 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from solver.answers import SolveOptions, solve_puzzle
 from solver.cards import Cards
 from solver.generate import GenerateError, generate
 from solver.generate.calibrate import misses
@@ -23,21 +21,12 @@ from solver.melds import Meld, TableMeld
 from solver.picture import answer_notes, puzzle_svg
 from solver.puzzles import ContractPosition, Puzzle, load
 from solver.rules import ContractRules
+from tests.generate.test_stated import mismatch, tampered
 from tests.oracles.contract_turn import brute_after_draw, brute_lay_down_ends, random_turn_position
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "puzzles" / "contract" / "laydown-fives-not-kings.toml"
 runner = CliRunner()
-
-
-def tampered(puzzle: Puzzle, **meta: object) -> Puzzle:
-    changed = copy.deepcopy(puzzle.meta)
-    changed.update(meta)
-    return Puzzle(puzzle.game, puzzle.rules, puzzle.position, puzzle.title, dict(puzzle.answer), "", changed)
-
-
-def mismatch(puzzle: Puzzle) -> str | None:
-    return solve_puzzle(puzzle, SolveOptions(time_limit=10.0)).mismatch
 
 
 def test_solve_answers_with_the_plan_in_turn() -> None:
