@@ -54,6 +54,7 @@ Manipulation Shanghai (size 157)
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cache
 from itertools import compress
 from operator import gt, is_not
@@ -114,7 +115,7 @@ class _ManipulationPosition:
                         counts[c._index] -= 1
                 played = Cards._make(tuple(counts))
                 same = self.listed.setdefault(played, [])
-                if not same or _new_effect(a, same):  # a second play of the same effect gets no index
+                if _with_effect(same, a.table) is None:  # a second play of the same effect gets no index
                     same.append(a)
             elif kind is m_draw and self.draw is None:
                 self.draw = a
@@ -370,24 +371,19 @@ def env_meld(meld: Meld, table: Any, rules: Any) -> Meld:
     return Meld(meld.cards, tuple(r if spec.is_wild(c) else None for c, r in zip(meld.cards, roles)))
 
 
-def _new_effect(play: Any, listed: list[Any]) -> bool:
-    """True if no play of ``listed`` has ``play``'s effect (two plays of one effect would be two indexes
-    of one engine action: adding a card to either of two equal melds, say)."""
-    effect = table_effect(play.table)
-    return all(table_effect(a.table) != effect for a in listed)
+def _with_effect(plays: Sequence[Any], table: Any) -> Any:
+    """The first of ``plays`` whose table has the effect of ``table`` (:func:`table_effect`), or None.
+
+    A position lists one play per effect (two would be two indexes of one engine action: a card added
+    to either of two equal melds, say), and ``play`` carries out the listed play when the solver's
+    play of the selection has the effect of one (the same melds in another order)."""
+    effect = table_effect(table)
+    return next((a for a in plays if table_effect(a.table) == effect), None)
 
 
 def _same_effect(pos: _ManipulationPosition, game: Any, play: Any) -> Any:
-    """The listed play (reachable by ``play`` or ``play k``) with ``play``'s effect, or None.
-
-    ``play`` carries out the listed play when the solver's play of the selection has the effect of
-    one (the same cards played, the same melds in another order): the short way and the long way to
-    the listed play then give the very same engine action."""
-    effect = table_effect(play.table)
-    for a in pos.listed.get(_played(game, play.table), ())[: ManipulationCodec.ALTS + 1]:
-        if table_effect(a.table) == effect:
-            return a
-    return None
+    """The listed play reachable by ``play`` or ``play k`` with ``play``'s effect, or None."""
+    return _with_effect(pos.listed.get(_played(game, play.table), [])[: ManipulationCodec.ALTS + 1], play.table)
 
 
 @cache
