@@ -122,8 +122,10 @@ def _endgame(game: ZsyGame, plays: list[ZPlay], passing: ZPass | None) -> Decisi
     if not winning:
         return None
     move = winning[0]
+    # the facts name every winning move, as a puzzle's hint does (solver/engine/hints.py)
+    facts = {"winning": ["pass" if m is None else str(m) for m in winning]}
     if move is None:
         assert passing is not None
-        return Decision(passing, "pass: wins the two-player endgame however the opponent defends", {})
+        return Decision(passing, "pass: wins the two-player endgame however the opponent defends", facts)
     chosen = next(a for a in plays if a.combo == move)
-    return Decision(chosen, "wins the two-player endgame however the opponent defends", {"winning": len(winning)})
+    return Decision(chosen, "wins the two-player endgame however the opponent defends", facts)

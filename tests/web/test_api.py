@@ -293,3 +293,29 @@ def test_sequential_solves_stay_on_the_warm_worker() -> None:
         run_async(run)
     finally:
         engine.stop()
+
+
+def test_a_games_endgame_hint_has_its_reason(client: TestClient) -> None:
+    """A seat's hint in a two-player Zheng Shang You endgame (the solver player's winning move) is
+    answered with its reason, as a puzzle's is: ``wins_endgame`` and the number of winning moves,
+    the moves named in the facts (a count there once broke the hint with a server error)."""
+    seen = 0
+    for seed in range(20):
+        g = client.post(
+            "/api/new_game", json={"game": "zsy", "players": 4, "seed": seed, "seats": ["human"] + ["solver"] * 3}
+        ).json()
+        gid, token = g["game_id"], g["tokens"]["0"]
+        for _ in range(40):
+            r = client.post("/api/hint", json={"game_id": gid, "token": token})
+            assert r.status_code == 200, r.text
+            h = r.json()
+            if "winning" in h["facts"]:
+                winning = h["facts"]["winning"]
+                assert h["why"] == {"code": "wins_endgame", "n": len(winning)}, h
+                assert h["action"] in (w if w == "pass" else f"play {w}" for w in winning), h
+                seen += 1
+            if client.post("/api/apply", json={"game_id": gid, "token": token, "action": h["action"]}).json()["terminal"]:
+                break
+        if seen >= 3:
+            break
+    assert seen >= 3, seen
