@@ -314,7 +314,8 @@ def test_a_games_endgame_hint_has_its_reason(client: TestClient) -> None:
                 assert h["why"] == {"code": "wins_endgame", "n": len(winning)}, h
                 assert h["action"] in (w if w == "pass" else f"play {w}" for w in winning), h
                 seen += 1
-            if client.post("/api/apply", json={"game_id": gid, "token": token, "action": h["action"]}).json()["terminal"]:
+            applied = client.post("/api/apply", json={"game_id": gid, "token": token, "action": h["action"]})
+            if applied.json()["terminal"]:
                 break
         if seen >= 3:
             break
