@@ -96,7 +96,16 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
                 )
             for i, t in enumerate(layoff.table):
                 say(console, f"    {i} ", (f"p{t.owner}", "dim"), " ", meld_parts(t.meld))
-        say(console, "  go out   ", ("yes", "green") if can_go_out else "no", "  ", (status, "dim"))
+        # the answer's lay-down and lay-off; a whole-turn plan that differs is named as such below
+        other = bool(plan) and plan.get("can_go_out") is not None and bool(plan["can_go_out"]) != bool(can_go_out)
+        say(
+            console,
+            "  go out   ",
+            ("yes", "green") if can_go_out else "no",
+            "  ",
+            (status, "dim"),
+            ("  (after that lay-down and lay-off; see the plan)", "dim") if other else "",
+        )
         say(console, "  turn     ", (turn.reason, "dim"))
         if plan.get("lay_down") and [" ".join(m) for m in plan["lay_down"]] != [
             str(m) for m in (down.melds if down else ())

@@ -43,6 +43,8 @@ def test_solve_answers_with_the_plan_in_turn() -> None:
     assert turn["points_left"] == 0 and turn["can_go_out"] is True and turn["discard"] is None
     text = runner.invoke(app, ["solve", str(EXAMPLE)]).stdout
     assert "the plan lays down other melds" in text and "plan     goes out" in text
+    # the answer's "go out: no" is said to be that lay-down's, not the turn's
+    assert "go out   no  optimal  (after that lay-down and lay-off; see the plan)" in text
 
 
 def test_the_hint_gives_the_plan_in_its_facts() -> None:
