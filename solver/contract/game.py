@@ -139,10 +139,11 @@ class ContractGame(PenaltyGame):
         self.idle = 0
         self.reshuffled = False
         self.exhausted = False
-        # the discard pile last reshuffled into the stock (public: its cards, not their order) and the
-        # draws from that stock since, (player, card) each (a card is known to its drawer only)
+        # the discard pile last reshuffled into the stock (public: its cards, not their order) and, per
+        # reshuffle of the round, the draws from that stock, (player, card) each (a card is known to
+        # its drawer only)
         self.reshuffled_cards: Cards | None = None
-        self.drawn_since: list[tuple[int, Card]] = []
+        self.round_draws: list[list[tuple[int, Card]]] = []
         self.reshuffles = 0  # the reshuffles of the game so far (every round's)
         # the order the next reshuffled stock takes (top card last), given from outside (the OpenSpiel
         # game deals it as chance nodes); None: the game's own shuffle
@@ -184,7 +185,7 @@ class ContractGame(PenaltyGame):
         self.reshuffled = False
         self.exhausted = False
         self.reshuffled_cards = None
-        self.drawn_since = []
+        self.round_draws = []
         self.no_discard = None
         self.turns = 0
         self.clear_caches()
@@ -219,11 +220,16 @@ class ContractGame(PenaltyGame):
             self.reshuffles += 1
             self.reshuffled = True
             self.reshuffled_cards = Cards(self.stock)
-            self.drawn_since = []
+            self.round_draws.append([])
         card = self.stock.pop()
-        if self.reshuffled_cards is not None:
-            self.drawn_since.append((player, card))
+        if self.round_draws:
+            self.round_draws[-1].append((player, card))
         return card
+
+    @property
+    def drawn_since(self) -> list[tuple[int, Card]]:
+        """The draws, (player, card) each, from the stock the round last reshuffled (none before a reshuffle)."""
+        return self.round_draws[-1] if self.round_draws else []
 
     @property
     def last_round(self) -> bool:

@@ -22,6 +22,7 @@ that looks the same to that player.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,12 +93,22 @@ def install(game: Game, deal: Deal, dealt: list[int]) -> None:
     game.clear_caches()
 
 
-def hidden_slots(start: Game, deal: Deal, dealt: tuple[int, ...], actions: list[Any], player: int) -> list[int]:
+def hidden_slots(
+    start: Game,
+    deal: Deal,
+    dealt: tuple[int, ...],
+    actions: list[Any],
+    player: int,
+    stocks: Sequence[list[Card]] = (),
+) -> list[int]:
     """The slots whose cards ``player`` has not seen once ``actions`` (engine actions) follow ``start``.
 
     ``start`` is the engine game just after the cards ``dealt`` were installed; it is not changed.
+    ``stocks`` are the orders the round's reshuffled stocks took (a Contract game's ``next_stock``
+    each, in order), so the actions draw the cards they drew.
     """
     game = start.clone()
+    pending = [list(s) for s in stocks]
     held: list[list[tuple[int | None, Card]]] = []
     slot = 0
     for q, n in enumerate(deal.hand_slots):
@@ -108,13 +119,18 @@ def hidden_slots(start: Game, deal: Deal, dealt: tuple[int, ...], actions: list[
     stock: list[int | None] = list(range(slot, slot + deal.stock_slots))
     for action in actions:
         hands, before = list(game.hands), list(getattr(game, "stock", ()))
+        shuffles = getattr(game, "reshuffles", 0)
+        if pending and getattr(game, "next_stock", None) is None:
+            game.next_stock = pending[0]  # type: ignore[attr-defined]  # a Contract game's next reshuffle
         game.apply_listed(action)
         after = list(getattr(game, "stock", ()))
-        if len(after) <= len(before) and after == before[: len(after)]:
+        if getattr(game, "reshuffles", 0) == shuffles and len(after) <= len(before) and after == before[: len(after)]:
             popped = list(zip(stock[len(after) :], before[len(after) :]))
             del stock[len(after) :]
         else:  # reshuffled: the new stock is the public pile's cards
             popped, stock = [], [None] * len(after)
+            if pending:
+                pending.pop(0)
         for q, hand in enumerate(game.hands):
             _lose(held[q], floor_sub(hands[q], hand))
             for card in floor_sub(hand, hands[q]):

@@ -2,9 +2,9 @@
 
 The cards of the current deal that the player has not seen
 (:func:`solver.envs.openspiel_deal.hidden_slots`) are dealt among their
-slots anew, uniformly, and so are the slots of the round's last Contract
-reshuffle that the player did not draw (the pile's cards are public,
-their order is not); the game is replayed from its first state:
+slots anew, uniformly, and so are the slots of each of the round's
+Contract reshuffles that the player did not draw (the pile's cards are
+public, their order is not); the game is replayed from its first state:
 the same seed, the same earlier deals, the new deal, the player's own
 steps as taken (their selections and cancels are in their information
 state), every other player's engine actions by their index paths
@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from solver.cards import ALL_CARDS
 from solver.envs.openspiel_deal import hidden_slots
 
 if TYPE_CHECKING:
@@ -65,17 +66,21 @@ def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiS
 
 def _hidden(state: ShanghaiState, player: int) -> list[list[int]]:
     """The chance steps (log indexes) whose cards ``player`` has not seen, in groups whose cards may be
-    dealt among themselves: the current deal's hidden slots, and the slots of the current round's
-    last reshuffled stock (Contract) that ``player`` did not draw (its cards are the public pile's,
-    their order is not)."""
+    dealt among themselves: the current deal's hidden slots, and per reshuffled stock of the current
+    round (Contract) the slots ``player`` did not draw (its cards are the public pile's, their order
+    is not; an earlier stock of the round was drawn to its end, by the other players in part)."""
     assert state.turn is not None
     deal, dealt, start = state.start.value
     last = _last_deal(state)
-    groups = [[last + s for s in hidden_slots(start, deal, dealt, state.turn.game.history[state.started :], player)]]
-    if state.shuffles and state.shuffles[-1] > last:
-        first = state.shuffles[-1]
-        size = next((k for k in range(first, len(state.log)) if state.log[k][0] != CHANCE), len(state.log)) - first
-        draws = list(getattr(state.turn.game, "drawn_since", ()))
+    firsts = [k for k in state.shuffles if k > last]  # this round's reshuffles, each with its draws
+    sizes = [next((k for k in range(f, len(state.log)) if state.log[k][0] != CHANCE), len(state.log)) - f for f in firsts]
+    stocks = [[ALL_CARDS[state.log[k][1]] for k in range(f, f + n)] for f, n in zip(firsts, sizes)]
+    actions = state.turn.game.history[state.started :]
+    groups = [[last + s for s in hidden_slots(start, deal, dealt, actions, player, stocks)]]
+    round_draws = list(getattr(state.turn.game, "round_draws", ()))
+    if len(firsts) != len(round_draws):
+        return groups
+    for first, size, draws in zip(firsts, sizes, round_draws):
         top = [state.log[first + size - 1 - k][1] for k in range(len(draws))]
         if len(draws) <= size and top == [c.index for _, c in draws]:  # the k-th draw took the k-th slot from the top
             mine = {first + size - 1 - k for k, (q, _) in enumerate(draws) if q == player}

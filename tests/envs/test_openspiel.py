@@ -343,3 +343,46 @@ def _chance_strings(state: Any) -> list[str]:
             out.append(new.action_to_string(pyspiel.PlayerId.CHANCE, a))
         new.apply_action(a)
     return out
+
+
+def test_every_reshuffled_stock_of_the_round_is_resampled() -> None:
+    # a long round reshuffles twice: the first stock was drawn to its end, in part by the other
+    # players (their cards are hidden); a resample deals those slots anew too, not only the last
+    # stock's (before, the earlier stock's order stayed the true one)
+    game = pyspiel.load_game("python_shanghai_contract(turn_limit=200)")
+    rng = random.Random(1)
+    checked = changed = 0
+    while checked < 4:
+        state = _after_two_reshuffles(game, rng)
+        if state is None:
+            continue
+        p = state.current_player()
+        size = len(state.turn.game.round_draws[-2])  # the first stock was drawn to its end
+
+        def first_stock(s: Any, size: int = size) -> list[int]:  # its order (selections are private: logs differ)
+            return [a for _, a in s.log[s.shuffles[-2] : s.shuffles[-2] + size]]
+
+        for _ in range(3):
+            other = state.resample_from_infostate(p, rng.random)
+            assert other.information_state_string(p) == state.information_state_string(p)
+            again = _replayed(game, other.history())
+            assert str(again) == str(other)
+            changed += first_stock(other) != first_stock(state)
+        checked += 1
+    assert changed >= 6, changed  # of 12
+
+
+def _after_two_reshuffles(game: Any, rng: random.Random) -> Any:
+    """A Contract state of a random game whose round has reshuffled twice, the other players having
+    drawn at least four cards of the first reshuffled stock; None when the game has none."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            chance(state, rng)
+            continue
+        game_ = state.turn.game
+        p = state.current_player()
+        if len(game_.round_draws) >= 2 and sum(q != p for q, _ in game_.round_draws[-2]) >= 4 and rng.random() < 0.1:
+            return state
+        state.apply_action(rng.choice(state.legal_actions()))
+    return None
