@@ -80,6 +80,13 @@ def daily_cmd(
         Optional[str],  # noqa: UP045
         typer.Option(help="Fix the level (default: by weekday, Monday easy to Sunday expert)."),
     ] = None,
+    question: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(
+            help="Ask one kind of question at the level (as generate --question: Contract laydown or whole, "
+            "Zheng Shang You lead, ...); default: the level's first."
+        ),
+    ] = None,
     output: Annotated[
         Optional[Path], typer.Option("-o", "--output", help="Write the puzzle file here (else TOML on stdout).")  # noqa: UP045
     ] = None,
@@ -101,7 +108,7 @@ def daily_cmd(
     if output is not None and not output.parent.is_dir():
         bad_input(f"--output: no such folder {str(output.parent)[-60:]}")
     try:
-        puzzle = daily(day, game, difficulty)
+        puzzle = daily(day, game, difficulty, question)
     except ShanghaiError as exc:
         bad_input(str(exc))
     text = dumps(puzzle)

@@ -134,12 +134,14 @@ def daily_choice(date: dt.date, game: str | None = None, level: str | None = Non
     )
 
 
-def daily(date: dt.date, game: str | None = None, level: str | None = None) -> Puzzle:
-    """The puzzle of ``date``: the same for everyone (the generator is reproducible from its seed)."""
+def daily(date: dt.date, game: str | None = None, level: str | None = None, question: str | None = None) -> Puzzle:
+    """The puzzle of ``date``: the same for everyone (the generator is reproducible from its seed).
+    ``question`` asks one kind (a Contract ``laydown``, a Zheng Shang You ``lead``, ...: one with a
+    rung at the level, as ``generate --question``); by default the level's first question."""
     from solver.generate import generate
 
     game_, level_, seed = daily_choice(date, game, level)
-    puzzle = generate(game_, level_, 1, seed)[0]
+    puzzle = generate(game_, level_, 1, seed, question=question)[0]
     title = f"Puzzle of {date.isoformat()}: {puzzle.title}"
     meta = {**puzzle.meta, "date": date.isoformat(), "seed": seed}
     return Puzzle(puzzle.game, puzzle.rules, puzzle.position, title, dict(puzzle.answer), "", meta)

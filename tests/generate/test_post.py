@@ -92,3 +92,21 @@ def test_book_writes_a_pdf_puzzles_then_answers(tmp_path: Path) -> None:
     assert pdf[:5] == b"%PDF-"
     bad = runner.invoke(app, ["book", *files, "-o", str(tmp_path / "book.txt")])
     assert bad.exit_code == 2 and "must end in .pdf" in bad.output
+
+
+def test_the_puzzle_of_the_day_of_one_question(tmp_path: Path) -> None:
+    # a day's puzzle of the kinds asked only on request: a Zheng Shang You lead, a Contract lay-down
+    day = dt.date(2026, 12, 7)  # a Monday: easy
+    lead = daily(day, game="zsy", question="lead")
+    assert lead.meta["kind"] == "lead" and dumps(lead) == dumps(daily(day, game="zsy", question="lead"))
+    assert dumps(lead) != dumps(daily(day, game="zsy"))
+    result = runner.invoke(
+        app,
+        ["daily", "--date", "2026-12-09", "--game", "contract", "--question", "laydown", "-o", str(tmp_path / "d.toml")],
+    )
+    assert result.exit_code == 0, result.output
+    assert load(tmp_path / "d.toml").meta["kind"] == "laydown"
+    bad = runner.invoke(app, ["daily", "--date", "2026-12-07", "--game", "contract", "--question", "laydown"])
+    assert bad.exit_code == 2 and "no easy contract 'laydown' puzzles" in bad.output, bad.output
+    bad = runner.invoke(app, ["daily", "--date", "2026-12-07", "--game", "zsy", "--question", "nope"])
+    assert bad.exit_code == 2 and "unknown question 'nope'" in bad.output, bad.output
