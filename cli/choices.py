@@ -18,6 +18,7 @@ __all__ = [
     "PLAYER_HELP",
     "OPPONENT_HELP",
     "LEVEL_HELP",
+    "QUESTION_HELP",
     "words",
     "complete_game",
     "complete_player",
@@ -25,6 +26,10 @@ __all__ = [
     "complete_level",
     "complete_preset",
 ]
+QUESTION_HELP = (
+    "Ask only this kind: play; layoff, discard, laydown, whole (round 7 all at once); out, reply, "
+    "lead (Zheng Shang You endgames). laydown, whole and lead are asked only when named."
+)
 
 
 def words(names: tuple[str, ...] | list[str]) -> str:

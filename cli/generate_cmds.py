@@ -39,13 +39,7 @@ def generate_cmd(
     plain_titles: Annotated[
         bool, typer.Option("--plain-titles", help="Titles that do not give the answer's count away.")
     ] = False,
-    question: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(
-            help="Ask only this kind: play; layoff, discard, laydown, whole (round 7 all at once); out, reply, "
-            "lead (Zheng Shang You endgames). laydown, whole and lead are asked only so."
-        ),
-    ] = None,
+    question: Annotated[Optional[str], typer.Option(help=choices.QUESTION_HELP)] = None,  # noqa: UP045
 ) -> None:
     """Generate puzzles with unique, verified answers and a measured difficulty.
 

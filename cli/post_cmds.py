@@ -8,6 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from cli import choices
 from cli.common import bad_input, emit_json, err, out, seconds_option
 from solver.errors import ShanghaiError
 
@@ -80,13 +81,7 @@ def daily_cmd(
         Optional[str],  # noqa: UP045
         typer.Option(help="Fix the level (default: by weekday, Monday easy to Sunday expert)."),
     ] = None,
-    question: Annotated[
-        Optional[str],  # noqa: UP045
-        typer.Option(
-            help="Ask one kind of question at the level (as generate --question: Contract laydown or whole, "
-            "Zheng Shang You lead, ...); default: the level's first."
-        ),
-    ] = None,
+    question: Annotated[Optional[str], typer.Option(help=choices.QUESTION_HELP)] = None,  # noqa: UP045
     output: Annotated[
         Optional[Path], typer.Option("-o", "--output", help="Write the puzzle file here (else TOML on stdout).")  # noqa: UP045
     ] = None,

@@ -295,13 +295,20 @@ def test_the_true_deal_replays_to_the_very_state(name: str) -> None:
 def _after_a_reshuffle(game: Any, rng: random.Random) -> Any:
     """A Contract state of a random game after a reshuffle of this round, with at least three draws
     from the reshuffled stock and three cards still in it; None when the game has none."""
+    return _random_state_where(
+        game, rng, lambda s, g: bool(s.shuffles) and len(g.stock) >= 3 and len(g.drawn_since) >= 3, 0.2
+    )
+
+
+def _random_state_where(game: Any, rng: random.Random, wanted: Any, odds: float) -> Any:
+    """A state of a random game (random steps) where ``wanted(state, engine game)`` holds, each such
+    state taken with chance ``odds``; None when the game ends first."""
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
             chance(state, rng)
             continue
-        game_ = state.turn.game
-        if state.shuffles and len(game_.stock) >= 3 and len(game_.drawn_since) >= 3 and rng.random() < 0.2:
+        if wanted(state, state.turn.game) and rng.random() < odds:
             return state
         state.apply_action(rng.choice(state.legal_actions()))
     return None
@@ -375,14 +382,9 @@ def test_every_reshuffled_stock_of_the_round_is_resampled() -> None:
 def _after_two_reshuffles(game: Any, rng: random.Random) -> Any:
     """A Contract state of a random game whose round has reshuffled twice, the other players having
     drawn at least four cards of the first reshuffled stock; None when the game has none."""
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            chance(state, rng)
-            continue
-        game_ = state.turn.game
+
+    def wanted(state: Any, g: Any) -> bool:
         p = state.current_player()
-        if len(game_.round_draws) >= 2 and sum(q != p for q, _ in game_.round_draws[-2]) >= 4 and rng.random() < 0.1:
-            return state
-        state.apply_action(rng.choice(state.legal_actions()))
-    return None
+        return len(g.round_draws) >= 2 and sum(q != p for q, _ in g.round_draws[-2]) >= 4
+
+    return _random_state_where(game, rng, wanted, 0.1)
