@@ -6,9 +6,11 @@ Every file comes from one command, byte for byte::
     python -m solver.generate.gallery --check    # the same into a temporary folder, compared file by file
 
 The puzzles are ``shanghai generate GAME --difficulty LEVEL --count 8 --seed 1``
-for each game and level (:data:`COMMAND`); the README's table counts them by
-kind, its text samples and pictures are drawn from fixed files
-(:data:`SAMPLES`, :data:`PICTURES`). ``tests/generate/test_gallery.py``
+for each game and level (:data:`COMMAND`), and in ``puzzles/on-request/`` two of
+each kind asked only on request at each level with a rung for it (a Contract
+lay-down or whole hand, a Zheng Shang You lead: ``--question KIND --count 2``);
+the README's tables count them by kind, its text samples and pictures are drawn
+from fixed files (:data:`SAMPLES`, :data:`PICTURES`). ``tests/generate/test_gallery.py``
 checks the README and a bounded part of the puzzles on every run; the whole
 check took 8.5 minutes on the shared two cores (docs/generate.md).
 """
@@ -23,10 +25,13 @@ from collections import Counter
 from pathlib import Path
 
 from solver.generate import GAMES, LEVELS, file_name, generate
+from solver.generate.ladder import ON_REQUEST, kinds_at
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, dumps, iter_puzzle_paths, load
 
 __all__ = [
     "COMMAND",
+    "ASKED",
+    "asked_cells",
     "SAMPLES",
     "PICTURES",
     "first",
@@ -34,6 +39,7 @@ __all__ = [
     "SEED",
     "COUNT",
     "write_puzzles",
+    "write_asked",
     "readme",
     "write_images",
     "main",
@@ -41,10 +47,22 @@ __all__ = [
 
 SEED = 1
 COUNT = 8
+ASKED = 2
+"""How many puzzles of each kind asked on request, at each level with a rung for it."""
+
+
+def asked_cells() -> list[tuple[str, str, str]]:
+    """(game, level, kind) of every kind asked only on request (:data:`~solver.generate.ladder.ON_REQUEST`)
+    at every level with a rung for it: the cells of ``puzzles/on-request``."""
+    return [(g, lv, q) for g in GAMES for q in ON_REQUEST[g] for lv in LEVELS if q in kinds_at(g, lv)]
+
 
 COMMAND = f"""for g in manipulation contract zsy; do for l in easy medium hard expert; do
-  shanghai generate $g --difficulty $l --count {COUNT} --seed {SEED} -o puzzles/generated/$g; done; done"""
-"""The shell command that makes ``puzzles/generated`` (what :func:`write_puzzles` does in-process)."""
+  shanghai generate $g --difficulty $l --count {COUNT} --seed {SEED} -o puzzles/generated/$g; done; done
+for c in {" ".join(f'"{g} {lv} {q}"' for g, lv, q in asked_cells())}; do set -- $c
+  shanghai generate $1 --difficulty $2 --question $3 --count {ASKED} --seed {SEED} -o puzzles/on-request/$1; done"""
+"""The shell command that makes ``puzzles/generated`` and ``puzzles/on-request`` (what
+:func:`write_puzzles` and :func:`write_asked` do in-process)."""
 
 KINDS = {
     "manipulation": (("play", "play N cards"),),
@@ -52,40 +70,47 @@ KINDS = {
     "zsy": (("out", "out in K"), ("reply", "reply or pass")),
 }
 NAMES = {"manipulation": "Manipulation", "contract": "Contract", "zsy": "Zheng Shang You"}
+ASKED_NAMES = {"laydown": "which lay-down", "whole": "whole hand: which discard", "lead": "which lead wins"}
 
 SAMPLES = (
-    ("manipulation", "easy", "play"),
-    ("manipulation", "expert", "play"),
-    ("contract", "hard", "layoff"),
-    ("contract", "expert", "discard"),
-    ("zsy", "medium", "out"),
-    ("zsy", "hard", "reply"),
+    ("generated", "manipulation", "easy", "play"),
+    ("generated", "manipulation", "expert", "play"),
+    ("generated", "contract", "hard", "layoff"),
+    ("generated", "contract", "expert", "discard"),
+    ("generated", "zsy", "medium", "out"),
+    ("generated", "zsy", "hard", "reply"),
+    ("on-request", "contract", "medium", "laydown"),
+    ("on-request", "zsy", "expert", "lead"),
 )
-"""The files shown as text: the first of each (game, level, kind)."""
+"""The files shown as text: the first of each (folder, game, level, kind)."""
 
 PICTURES = (
-    ("manipulation", "expert", "play", False),
-    ("manipulation", "expert", "play", True),
-    ("contract", "hard", "layoff", True),
-    ("contract", "expert", "discard", True),
-    ("zsy", "hard", "reply", True),
+    ("generated", "manipulation", "expert", "play", False),
+    ("generated", "manipulation", "expert", "play", True),
+    ("generated", "contract", "hard", "layoff", True),
+    ("generated", "contract", "expert", "discard", True),
+    ("generated", "zsy", "hard", "reply", True),
+    ("on-request", "contract", "medium", "laydown", True),
+    ("on-request", "contract", "easy", "whole", True),
+    ("on-request", "zsy", "hard", "lead", True),
 )
-"""The pictures in ``puzzles/img``: the first puzzle of each (game, level, kind), with its answer or not."""
+"""The pictures in ``puzzles/img``: the first puzzle of each (folder, game, level, kind), with its answer or not."""
 
 
-def first(generated: Path, game: str, level: str, kind: str) -> str:
-    """The path (under ``generated``) of the first puzzle of that game, level and kind."""
-    for path in sorted((generated / game).glob(f"{level}-{kind}-*.toml")):
-        return f"{game}/{path.name}"
-    raise FileNotFoundError(f"no {level} {kind} puzzle of {game} in {generated}")
+def first(root: Path, folder: str, game: str, level: str, kind: str) -> str:
+    """The path (under ``root``, the puzzles folder) of the first puzzle of that game, level and kind in ``folder``."""
+    for path in sorted((root / folder / game).glob(f"{level}-{kind}-*.toml")):
+        return f"{folder}/{game}/{path.name}"
+    raise FileNotFoundError(f"no {level} {kind} puzzle of {game} in {root / folder}")
 
 
-def pictures(generated: Path) -> list[tuple[str, bool, str]]:
-    """:data:`PICTURES` resolved: (puzzle path under ``generated``, with the answer, picture file name)."""
+def pictures(root: Path) -> list[tuple[str, bool, str]]:
+    """:data:`PICTURES` resolved: (puzzle path under ``root``, with the answer, picture file name)."""
     out = []
-    for game, level, kind, answer in PICTURES:
-        src = first(generated, game, level, kind)
-        out.append((src, answer, f"{src.replace('/', '-').removesuffix('.toml')}{'-answer' if answer else ''}.png"))
+    for folder, game, level, kind, answer in PICTURES:
+        src = first(root, folder, game, level, kind)
+        name = src.removeprefix(f"{folder}/").replace("/", "-").removesuffix(".toml")
+        out.append((src, answer, f"{name}{'-answer' if answer else ''}.png"))
     return out
 
 
@@ -99,15 +124,38 @@ def write_puzzles(out: Path, games: tuple[str, ...] = GAMES, levels: tuple[str, 
                 (folder / file_name(puzzle, i)).write_text(dumps(puzzle), encoding="utf-8")
 
 
-def _table(generated: Path) -> list[str]:
+def write_asked(out: Path, levels: tuple[str, ...] = LEVELS) -> None:
+    """Generate the kinds asked on request into ``out/GAME/`` (``puzzles/on-request``, as :data:`COMMAND` does)."""
+    for game, level, kind in asked_cells():
+        if level not in levels:
+            continue
+        folder = out / game
+        folder.mkdir(parents=True, exist_ok=True)
+        for i, puzzle in enumerate(generate(game, level, ASKED, SEED, question=kind), 1):
+            (folder / file_name(puzzle, i)).write_text(dumps(puzzle), encoding="utf-8")
+
+
+def _counts(folder: Path) -> Counter[tuple[object, object]]:
+    return Counter((p.meta.get("difficulty"), p.meta.get("kind")) for p in map(load, iter_puzzle_paths(folder)))
+
+
+def _table(root: Path) -> list[str]:
     rows = ["| game | easy | medium | hard | expert |", "|---|---|---|---|---|"]
     for game in GAMES:
-        counts = Counter(
-            (p.meta.get("difficulty"), p.meta.get("kind")) for p in map(load, iter_puzzle_paths(generated / game))
-        )
+        counts = _counts(root / "generated" / game)
         kinds = KINDS[game]
         cells = [" / ".join(str(counts[(level, k)]) for k, _ in kinds) for level in LEVELS]
         rows.append(f"| {NAMES[game]}: {' / '.join(w for _, w in kinds)} | {' | '.join(cells)} |")
+    return rows
+
+
+def _asked_table(root: Path) -> list[str]:
+    rows = ["| game: question | easy | medium | hard | expert |", "|---|---|---|---|---|"]
+    for game in GAMES:
+        counts = _counts(root / "on-request" / game) if ON_REQUEST[game] else Counter()
+        for kind in ON_REQUEST[game]:
+            cells = [str(counts[(lv, kind)]) if kind in kinds_at(game, lv) else "-" for lv in LEVELS]
+            rows.append(f"| {NAMES[game]}: {ASKED_NAMES[kind]} (`{kind}`) | {' | '.join(cells)} |")
     return rows
 
 
@@ -126,6 +174,8 @@ def _position(p: Puzzle) -> list[str]:
         lines += [f"table  p{t.owner} {t.meld}" for t in pos.table]
         return [*lines, f"hand   {pos.hand}"]
     lines = [f"hand   {pos.hand}"]
+    if pos.opponent is not None:
+        lines.append(f"opp.   {pos.opponent}  (the last opponent's hand, known)")
     if pos.to_beat is not None:
         lines.append(f"beat   {pos.to_beat_kind}:{pos.to_beat}")
     return lines
@@ -149,6 +199,7 @@ def readme(root: Path) -> str:
     """The text of ``puzzles/README.md`` for the files under ``root`` (the ``puzzles`` folder)."""
     generated = root / "generated"
     total = sum(len(iter_puzzle_paths(generated / g)) for g in GAMES)
+    asked = len(iter_puzzle_paths(root / "on-request")) if (root / "on-request").is_dir() else 0
     out = [
         "# Generated puzzles",
         "",
@@ -168,7 +219,15 @@ def readme(root: Path) -> str:
         "(`--check` regenerates everything into a temporary folder and compares it",
         "with these files byte for byte).",
         "",
-        *_table(generated),
+        *_table(root),
+        "",
+        f"`on-request/` holds {asked} puzzles of the kinds a level asks only on request",
+        f"(`shanghai generate --question KIND`, {ASKED} of each at each level with a rung for",
+        "it, the second loop above): which lay-down leaves the best lay-off, which",
+        "discard lets a round-7 hand go down all at once, which lead wins a two-player",
+        "Zheng Shang You endgame against the known hand:",
+        "",
+        *_asked_table(root),
         "",
         "## Pictures",
         "",
@@ -179,20 +238,20 @@ def readme(root: Path) -> str:
         "",
         "```sh",
         *(
-            f"shanghai render puzzles/generated/{src}{' --answer' if ans else ''} -o puzzles/img/{img}"
-            for src, ans, img in pictures(generated)
+            f"shanghai render puzzles/{src}{' --answer' if ans else ''} -o puzzles/img/{img}"
+            for src, ans, img in pictures(root)
         ),
         "```",
         "",
     ]
-    for src, ans, img in pictures(generated):
-        title = load(generated / src).title
+    for src, ans, img in pictures(root):
+        title = load(root / src).title
         out += [f"![{title}{' (answer)' if ans else ''}](img/{img})", ""]
     out += ["## A few positions, as text", ""]
-    for game, level, kind in SAMPLES:
-        src = first(generated, game, level, kind)
-        p = load(generated / src)
-        out += [f"### {p.title} — `generated/{src}`", "", _features(p), "", "```", *_position(p), "```"]
+    for folder, game, level, kind in SAMPLES:
+        src = first(root, folder, game, level, kind)
+        p = load(root / src)
+        out += [f"### {p.title} — `{src}`", "", _features(p), "", "```", *_position(p), "```"]
         out += ["<details><summary>answer</summary>", "", *_answer(p), "", "</details>", ""]
     return "\n".join(out).rstrip() + "\n"
 
@@ -202,8 +261,8 @@ def write_images(root: Path, time_limit: float = 30.0) -> None:
     from solver.picture import puzzle_svg, svg_to_png
 
     (root / "img").mkdir(exist_ok=True)
-    for src, ans, img in pictures(root / "generated"):
-        svg = puzzle_svg(load(root / "generated" / src), answer=ans, time_limit=time_limit)
+    for src, ans, img in pictures(root):
+        svg = puzzle_svg(load(root / src), answer=ans, time_limit=time_limit)
         (root / "img" / img).write_bytes(svg_to_png(svg))
 
 
@@ -228,15 +287,18 @@ def main(argv: list[str] | None = None) -> int:
     root: Path = args.root
     if not args.check:
         write_puzzles(root / "generated")
+        write_asked(root / "on-request")
         write_images(root)
         (root / "README.md").write_text(readme(root), encoding="utf-8")
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         fresh = Path(tmp)
         write_puzzles(fresh / "generated")
+        write_asked(fresh / "on-request")
         write_images(fresh)
         (fresh / "README.md").write_text(readme(fresh), encoding="utf-8")
         wrong = _differences(fresh / "generated", root / "generated")
+        wrong += [f"on-request/{n}" for n in _differences(fresh / "on-request", root / "on-request")]
         wrong += [f"img/{n}" for n in _differences(fresh / "img", root / "img")]
         if (fresh / "README.md").read_text(encoding="utf-8") != (root / "README.md").read_text(encoding="utf-8"):
             wrong.append("README.md")
