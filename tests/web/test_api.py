@@ -101,6 +101,14 @@ def test_solve_gives_the_contract_turn_plan_as_the_cli_does(
     assert engine["check"] == "ok" and web["check"] == "ok"
 
 
+def test_solve_a_contract_position_with_an_empty_hand(client: TestClient) -> None:
+    """No card in hand: the answer (its whole-turn plan included) is to pass, not a server error."""
+    for round_ in (1, 7):
+        r = client.post("/api/solve", json={"puzzle": {"game": "contract", "position": {"round": round_, "hand": []}}})
+        assert r.status_code == 200, r.text
+        assert r.json()["turn"]["actions"] == ["pass"] and r.json()["can_go_out"] is False
+
+
 LEAD = {"game": "zsy", "position": {"hand": "5H 6H 7H 8D 5C", "opponent": "10S JH QD KC"}}
 """A two-player endgame (puzzles/zsy/lead-flush-trap.toml): the pair 5H 5C is the one winning lead."""
 
