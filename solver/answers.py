@@ -209,20 +209,46 @@ def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     rules = puzzle.rules
     if not isinstance(pos, ContractPosition) or not isinstance(rules, ContractRules):
         raise PuzzleError(f"{puzzle.name}: not a contract position")
+    from solver.contract.advice import turn_data, turn_decision
+
     sol = _solve_contract(pos, rules, opts)
-    data = _contract_data(pos, rules, sol)
-    mismatch = (
-        _contract_mismatch(puzzle.answer, {**data, **_plan_points(puzzle, pos, rules, opts)}) if puzzle.answer else None
+    turn = turn_decision(
+        pos.hand,
+        pos.table,
+        rules,
+        pos.round,
+        discard=pos.discard,
+        laid_down=pos.laid_down,
+        seen=pos.dead,
+        time_limit=opts.time_limit,
     )
-    result = {"down": sol.down, "dist": sol.dist, "layoff": sol.layoff, "whole": sol.whole, "discards": sol.discards}
+    data = {**_contract_data(pos, rules, sol), "turn": turn_data(turn)}
+    mismatch = (
+        _contract_mismatch(puzzle.answer, {**data, **_plan_points(puzzle, pos, rules, opts, data["turn"])})
+        if puzzle.answer
+        else None
+    )
+    result = {
+        "down": sol.down,
+        "dist": sol.dist,
+        "layoff": sol.layoff,
+        "whole": sol.whole,
+        "discards": sol.discards,
+        "turn": turn,
+    }
     return Answer(data, mismatch, result)
 
 
-def _plan_points(puzzle: Puzzle, pos: ContractPosition, rules: ContractRules, opts: SolveOptions) -> dict[str, Any]:
+def _plan_points(
+    puzzle: Puzzle, pos: ContractPosition, rules: ContractRules, opts: SolveOptions, turn: dict[str, Any]
+) -> dict[str, Any]:
     """The whole-turn plan's points left (:func:`solver.contract.plan_after_draw`), when the file's
-    [answer] asks for them (``plan_points_left``: a lay-down puzzle's end of turn)."""
+    [answer] asks for them (``plan_points_left``: a lay-down puzzle's end of turn). Without a discard on
+    offer that is the ``turn``'s own plan; with one, the plan for the hand without it."""
     if "plan_points_left" not in puzzle.answer:
         return {}
+    if pos.discard is None:
+        return {"plan_points_left": turn["points_left"]}
     from solver.contract import plan_after_draw
 
     after = plan_after_draw(

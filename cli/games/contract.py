@@ -7,7 +7,7 @@ lay-off right after laying down. For a player who has: the best lay-off.
 most cards.
 
 Then the whole-turn plan (:mod:`solver.contract.turn`, the same answer as
-``shanghai hint``): with ``--discard``, take it or draw, and why; then the
+``shanghai hint``, from the library's answer): with ``--discard``, take it or draw, and why; then the
 turn's actions in order (lay down, swaps and lay-offs, the discard).
 
 JSON keys: ``can_lay_down``, ``lay_down``, ``points_left``, ``distance``,
@@ -28,7 +28,6 @@ from rich.console import Console
 from cli.common import Outcome, SolveOptions, cards_parts, meld_parts, plural, say
 from solver.answers import solve_puzzle
 from solver.contract import Distance, LayDown, Layoff
-from solver.engine.hints import hint_for_puzzle
 from solver.melds import Meld
 from solver.puzzles import ContractPosition, Puzzle
 
@@ -46,21 +45,9 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
     layoff: Layoff | None = answer.result["layoff"]
     whole: bool = answer.result["whole"]
     hand, table, can_go_out, status = pos.hand, pos.table, data["can_go_out"], data["status"]
-    turn = hint_for_puzzle(puzzle, opts.time_limit)
-    plan = turn.facts.get("plan") or {}
-    data = {
-        **data,
-        "turn": {
-            "action": str(turn.action),
-            "reason": turn.reason,
-            "actions": turn.facts["actions"],
-            "lay_down": plan.get("lay_down"),
-            "laid_off": plan.get("laid_off"),
-            "discard": plan.get("discard"),
-            "points_left": plan.get("points_left"),
-            "can_go_out": plan.get("can_go_out"),
-        },
-    }
+    turn = data["turn"]
+    # the plan after the draw; its keys are null when the turn's first step is to draw
+    plan = turn if turn["can_go_out"] is not None else {}
 
     def render(console: Console) -> None:
         say(console, (puzzle.name, "bold"), "  ", (f"contract, round {pos.round}: {data['contract']}", "dim"))
@@ -106,7 +93,7 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
             (status, "dim"),
             ("  (after that lay-down and lay-off; see the plan)", "dim") if other else "",
         )
-        say(console, "  turn     ", (turn.reason, "dim"))
+        say(console, "  turn     ", (turn["reason"], "dim"))
         if plan.get("lay_down") and [" ".join(m) for m in plan["lay_down"]] != [
             str(m) for m in (down.melds if down else ())
         ]:
@@ -120,7 +107,7 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
                 ("goes out", "green") if plan["can_go_out"] else f"leaves {plural(plan['points_left'], 'point')}",
                 (f"  (lays off {' '.join(plan['laid_off'])})", "dim") if plan["laid_off"] else "",
             )
-        for k, step in enumerate(turn.facts["actions"], 1):
+        for k, step in enumerate(turn["actions"], 1):
             say(console, f"    {k}. ", (step, "bold" if k == 1 else ""))
 
     return Outcome(data, render, answer.mismatch)

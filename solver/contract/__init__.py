@@ -4,7 +4,8 @@ The public API; :mod:`solver.contract.game` holds the engine's game state,
 :mod:`solver.contract.players` its AI players and :mod:`solver.contract.referee`
 the independent checks. Where each part lives: ``api`` (the questions),
 ``shapes`` and ``search`` (the exact distance search), ``model`` (the CP-SAT
-lay-down and distance), ``layoff`` (the lay-off model), ``turn`` (the whole-turn plan), ``wilds`` (wild roles
+lay-down and distance), ``layoff`` (the lay-off model), ``turn`` (the whole-turn plan), ``advice`` (that plan in
+engine actions: the hint and ``solve``'s ``turn``), ``wilds`` (wild roles
 and swaps as graphs), ``referee``, ``game``, ``players``. A solve that runs
 out of time raises :class:`solver.errors.SolverTimeout`.
 """

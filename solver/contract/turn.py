@@ -262,6 +262,8 @@ def _not_down(
     hand: Cards, rules: ContractRules, round_: int, seen: Cards, barred: Card | None, time_limit: float
 ) -> AfterDraw:
     """No lay-down this turn: the discard reasoning picks the discard (distance first, then points)."""
+    if not hand:  # nothing to lay down or discard (a position, not a game: a player in a game has gone out)
+        return AfterDraw(hand, (), None, None, 0, False, Status.OPTIMAL, "holds no card: passes")
     if len(hand) == 1:
         return AfterDraw(hand, (), None, None, _points(hand, rules), False, Status.OPTIMAL, "holds one card: passes")
     whole = round_ == rules.rounds and rules.last_round_all_at_once

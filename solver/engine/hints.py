@@ -7,13 +7,10 @@ position's question directly with the solver.
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Any
-
 from solver.engine.base import Game
 from solver.engine.players import Decision, SolverPlayer
 from solver.errors import Status
-from solver.melds import TableMeld, format_table
+from solver.melds import format_table
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 from solver.rules import ContractRules
 
@@ -94,96 +91,20 @@ def _n(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _layoff_actions(table: tuple[TableMeld, ...], plan: Any) -> list[str]:
-    """A lay-off plan as engine actions: the swaps first, then one ``layoff N CARDS`` per meld."""
-    actions = [f"swap {s.meld} {s.card} {s.wild} {s.to}" for s in plan.swaps]
-    placed: dict[int, Counter[Any]] = {}
-    for s in plan.swaps:  # a swap puts the natural card in one meld and the freed wild on another
-        placed.setdefault(s.meld, Counter())[s.card] += 1
-        placed.setdefault(s.to, Counter())[s.wild] += 1
-    for i, (old, new) in enumerate(zip(table, plan.table)):
-        added = Counter(new.meld.cards)
-        added.subtract(old.meld.cards)
-        added.subtract(placed.get(i, Counter()))
-        tokens: list[str] = []
-        for card, role in zip(new.meld.cards, new.meld.roles):
-            if added[card] > 0:
-                added[card] -= 1
-                tokens.append(f"{card}={role}" if role is not None else str(card))
-        if not tokens:
-            continue
-        actions.append(f"layoff {i} {' '.join(tokens)}")
-    return actions or [f"layoff 0 {plan.played}"]
-
-
-def _turn_actions(table: tuple[TableMeld, ...], after: Any, player: int = 0) -> list[str]:
-    """A whole-turn plan after the draw as engine actions: the lay-down, the swaps and lay-offs, the discard."""
-    actions: list[str] = []
-    if after.lay_down:
-        actions.append(f"laydown {format_table(after.lay_down)}")
-    if after.layoff is not None:
-        full = (*table, *(TableMeld(m, player) for m in after.lay_down))
-        actions += _layoff_actions(full, after.layoff)
-    if after.discard is not None:
-        actions.append(f"discard {after.discard}")
-    return actions
-
-
-def _plan_facts(after: Any) -> dict[str, Any]:
-    """The plan after the draw as data: the lay-down (melds as card codes, wild roles written), the
-    cards laid off, the discard, the points left at the end of the turn and whether the player goes out."""
-    return {
-        "lay_down": [str(m).split() for m in after.lay_down],
-        "laid_off": [c.code for c in after.layoff.played] if after.layoff is not None else [],
-        "discard": after.discard.code if after.discard is not None else None,
-        "points_left": after.points_left,
-        "can_go_out": after.goes_out,
-    }
-
-
 def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decision:
-    """The whole-turn plan (:mod:`solver.contract.turn`): with a discard on offer, take it or not; else
-    the first step of the rest of the turn (lay down, lay off, swap, discard)."""
-    from solver.contract.turn import best_turn, plan_after_draw
+    """The whole-turn plan (:func:`solver.contract.advice.turn_decision`, the same as ``solve``'s ``turn``):
+    with a discard on offer, take it or not; else the first step of the rest of the turn."""
+    from solver.contract.advice import turn_decision
 
     rules = puzzle.rules
     assert isinstance(rules, ContractRules)  # a ContractPosition comes with Contract rules
-    if pos.discard is not None:
-        plan = best_turn(
-            pos.hand,
-            pos.table,
-            rules,
-            pos.round,
-            discard=pos.discard,
-            laid_down=pos.laid_down,
-            seen=pos.dead,
-            time_limit=time_limit,
-        )
-        steps = _turn_actions(pos.table, plan.after) if plan.after is not None else []
-        return Decision(
-            "take" if plan.take else "decline",
-            plan.reason,
-            {
-                "distance": plan.distance,
-                "distance_with_discard": plan.distance_take,
-                "outs": str(plan.outs),
-                "actions": ["take", *steps] if plan.take else ["decline"],
-                "status": str(plan.status),
-                "plan": _plan_facts(plan.after) if plan.after is not None else None,
-            },
-        )
-    after = plan_after_draw(
-        pos.hand, pos.table, rules, pos.round, laid_down=pos.laid_down, seen=pos.dead, time_limit=time_limit
+    return turn_decision(
+        pos.hand,
+        pos.table,
+        rules,
+        pos.round,
+        discard=pos.discard,
+        laid_down=pos.laid_down,
+        seen=pos.dead,
+        time_limit=time_limit,
     )
-    actions = _turn_actions(pos.table, after) or ["pass"]
-    facts: dict[str, Any] = {
-        "points_left": after.points_left,
-        "can_go_out": after.goes_out,
-        "actions": actions,
-        "status": str(after.status),
-        "plan": _plan_facts(after),
-    }
-    if after.distance is not None:
-        facts["distance"] = after.distance
-    more = f" ({len(actions)} actions: {'; '.join(actions)})" if len(actions) > 1 else ""
-    return Decision(actions[0], after.reason + more, facts)

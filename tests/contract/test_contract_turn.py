@@ -61,6 +61,15 @@ def test_draw_when_the_discard_does_not_help() -> None:
     assert plan.take is False and plan.after is None and plan.distance == 1 and plan.outs
 
 
+@pytest.mark.parametrize("round_", [1, 7])
+def test_an_empty_hand_passes(round_: int) -> None:
+    """A position with no card in hand (the web API's fuzz sends one): nothing to lay down or discard,
+    the plan passes (the discard reasoning has no card to rank)."""
+    after = plan_after_draw(Cards(), (), ContractRules(), round_)
+    assert after.lay_down == () and after.discard is None and after.points_left == 0
+    assert not after.goes_out and after.status is Status.OPTIMAL and after.reason == "holds no card: passes"
+
+
 def test_call_decision() -> None:
     hand = Cards.parse("5H 5D 6C 7C 8C KD QH 4D 3S JD 10H 9S")
     yes = call_decision(hand, (), RULES, 1, discard=Card.parse("5S"), player=2, laid_down=False)

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from cli.main import app as cli_app
 from solver.answers import solve_puzzle
 from solver.engine.protocol import EngineServer
 from solver.puzzles import from_data
@@ -54,6 +58,55 @@ def test_solve_other_games(client: TestClient, puzzle: dict[str, Any]) -> None:
     assert r.json()["game"] == puzzle["game"]
     want = solve_puzzle(from_data(puzzle)).data
     assert {k: v for k, v in r.json().items() if k not in ("seconds", "game")} == want
+
+
+PLANS = Path(__file__).resolve().parents[2] / "puzzles" / "contract"
+
+
+@pytest.mark.parametrize(
+    ("name", "actions", "plan_lay_down"),
+    [
+        (
+            "laydown-fives-not-kings.toml",
+            ["laydown 5S 5H 5D | 6C 7C 8C 9C", "layoff 0 KC KD KH"],
+            [["5S", "5H", "5D"], ["6C", "7C", "8C", "9C"]],
+        ),
+        (
+            "round7-whole-which-discard.toml",
+            ["laydown 9S 10S JS QS | JD QD KD AD | JC QC 2C=KC AC", "discard QH"],
+            [["9S", "10S", "JS", "QS"], ["JD", "QD", "KD", "AD"], ["JC", "QC", "2C=KC", "AC"]],
+        ),
+    ],
+)
+def test_solve_gives_the_contract_turn_plan_as_the_cli_does(
+    client: TestClient, name: str, actions: list[str], plan_lay_down: list[list[str]]
+) -> None:
+    """The whole-turn plan (`turn`) is in the library's answer: the engine's `solve` and the web's
+    `POST /api/solve` give the one `shanghai solve --json` prints, and the rest of the answer too."""
+    path = PLANS / name
+    puzzle = tomllib.loads(path.read_text(encoding="utf-8"))
+    printed = CliRunner().invoke(cli_app, ["solve", "--json", str(path)])
+    assert printed.exit_code == 0, printed.output
+    cli = json.loads(printed.stdout.splitlines()[0])
+    engine = EngineServer().handle({"cmd": "solve", "puzzle": puzzle})["result"]
+    r = client.post("/api/solve", json={"puzzle": puzzle})
+    assert r.status_code == 200, r.text
+    web = r.json()
+    assert engine["turn"] == cli["turn"] and web["turn"] == cli["turn"]
+    assert cli["turn"]["actions"] == actions and cli["turn"]["lay_down"] == plan_lay_down
+    assert cli["turn"]["can_go_out"] is True and cli["turn"]["points_left"] == 0
+    drop = {"seconds", "puzzle", "check"}  # `check`: the file's [answer] compared (the CLI's --check)
+    assert {k: v for k, v in web.items() if k not in drop} == {k: v for k, v in engine.items() if k not in drop}
+    assert {k: v for k, v in engine.items() if k not in drop} == {k: v for k, v in cli.items() if k not in drop}
+    assert engine["check"] == "ok" and web["check"] == "ok"
+
+
+def test_solve_a_contract_position_with_an_empty_hand(client: TestClient) -> None:
+    """No card in hand: the answer (its whole-turn plan included) is to pass, not a server error."""
+    for round_ in (1, 7):
+        r = client.post("/api/solve", json={"puzzle": {"game": "contract", "position": {"round": round_, "hand": []}}})
+        assert r.status_code == 200, r.text
+        assert r.json()["turn"]["actions"] == ["pass"] and r.json()["can_go_out"] is False
 
 
 LEAD = {"game": "zsy", "position": {"hand": "5H 6H 7H 8D 5C", "opponent": "10S JH QD KC"}}

@@ -236,7 +236,40 @@ function renderContract(root, p, r) {
   if (r.swaps && r.swaps.length) {
     fact(t("contract.swaps"), el("ul", {}, r.swaps.map((s) => el("li", {}, cardEl(s.card), " " + t("contract.swap", { wild: s.wild, meld: meldName(s.meld), to: meldName(s.to) })))));
   }
-  fact(t("contract.can_go_out"), el("b", { text: r.can_go_out ? t("yes") : t("no") }));
+  if (r.whole_discards !== undefined && r.whole_discards !== null) {
+    fact(t("contract.whole_discards"), r.whole_discards.length
+      ? el("div", { id: "whole-discards" }, cardsEl(tokens(r.whole_discards)))
+      : el("span", { id: "whole-discards", text: t("contract.none") }));
+  }
+  // The answer's own lay-down and lay-off; when the whole-turn plan ends otherwise, it is said to be theirs.
+  const plan = r.turn && r.turn.can_go_out !== null ? r.turn : null;
+  const other = plan && plan.can_go_out !== r.can_go_out;
+  fact(t("contract.can_go_out"), el("span", {}, el("b", { id: "can-go-out", text: r.can_go_out ? t("yes") : t("no") }),
+    other ? el("span", { class: "muted", text: " (" + t("contract.go_out_see_plan") + ")" }) : null));
+  if (r.turn) renderTurn(root, r);
+}
+
+// Melds as text, one string per meld ("5S 5H 5D"): two lay-downs compared meld by meld.
+const meldTexts = (melds) => (melds || []).map((m) => tokens(m).join(" "));
+
+// The whole-turn plan (docs/json.md `turn`, the same as `shanghai solve` prints): every step in
+// order, drawn as the advice draws an action, and how the turn ends. When the plan lays down
+// other melds than the best lay-down alone (they leave more to lay off), it says so and draws them.
+function renderTurn(root, r) {
+  const turn = r.turn;
+  const box = el("div", { class: "turn-plan", id: "turn-plan" },
+    el("h3", { text: t("contract.turn_plan") }),
+    el("ol", { class: "steps", id: "plan-steps" }, turn.actions.map((a) => el("li", { "data-action": a }, actionEl(a)))));
+  if (turn.can_go_out !== null) {
+    box.append(el("p", { id: "plan-end", text: turn.can_go_out ? t("contract.plan_goes_out") : t("contract.plan_points_left", { n: turn.points_left }) }));
+    const planned = meldTexts(turn.lay_down);
+    const alone = meldTexts(r.lay_down);
+    if (planned.length && (planned.length !== alone.length || planned.some((m, i) => m !== alone[i]))) {
+      box.append(el("p", { id: "plan-other-melds", text: t("contract.plan_other_melds") }),
+        el("div", { id: "plan-lay-down" }, turn.lay_down.map((m) => el("div", { class: "meld-row" }, cardsEl(tokens(m))))));
+    }
+  }
+  root.append(box);
 }
 
 function renderZsy(root, p, r) {
@@ -249,7 +282,9 @@ function renderZsy(root, p, r) {
   root.append(el("h3", { text: t("zsy.fewest", { n: r.fewest_plays }) }),
     el("div", { class: "replies", id: "split" }, r.split.map((g) => el("div", { class: "reply" }, cardsEl(g, { fan: true })))));
   const shown = r.moves.slice(0, 24);
-  root.append(el("h3", { text: r.to_beat ? t("zsy.replies_best") : t("zsy.leads_best") }),
+  // In an endgame the winning leads above are the answer; this list ranks your hand alone.
+  const listed = r.to_beat ? t("zsy.replies_best") : eg ? t("zsy.leads_own_hand") : t("zsy.leads_best");
+  root.append(el("h3", { id: "replies-head", text: listed }),
     el("div", { class: "replies", id: "replies" }, shown.map((m) => el("div", { class: "reply" },
       el("span", { class: "kind", text: t("verb." + m.kind) }), cardsEl(zsyRoles(m.cards, m.kind), { fan: true }),
       el("span", { class: "plays-left", text: t("zsy.plays_left", { n: m.plays_left }) })))));
