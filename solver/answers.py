@@ -209,19 +209,10 @@ def _contract(puzzle: Puzzle, opts: SolveOptions) -> Answer:
     rules = puzzle.rules
     if not isinstance(pos, ContractPosition) or not isinstance(rules, ContractRules):
         raise PuzzleError(f"{puzzle.name}: not a contract position")
-    from solver.contract.advice import turn_data, turn_decision
+    from solver.contract.advice import position_decision, turn_data
 
     sol = _solve_contract(pos, rules, opts)
-    turn = turn_decision(
-        pos.hand,
-        pos.table,
-        rules,
-        pos.round,
-        discard=pos.discard,
-        laid_down=pos.laid_down,
-        seen=pos.dead,
-        time_limit=opts.time_limit,
-    )
+    turn = position_decision(pos, rules, opts.time_limit)
     data = {**_contract_data(pos, rules, sol), "turn": turn_data(turn)}
     mismatch = (
         _contract_mismatch(puzzle.answer, {**data, **_plan_points(puzzle, pos, rules, opts, data["turn"])})

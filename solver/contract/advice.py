@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solver.cards import Card, Cards
 from solver.contract.api import NO_CARDS, Layoff
@@ -28,7 +28,10 @@ from solver.engine.base import Decision
 from solver.melds import TableMeld, format_table
 from solver.rules.contract import ContractRules
 
-__all__ = ["layoff_actions", "plan_facts", "turn_actions", "turn_data", "turn_decision"]
+if TYPE_CHECKING:
+    from solver.puzzles import ContractPosition
+
+__all__ = ["layoff_actions", "plan_facts", "position_decision", "turn_actions", "turn_data", "turn_decision"]
 
 
 def layoff_actions(table: Sequence[TableMeld], plan: Layoff) -> list[str]:
@@ -139,3 +142,18 @@ def turn_data(decision: Decision) -> dict[str, Any]:
         "points_left": plan.get("points_left"),
         "can_go_out": plan.get("can_go_out"),
     }
+
+
+def position_decision(pos: ContractPosition, rules: ContractRules, time_limit: float = 10.0) -> Decision:
+    """:func:`turn_decision` for a puzzle position (its hand, table, round, discard on offer, whether
+    the player has laid down and the dead cards): the hint's decision and ``solve``'s ``turn``."""
+    return turn_decision(
+        pos.hand,
+        pos.table,
+        rules,
+        pos.round,
+        discard=pos.discard,
+        laid_down=pos.laid_down,
+        seen=pos.dead,
+        time_limit=time_limit,
+    )

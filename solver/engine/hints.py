@@ -94,17 +94,8 @@ def _n(n: int, word: str) -> str:
 def _contract(puzzle: Puzzle, pos: ContractPosition, time_limit: float) -> Decision:
     """The whole-turn plan (:func:`solver.contract.advice.turn_decision`, the same as ``solve``'s ``turn``):
     with a discard on offer, take it or not; else the first step of the rest of the turn."""
-    from solver.contract.advice import turn_decision
+    from solver.contract.advice import position_decision
 
     rules = puzzle.rules
     assert isinstance(rules, ContractRules)  # a ContractPosition comes with Contract rules
-    return turn_decision(
-        pos.hand,
-        pos.table,
-        rules,
-        pos.round,
-        discard=pos.discard,
-        laid_down=pos.laid_down,
-        seen=pos.dead,
-        time_limit=time_limit,
-    )
+    return position_decision(pos, rules, time_limit)
