@@ -29,8 +29,8 @@ def test_position_shows_every_card_once() -> None:
             expected += sum(len(m) for m in pos.table)
         elif isinstance(pos, ContractPosition):
             expected += sum(len(t.meld) for t in pos.table) + (pos.discard is not None)
-        elif pos.to_beat is not None:
-            expected += len(pos.to_beat)
+        else:  # Zheng Shang You: the combination to beat, or a lead endgame's known opponent hand
+            expected += len(pos.to_beat or ()) + len(pos.opponent or ())
         assert len(_cards(puzzle_svg(puzzle))) == expected, path
 
 
