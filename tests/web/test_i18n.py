@@ -183,3 +183,27 @@ def test_hints_carry_their_reasons_as_facts(client: TestClient) -> None:
     assert {"plays_to_go_out", "plays_most"} <= codes and codes & {"take", "draw", "discard_distance", "points_left"}, (
         codes
     )
+
+
+def test_every_hint_of_seeded_games_has_a_reason_code() -> None:
+    """Every hint the engine gives a seat (the solver player's decision) in seeded games of the three
+    games has a reason code the page can write (``hint_facts`` never fails on a decision's facts:
+    a won Zheng Shang You endgame's once did, a server error in a live game)."""
+    from solver.engine import new_game
+    from solver.engine.hints import hint_for_game
+    from web.seats import hint_facts
+
+    for name, players in (("zsy", 4), ("manipulation", 3), ("contract", 3)):
+        codes: set[str] = set()
+        for seed in range(3):
+            game = new_game(name, None, players, seed, max_hands=1) if name == "zsy" else new_game(name, None, players, seed)
+            for _ in range(120):
+                if game.is_terminal():
+                    break
+                d = hint_for_game(game)
+                why = hint_facts({"action": str(d.action), "reason": d.reason, "facts": d.facts})
+                assert why["code"] in HINT_CODES, (name, seed, d)
+                codes.add(why["code"])
+                game.apply(d.action)
+        want = {"zsy": "wins_endgame", "manipulation": "plays_most", "contract": "points_left"}[name]
+        assert want in codes, (name, codes)
