@@ -73,7 +73,9 @@ def _hidden(state: ShanghaiState, player: int) -> list[list[int]]:
     deal, dealt, start = state.start.value
     last = _last_deal(state)
     firsts = [k for k in state.shuffles if k > last]  # this round's reshuffles, each with its draws
-    sizes = [next((k for k in range(f, len(state.log)) if state.log[k][0] != CHANCE), len(state.log)) - f for f in firsts]
+    sizes = [
+        next((k for k in range(f, len(state.log)) if state.log[k][0] != CHANCE), len(state.log)) - f for f in firsts
+    ]
     stocks = [[ALL_CARDS[state.log[k][1]] for k in range(f, f + n)] for f, n in zip(firsts, sizes)]
     actions = state.turn.game.history[state.started :]
     groups = [[last + s for s in hidden_slots(start, deal, dealt, actions, player, stocks)]]

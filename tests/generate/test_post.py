@@ -100,10 +100,8 @@ def test_the_puzzle_of_the_day_of_one_question(tmp_path: Path) -> None:
     lead = daily(day, game="zsy", question="lead")
     assert lead.meta["kind"] == "lead" and dumps(lead) == dumps(daily(day, game="zsy", question="lead"))
     assert dumps(lead) != dumps(daily(day, game="zsy"))
-    result = runner.invoke(
-        app,
-        ["daily", "--date", "2026-12-09", "--game", "contract", "--question", "laydown", "-o", str(tmp_path / "d.toml")],
-    )
+    wednesday = ["daily", "--date", "2026-12-09", "--game", "contract"]  # medium
+    result = runner.invoke(app, [*wednesday, "--question", "laydown", "-o", str(tmp_path / "d.toml")])
     assert result.exit_code == 0, result.output
     assert load(tmp_path / "d.toml").meta["kind"] == "laydown"
     bad = runner.invoke(app, ["daily", "--date", "2026-12-07", "--game", "contract", "--question", "laydown"])

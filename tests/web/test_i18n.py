@@ -196,7 +196,11 @@ def test_every_hint_of_seeded_games_has_a_reason_code() -> None:
     for name, players in (("zsy", 4), ("manipulation", 3), ("contract", 3)):
         codes: set[str] = set()
         for seed in range(3):
-            game = new_game(name, None, players, seed, max_hands=1) if name == "zsy" else new_game(name, None, players, seed)
+            game = (
+                new_game(name, None, players, seed, max_hands=1)
+                if name == "zsy"
+                else new_game(name, None, players, seed)
+            )
             for _ in range(120):
                 if game.is_terminal():
                     break
