@@ -105,7 +105,7 @@ def render_position(puzzle: Puzzle) -> None:
             say(out, "  table  ", meld_parts(meld))
         say(out, "  hand   ", cards_parts(pos.hand))
     elif isinstance(pos, ContractPosition):
-        contract = " + ".join(map(str, puzzle.rules.contract(pos.round)))  # type: ignore[union-attr]
+        contract = puzzle.rules.contract_text(pos.round)  # type: ignore[union-attr]
         say(out, f"  round  {pos.round}: {contract}")
         for t in pos.table:
             say(out, "  table  ", (f"p{t.owner}", "dim"), " ", meld_parts(t.meld))

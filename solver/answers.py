@@ -320,7 +320,7 @@ def _contract_data(pos: ContractPosition, rules: ContractRules, sol: _ContractSo
     down, dist, layoff = sol.down, sol.dist, sol.layoff
     data: dict[str, Any] = {
         "round": pos.round,
-        "contract": " + ".join(map(str, rules.contract(pos.round))),
+        "contract": rules.contract_text(pos.round),
         "can_lay_down": None if pos.laid_down else down is not None,
         "lay_down": [meld_codes(m) for m in down.melds] if down else None,
         "points_left": down.points_left if down else None,

@@ -75,7 +75,7 @@ def footer(puzzle: Puzzle) -> str:
     parts = [GAME_NAMES[puzzle.game]]
     pos = puzzle.position
     if isinstance(pos, ContractPosition):
-        parts.append(f"round {pos.round}: {' + '.join(map(str, puzzle.rules.contract(pos.round)))}")  # type: ignore[union-attr]
+        parts.append(f"round {pos.round}: {puzzle.rules.contract_text(pos.round)}")  # type: ignore[union-attr]
     changed = puzzle.rules.changed()
     rules = ", ".join(f"{k} {v}" for k, v in sorted(changed.items()) if k != "contracts" or isinstance(v, str))
     parts.append(f"rules: {rules or 'default'}")

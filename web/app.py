@@ -477,7 +477,7 @@ def _puzzle_routes(app: FastAPI) -> None:
         cards = {c.code: n for c, n in ruleset.deck.items()} if hasattr(ruleset, "deck") else {}
         extra: dict[str, Any] = {}
         if body.game == "contract":
-            extra["contracts"] = [" + ".join(map(str, ruleset.contract(r))) for r in range(1, ruleset.rounds + 1)]  # type: ignore[union-attr]
+            extra["contracts"] = [ruleset.contract_text(r) for r in range(1, ruleset.rounds + 1)]  # type: ignore[union-attr]
         return {"game": body.game, "rules": ruleset.to_dict(), "deck": cards, **extra}
 
 

@@ -33,7 +33,7 @@ __all__ = ["contract_problem"]
 
 def _owner_problem(owner: int, melds: Sequence[TableMeld], round_: int, rules: ContractRules) -> str | None:
     """Why ``owner``'s melds are not the round's contract (None when they are)."""
-    contract = " + ".join(map(str, rules.contract(round_)))
+    contract = rules.contract_text(round_)
     shown = " | ".join(str(t.meld) for t in melds)
     try:
         check_lay_down(Cards(c for t in melds for c in t.meld.cards), [t.meld for t in melds], rules, round_)

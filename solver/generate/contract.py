@@ -319,7 +319,7 @@ def _discard(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle |
     )
     if check.missing != after:  # pragma: no cover - two models agree
         raise MeldError("the CP-SAT distance disagrees with the discard search")
-    contract = " + ".join(map(str, rules.contract(round_)))
+    contract = rules.contract_text(round_)
     return place(
         Puzzle(
             "contract",
@@ -401,7 +401,7 @@ def _whole(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | N
     if feats["decoys"] < fewest_decoys("contract", level, "whole"):
         return None
     _confirm_whole(rules, pos, answer, down.melds)
-    contract = " + ".join(map(str, rules.contract(round_)))
+    contract = rules.contract_text(round_)
     return place(
         Puzzle(
             "contract",

@@ -169,7 +169,7 @@ def _position(p: Puzzle) -> list[str]:
     if isinstance(pos, ManipulationPosition):
         return [*(f"table  {m}" for m in pos.table), f"hand   {pos.hand}"]
     if isinstance(pos, ContractPosition):
-        contract = " + ".join(map(str, p.rules.contract(pos.round)))  # type: ignore[union-attr]
+        contract = p.rules.contract_text(pos.round)  # type: ignore[union-attr]
         lines = [f"round  {pos.round}: {contract}{'  (laid down)' if pos.laid_down else ''}"]
         lines += [f"table  p{t.owner} {t.meld}" for t in pos.table]
         return [*lines, f"hand   {pos.hand}"]

@@ -162,6 +162,10 @@ class ContractRules(RuleSet):
             raise RulesError(f"round must be 1-{self.rounds}, not {round_}")
         return self.contracts[round_ - 1]
 
+    def contract_text(self, round_: int) -> str:
+        """The contract of round ``round_`` as players name it: ``set + run``."""
+        return " + ".join(map(str, self.contract(round_)))
+
     @property
     def deck(self) -> Cards:
         """All cards in play: ``decks`` x 52 plus ``jokers`` plain jokers."""
