@@ -28,13 +28,13 @@ class OptionalBuildExt(build_ext):
     def run(self) -> None:
         try:
             super().run()
-        except Exception as exc:  # noqa: BLE001 - any failure means: stay pure
+        except Exception as exc:  # any failure means: stay pure
             self._skip("the compiled core", exc)
 
     def build_extension(self, ext) -> None:  # type: ignore[no-untyped-def]
         try:
             super().build_extension(ext)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self._skip(ext.name, exc)
 
     @staticmethod
