@@ -79,7 +79,9 @@ RuleOpt = Annotated[
 
 def _version(value: bool) -> None:
     if value:
-        out.print(f"shanghai {__version__}")
+        from solver.native import describe
+
+        out.print(f"shanghai {__version__}, {describe()}", highlight=False)
         raise typer.Exit()
 
 
@@ -414,7 +416,7 @@ def main(args: list[str] | None = None) -> None:
     """
     import sys
 
-    from solver.envs import MissingExtra
+    from solver.extras import MissingExtra
 
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)

@@ -26,13 +26,18 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.gzip import GZipMiddleware
+from solver.extras import missing
+
+try:
+    from fastapi import FastAPI, Request
+    from fastapi.exceptions import RequestValidationError
+    from fastapi.openapi.utils import get_openapi
+    from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+    from pydantic import BaseModel, ConfigDict, Field
+    from starlette.exceptions import HTTPException as StarletteHTTPException
+    from starlette.middleware.gzip import GZipMiddleware
+except ImportError as _exc:  # one line naming the extra, not the raw import error
+    raise missing(_exc, "web") from None
 
 from solver import __version__
 from solver.engine import GAME_NAMES

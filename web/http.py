@@ -9,9 +9,14 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from fastapi import Request
-from fastapi.responses import JSONResponse, Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from solver.extras import missing
+
+try:
+    from fastapi import Request
+    from fastapi.responses import JSONResponse, Response
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
+except ImportError as _exc:  # one line naming the extra, not the raw import error
+    raise missing(_exc, "web") from None
 
 __all__ = ["STATUS", "CSP", "LOCAL_HOSTS", "error", "json_depth", "Guard", "Head", "cached", "document_errors"]
 

@@ -12,6 +12,7 @@ import webbrowser
 from collections.abc import Sequence
 from typing import Any
 
+from solver.extras import missing
 from web.settings import Limits
 
 __all__ = ["serve", "app_from_env", "check_port", "ServeError"]
@@ -78,7 +79,10 @@ def serve(
     ``workers`` server processes (more than one needs ``store``, a Redis URL), each with ``solvers``
     solver processes (0: threads); ``allowed_hosts`` are host names accepted besides localhost's.
     """
-    import uvicorn
+    try:
+        import uvicorn
+    except ImportError as exc:  # one line naming the extra
+        raise missing(exc, "web") from None
 
     from web.app import create_app
 

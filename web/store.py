@@ -26,6 +26,8 @@ import threading
 import time
 from typing import Any, Protocol
 
+from solver.extras import missing
+
 __all__ = ["Store", "MemoryStore", "RedisStore", "open_store", "StoreError"]
 
 
@@ -228,7 +230,10 @@ class RedisStore:
     """
 
     def __init__(self, url: str, prefix: str = "shanghai:") -> None:
-        import redis
+        try:
+            import redis
+        except ImportError as exc:  # one line naming the extra
+            raise missing(exc, "web") from None
 
         self._redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5, health_check_interval=30)
         self.prefix = prefix

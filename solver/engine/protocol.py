@@ -436,10 +436,12 @@ class EngineServer:
     def cmd_version(self, req: Mapping[str, Any]) -> dict[str, Any]:
         """The engine's version, the protocol's, and its commands."""
         from solver import __version__
+        from solver.native import describe
 
         return {
             "engine": "shanghai",
             "version": __version__,
+            "core": describe(),
             "protocol": PROTOCOL_VERSION,
             "commands": list(self.handlers),
         }

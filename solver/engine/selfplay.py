@@ -24,6 +24,7 @@ from solver.engine import new_game
 from solver.engine.base import Game
 from solver.engine.players import make_players
 from solver.errors import ShanghaiError
+from solver.extras import require
 
 __all__ = ["GameResult", "KindStats", "SelfplayStats", "play_one", "selfplay", "wilson", "check_invariants"]
 
@@ -208,10 +209,7 @@ def ray_results(jobs: Sequence[Any], workers: int, address: str) -> Iterator[Gam
     ``address`` ``"local"`` starts a local Ray with ``workers`` CPUs (and stops
     it at the end); any other address joins that cluster.
     """
-    try:
-        import ray as ray_lib
-    except ImportError:
-        raise ShanghaiError("ray is missing: pip install 'shanghai[ray]'") from None
+    ray_lib = require("ray", "ray")
     started = not ray_lib.is_initialized()
     if started:
         if address == "local":

@@ -10,27 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from solver.extras import MissingExtra, missing, require
+
 __all__ = ["aec_env", "require", "MissingExtra", "missing"]
-
-
-class MissingExtra(ImportError):
-    """An optional extra is not installed: one line naming the module and the extra to install
-    (the CLI prints it as one line and exits 2)."""
-
-
-def missing(exc: ImportError, extra: str) -> MissingExtra:
-    """The one-line error for an import of ``extra`` that failed with ``exc``."""
-    return MissingExtra(f"{exc.name or 'a module'} is missing: pip install 'shanghai[{extra}]'")
-
-
-def require(module: str, extra: str) -> Any:
-    """Import ``module`` or raise one clear line naming the extra to install."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise missing(exc, extra) from None
 
 
 def aec_env(game: str, rules: Any = None, players: int = 4, seed: int = 0, **options: Any) -> Any:

@@ -22,8 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import gymnasium
-import numpy as np
+from solver.extras import missing
+
+try:
+    import gymnasium
+    import numpy as np
+except ImportError as _exc:  # one line naming the extra, not the raw import error
+    raise missing(_exc, "rl") from None
 
 from solver.envs.pettingzoo import ShanghaiEnv
 from solver.errors import IllegalActionError

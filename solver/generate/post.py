@@ -31,6 +31,7 @@ from typing import Any, Literal
 from urllib.parse import urlencode
 
 from solver.errors import ShanghaiError
+from solver.extras import require
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle
 
 __all__ = ["FORMATS", "Format", "post", "page_link", "answer_words", "daily", "daily_choice", "book", "BookError"]
@@ -157,10 +158,7 @@ def book(puzzles: Sequence[Puzzle], out: Path, *, title: str = "Shanghai puzzles
     """
     if not puzzles:
         raise BookError("no puzzles to put in a book")
-    try:
-        from fpdf import FPDF
-    except ImportError:  # pragma: no cover - the extra is installed where the book is made
-        raise BookError("the book needs the PDF library: pip install 'shanghai[book]' (fpdf2)") from None
+    FPDF = require("fpdf", "book").FPDF  # MissingExtra (one line naming the extra) without it
     import io
 
     from solver.picture import puzzle_svg, svg_to_png

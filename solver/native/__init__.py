@@ -70,7 +70,7 @@ def describe() -> str:
         return "native (C++ core: " + ", ".join(have) + ")"
     if have:
         return "pure for " + ", ".join(n for n in CORES if n not in have) + "; native: " + ", ".join(have)
-    return "pure (no compiled core: built without a C++ compiler)"
+    return "pure (no compiled core built)"
 
 
 @contextmanager

@@ -28,8 +28,11 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_version() -> None:
+    from solver.native import describe
+
     result = runner.invoke(app, ["--version"])
-    assert result.exit_code == 0 and "shanghai" in result.stdout
+    assert result.exit_code == 0 and result.stdout.strip() == f"shanghai 0.1.0, {describe()}"
+    assert describe().startswith(("native", "pure"))
 
 
 def test_check_prints_pretty_position(tmp_path: Path) -> None:

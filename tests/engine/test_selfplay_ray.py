@@ -12,7 +12,7 @@ from typing import Any
 from solver.engine import new_game
 from solver.engine.players import make_players
 from solver.engine.selfplay import SelfplayStats, selfplay
-from tests.envs.needs import need
+from solver.extras import require
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,7 +26,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ray_two_workers_equal_local_workers() -> None:
-    need("ray", "ray")
+    require("ray", "ray")
     kinds = ["random", "greedy", "random", "greedy"]
     local = selfplay("zsy", 24, kinds, seed=7, workers=1, options={"max_hands": 1})
     seen: list[int] = []

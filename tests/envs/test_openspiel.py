@@ -9,9 +9,9 @@ import pytest
 
 from solver.cards import ALL_CARDS, Cards
 from solver.errors import IllegalActionError
-from tests.envs.needs import need
+from solver.extras import require
 
-pyspiel = need("pyspiel", "openspiel")
+pyspiel = require("pyspiel", "openspiel")
 import solver.envs.openspiel  # noqa: E402,F401
 
 GAMES = [

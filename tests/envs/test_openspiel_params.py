@@ -8,9 +8,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tests.envs.needs import need
+from solver.extras import require
 
-pyspiel = need("pyspiel", "openspiel")
+pyspiel = require("pyspiel", "openspiel")
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 from solver.envs.openspiel import ObserverError  # noqa: E402

@@ -12,9 +12,9 @@ import pytest
 from solver.engine import new_game
 from solver.engine.players import RandomPlayer
 from solver.envs.actions import Turn
-from tests.envs.needs import need
+from solver.extras import require
 
-need("pettingzoo", "rl")
+require("pettingzoo", "rl")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from solver.envs import aec_env  # noqa: E402

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from tests.envs.needs import need
+from solver.extras import require
 
-need("pettingzoo", "rl")
+require("pettingzoo", "rl")
 
 
 def test_every_solver_question_behind_the_masks_has_no_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,13 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.envs.needs import need
+from solver.extras import require
 
-need("ray", "ray")
+require("ray", "ray")
 
 
 def test_the_ray_extra_has_the_client() -> None:
-    need("grpc", "ray")  # what ray:// needs (ray[client])
+    require("grpc", "ray")  # what ray:// needs (ray[client])
     text = (Path(__file__).parents[2] / "pyproject.toml").read_text()
     assert 'ray = ["ray[client]' in text
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.envs.needs import need
+from solver.extras import require
 
 pytestmark = pytest.mark.slow
 
@@ -28,8 +28,8 @@ ROOT = Path(__file__).parents[2]
 @pytest.fixture(scope="module")
 def rllib_ppo() -> Any:
     """``examples/rllib_ppo.py`` as a module (the extra checked first: under CI a missing one fails)."""
-    need("ray.rllib", "rllib")
-    need("torch", "rllib")
+    require("ray.rllib", "rllib")
+    require("torch", "rllib")
     spec = importlib.util.spec_from_file_location("rllib_ppo", ROOT / "examples" / "rllib_ppo.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

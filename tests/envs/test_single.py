@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from tests.envs.needs import need
+from solver.extras import require
 
-need("pettingzoo", "rl")
+require("pettingzoo", "rl")
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 

@@ -17,12 +17,22 @@ from typing import Any
 
 import pytest
 
-fastapi = pytest.importorskip("fastapi", reason="the web extra is not installed: pip install -e '.[web]'")
+from solver.extras import MissingExtra, missing, require
 
-from fastapi.testclient import TestClient  # noqa: E402
+try:
+    from fastapi.testclient import TestClient
 
-from web.app import create_app  # noqa: E402
-from web.engine import Limits  # noqa: E402
+    from web.app import create_app
+    from web.engine import Limits
+except ImportError as exc:  # no web extra: a fixture raises it, and the root conftest skips its tests
+    _MISSING: MissingExtra | None = missing(exc, "web")
+else:
+    _MISSING = None
+
+
+def _web() -> None:
+    if _MISSING is not None:
+        raise _MISSING
 
 CHROMIUM = os.environ.get("SHANGHAI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -38,6 +48,7 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     """The app in process (solves in threads: no worker processes to start)."""
+    _web()
     with TestClient(create_app(Limits(workers=0)), base_url="http://localhost", raise_server_exceptions=False) as c:
         yield c
 
@@ -51,6 +62,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[str]:
     """A real server on localhost (uvicorn in a thread, one solver worker process)."""
+    _web()
     import uvicorn
 
     port = _free_port()
@@ -79,10 +91,7 @@ def browser() -> Iterator[Any]:
     """Headless Chromium from the OS packages, driven by Playwright."""
     if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
         _no_browser(f"no Chromium at {CHROMIUM} (apt-get install chromium; or set SHANGHAI_CHROMIUM)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _no_browser("Playwright for Python is not installed (pip install -e '.[web]')")
+    sync_playwright = require("playwright.sync_api", "web").sync_playwright
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
@@ -124,10 +133,7 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     exe = shutil.which("redis-server")
     if exe is None:
         _no_redis("no redis-server (apt-get install redis-server)")
-    try:
-        import redis
-    except ImportError:
-        _no_redis("the redis client is not installed (pip install -e '.[web]')")
+    redis = require("redis", "web")
     port = _free_port()
     proc = subprocess.Popen(
         [str(exe), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",

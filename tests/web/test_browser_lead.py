@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from solver.answers import solve_puzzle
+from solver.extras import require
 from solver.generate.post import page_link
 from solver.puzzles import ZsyPosition, load
 from tests.web.pages import cards as _cards
@@ -19,7 +20,7 @@ from tests.web.pages import open_page as _open
 from tests.web.pages import solve as _solve
 from tests.web.test_i18n_browser import _VISIBLE_TEXTS, CATALOGUES, _english_left
 
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+expect = require("playwright.sync_api", "web").expect
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAP = ROOT / "puzzles" / "zsy" / "lead-flush-trap.toml"

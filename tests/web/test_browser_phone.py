@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from solver.extras import require
 from tests.web.pages import open_page as _open
 
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+expect = require("playwright.sync_api", "web").expect
 
 from tests.web.axe import assert_clean  # noqa: E402
 

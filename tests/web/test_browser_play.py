@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("playwright.sync_api", reason="Playwright is not installed")
-
+from solver.extras import require
 from tests.web.axe import assert_clean
 from tests.web.pages import open_page as _open
+
+require("playwright.sync_api", "web")
 
 SEED = os.environ.get("SHANGHAI_PLAY_SEED", "2")
 """The Contract deal of the test: one where a lay-down, a lay-off and a discard with other actions all come up."""

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
+from solver.extras import require
 from tests.web.axe import assert_clean
 from tests.web.pages import open_page as _open
 from tests.web.pages import solve as _solve
 
-expect = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed").expect
+expect = require("playwright.sync_api", "web").expect
 
 CATALOGUES = {
     lang: json.loads(
