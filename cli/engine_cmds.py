@@ -66,7 +66,6 @@ def hint(
     file's position is answered directly. The action is printed in the form
     play and the engine accept.
     """
-    from solver.engine import load_record, replay
     from solver.engine.hints import hint_for_game, hint_for_puzzle
     from solver.puzzles import load
 
@@ -75,13 +74,9 @@ def hint(
         bad_input(wrong)
     try:
         if file.suffix == ".json":
-            try:
-                text = file.read_text(encoding="utf-8")
-            except UnicodeDecodeError:
-                bad_input(f"{file}: cannot read: not UTF-8 text")
-            except OSError as exc:
-                bad_input(f"{file}: cannot read: {exc.strerror or 'not a readable file'}")
-            game = replay(load_record(text, str(file)))
+            from cli.records import load_game
+
+            _, game = load_game(file)
             if game.is_terminal():
                 bad_input(f"{file}: the game is over; there is nothing to hint")
             if hasattr(game, "time_limit"):

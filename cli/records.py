@@ -22,19 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import PuzzleError, ShanghaiError
+from solver.inputs import ENV, file_kind, limits, read_file
 
-__all__ = ["RecordFile", "load_game", "MAX_RECORD_BYTES"]
+__all__ = ["RecordFile", "load_game", "read_record"]
 
-MAX_RECORD_BYTES = 64 * 1024 * 1024
-"""A larger file is not taken for a game record."""
 
-_KINDS = {
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFIFO: "a FIFO",
-    stat.S_IFSOCK: "a socket",
-    stat.S_IFDIR: "a folder",
-}
+def read_record(path: Path) -> str:
+    """The text of the game record file ``path``: a regular file of at most ``SHANGHAI_MAX_RECORD_BYTES``
+    (16 MiB), else one line naming the problem (:func:`solver.inputs.read_file`)."""
+    return read_file(path, limits().record_bytes, "a game record", ENV["record_bytes"])
 
 
 def _is_record(path: Path) -> bool:
@@ -42,10 +38,8 @@ def _is_record(path: Path) -> bool:
     from solver.engine import load_record
 
     try:
-        if path.stat().st_size > MAX_RECORD_BYTES:
-            return False
-        load_record(path.read_text(encoding="utf-8-sig"), str(path))
-    except (OSError, UnicodeDecodeError, ShanghaiError):
+        load_record(read_record(path), str(path))
+    except ShanghaiError:
         return False
     return True
 
@@ -76,7 +70,7 @@ class RecordFile:
         except OSError as exc:
             raise PuzzleError(f"{where}: cannot use: {exc.strerror}") from None
         if target is not None and not stat.S_ISREG(target.st_mode):
-            kind = _KINDS.get(stat.S_IFMT(target.st_mode), "not a regular file")
+            kind = file_kind(target.st_mode)
             raise PuzzleError(f"{where}: is {kind}; a game record is written only to a regular file")
         parent = self.path.resolve().parent
         if not parent.is_dir():
@@ -129,15 +123,8 @@ def load_game(path: Path) -> tuple[Any, Any]:
     """The game record at ``path`` and the game replayed to its end (``ShanghaiError`` naming the problem)."""
     from solver.engine import load_record, replay
 
+    record = load_record(read_record(path), str(path))
     try:
-        if os.path.getsize(path) > MAX_RECORD_BYTES:
-            raise PuzzleError(f"{path}: too large for a game record")
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise PuzzleError(f"{path}: cannot read: not UTF-8 text") from None
-    except IsADirectoryError:
-        raise PuzzleError(f"{path}: is a folder; give a game record (.json)") from None
-    except OSError as exc:
-        raise PuzzleError(f"{path}: cannot read: {exc.strerror or 'not a readable file'}") from None
-    record = load_record(text, str(path))
-    return record, replay(record)
+        return record, replay(record)
+    except ShanghaiError as exc:  # the rules, the seats or an action: named with the file
+        raise PuzzleError(f"{path}: {exc}") from None
