@@ -3,7 +3,7 @@
 ``--save PATH`` writes the record after every action. It writes only regular
 files: a device, a FIFO or a folder is refused (``--force`` too: a record is
 a file). An existing file that is not a game record, or a symbolic link, is
-refused unless ``--force``: then the file is replaced, and a link is written
+refused unless ``--force``, and so is a record of another game: then the file is replaced, and a link is written
 through (its target must be a regular file or not exist yet). The record is
 written to a temporary file in the same folder and renamed over the target,
 so a crash never leaves half a record, only where the target is a regular
@@ -33,23 +33,28 @@ def read_record(path: Path) -> str:
     return read_file(path, limits().record_bytes, "a game record", ENV["record_bytes"])
 
 
-def _is_record(path: Path) -> bool:
-    """True if the regular file ``path`` holds a game record (so replacing it loses nothing else)."""
+def _record_game(path: Path) -> str | None:
+    """The game of the record in the regular file ``path``; None when it holds no game record."""
     from solver.engine import load_record
 
     try:
-        load_record(read_record(path), str(path))
+        return load_record(read_record(path), str(path)).game
     except ShanghaiError:
-        return False
-    return True
+        return None
+
+
+def _is_record(path: Path) -> bool:
+    """True if the regular file ``path`` holds a game record (so replacing it loses nothing else)."""
+    return _record_game(path) is not None
 
 
 class RecordFile:
     """Where ``--save`` writes; :meth:`check` says why it may not (``PuzzleError``), :meth:`write` writes."""
 
-    def __init__(self, path: Path, force: bool = False) -> None:
+    def __init__(self, path: Path, force: bool = False, game: str | None = None) -> None:
         self.path = path
         self.force = force
+        self.game = game  # the game written: a record of another game is replaced only with --force
         self.mine = False  # set once this run has written the file: it is a record now
 
     def check(self) -> None:
@@ -75,8 +80,12 @@ class RecordFile:
         parent = self.path.resolve().parent
         if not parent.is_dir():
             raise PuzzleError(f"{where}: the folder {self.path.parent} does not exist")
-        if target is not None and not self.force and not self.mine and not _is_record(self.path):
-            raise PuzzleError(f"{where}: exists and is not a game record; --force replaces it")
+        if target is not None and not self.force and not self.mine:
+            game = _record_game(self.path)
+            if game is None:
+                raise PuzzleError(f"{where}: exists and is not a game record; --force replaces it")
+            if self.game is not None and game != self.game:
+                raise PuzzleError(f"{where}: holds a record of a {game} game, not {self.game}; --force replaces it")
 
     def _atomic(self) -> bool:
         """True if the record may be renamed over the target (a regular file holding a record, or none)."""
