@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cli.engine_cmds import action_summary
 from solver.cards import Card, Cards
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,6 +174,8 @@ def test_zsy_hands_print_in_rank_order() -> None:
 
 
 def test_legal_action_counts_are_said_in_words() -> None:
+    from cli.engine_cmds import action_summary
+
     assert action_summary({"play": 642}) == ", all plays"
     assert action_summary({"pass": 1}) == ": a pass"
     assert action_summary({"play": 641, "pass": 1}) == ": 641 plays and 1 pass"
