@@ -180,9 +180,10 @@ def _check_run(meld: Meld, spec: MeldSpec) -> str | None:
     assert all(r is not None for r in ranks)
     window = _run_window([rank_positions(r, spec.ace) for r in ranks if r is not None], n, spec.ace)
     if window is None:
-        if spec.ace != "both" and Rank.ACE in ranks:  # a run if the ace ranked at its other end
-            if _run_window([rank_positions(r, "both") for r in ranks if r is not None], n, "both") is not None:
-                return f"ranks not in a row: this preset ranks the ace {spec.ace} only"
+        other_end = spec.ace != "both" and Rank.ACE in ranks  # a run if the ace ranked at its other end?
+        both = [rank_positions(r, "both") for r in ranks if r is not None]
+        if other_end and _run_window(both, n, "both") is not None:
+            return f"ranks not in a row: this preset ranks the ace {spec.ace} only"
         return "ranks not in a row"
     return None
 
