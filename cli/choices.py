@@ -41,7 +41,10 @@ _KINDS = tuple(PLAYER_KINDS)
 _ROLLOUTS = tuple(k for k in _KINDS if k != "ismcts")  # the kinds a search may play out with
 
 GAME_HELP = words(GAME_NAMES) + "."
-OPPONENT_HELP = f"AI kind of the other seats: {words(_KINDS)}."
+OPPONENT_HELP = (
+    f"AI kind of the other seats: {words(_KINDS)}, or ismcts:BUDGET[:ROLLOUT] with BUDGET simulations "
+    f"(1-{MAX_SIMULATIONS}, e.g. 200) or seconds (0.001-3600, e.g. 0.5s)."
+)
 PLAYER_HELP = (
     f"{words(_KINDS)}, or ismcts:BUDGET[:ROLLOUT] with BUDGET simulations (1-{MAX_SIMULATIONS}, e.g. 200) "
     f"or seconds (0.001-3600, e.g. 0.5s) and ROLLOUT {words(_ROLLOUTS)}"

@@ -29,7 +29,7 @@ from cli.inline import PresetName
 from solver.cards import Cards
 from solver.errors import IllegalActionError, ShanghaiError
 
-__all__ = ["hint", "play", "selfplay_cmd", "SHOWN_ACTIONS"]
+__all__ = ["hint", "play", "selfplay_cmd", "SHOWN_ACTIONS", "action_summary"]
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine output: one JSON object on stdout.")]
 PresetOpt = Annotated[Optional[PresetName], typer.Option(help="Rule preset (see shanghai rules).")]  # noqa: UP045
@@ -66,22 +66,18 @@ def hint(
     file's position is answered directly. The action is printed in the form
     play and the engine accept.
     """
-    from solver.engine import load_record, replay
     from solver.engine.hints import hint_for_game, hint_for_puzzle
     from solver.puzzles import load
 
+    _check_player(player)
     wrong = wrong_kind(file)
     if wrong:
         bad_input(wrong)
     try:
         if file.suffix == ".json":
-            try:
-                text = file.read_text(encoding="utf-8")
-            except UnicodeDecodeError:
-                bad_input(f"{file}: cannot read: not UTF-8 text")
-            except OSError as exc:
-                bad_input(f"{file}: cannot read: {exc.strerror or 'not a readable file'}")
-            game = replay(load_record(text, str(file)))
+            from cli.records import load_game
+
+            _, game = load_game(file)
             if game.is_terminal():
                 bad_input(f"{file}: the game is over; there is nothing to hint")
             if hasattr(game, "time_limit"):
@@ -124,7 +120,13 @@ def _show(game: Any, player: int) -> None:
         say(out, "  discard: ", cards_parts(Cards.parse(obs["discard"])))
     sizes = ", ".join(f"p{q}: {n}" for q, n in enumerate(obs["hand_sizes"]))
     say(out, f"  cards in hand: {sizes}")
-    say(out, "  your hand: ", cards_parts(Cards.parse(" ".join(obs["hand"]))))
+    hand = Cards.parse(" ".join(obs["hand"]))
+    if game.GAME == "zsy":  # in rank order, the climbing game's order
+        from cli.main import zsy_order
+
+        say(out, "  your hand: ", cards_parts(zsy_order(hand)))
+    else:
+        say(out, "  your hand: ", cards_parts(hand))
 
 
 def _meld(text: str) -> Any:
@@ -133,14 +135,31 @@ def _meld(text: str) -> Any:
     return meld_parts(Meld.parse(text))
 
 
+def _noun(word: str, n: int) -> str:
+    """``1 pass``, ``2 passes``, ``3 plays``."""
+    return plural(n, word, word + "es" if word.endswith(("s", "sh", "ch", "x")) else None)
+
+
+def action_summary(groups: dict[str, int]) -> str:
+    """What follows ``N legal actions``: ``: a pass``, ``, all plays``, ``: 641 plays and 1 pass``.
+
+    >>> action_summary({"pass": 1}), action_summary({"play": 642}), action_summary({"play": 641, "pass": 1})
+    (': a pass', ', all plays', ': 641 plays and 1 pass')
+    """
+    if len(groups) == 1:
+        ((word, n),) = groups.items()
+        return f": a {word}" if n == 1 else f", all {_noun(word, n).split(' ', 1)[1]}"
+    parts = [_noun(word, n) for word, n in groups.items()]
+    return ": " + ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
 def _list_actions(legal: Sequence[Any], every: bool = False) -> None:
     """The legal actions, grouped by kind; the first few (``every``: all), numbered."""
     groups: dict[str, int] = {}
     for a in legal:
         word = str(a).split(" ", 1)[0].split(":", 1)[0]
         groups[word] = groups.get(word, 0) + 1
-    summary = ", ".join(f"{word} {n}" for word, n in groups.items())
-    say(out, "  ", (plural(len(legal), "legal action"), "bold"), f": {summary}")
+    say(out, "  ", (plural(len(legal), "legal action"), "bold"), action_summary(groups))
     shown = legal if every else legal[:SHOWN_ACTIONS]
     for i, a in enumerate(shown):
         say(out, f"  {i:>3}  ", str(a))
@@ -168,12 +187,12 @@ def _hand_over(game: Any) -> None:
 class _Recorder:
     """Writes the game record after every action, so a crash never loses a game (``--save``; see cli/records.py)."""
 
-    def __init__(self, path: Path | None, kinds: list[str], force: bool = False) -> None:
+    def __init__(self, path: Path | None, kinds: list[str], force: bool = False, game: str | None = None) -> None:
         from cli.records import RecordFile
 
         self.path = path
         self.kinds = kinds
-        self.file = RecordFile(path, force) if path is not None else None
+        self.file = RecordFile(path, force, game) if path is not None else None
         if self.file is not None:
             try:
                 self.file.check()
@@ -206,6 +225,11 @@ def _players_for(game_name: str, rules: dict[str, Any], players: int | None) -> 
     return int(min(max(4, rule_set.min_players), rule_set.max_players))
 
 
+def _cut(message: str, width: int = 200) -> str:
+    """A message cut to ``width`` characters: an illegal line of megabytes is not echoed whole."""
+    return message if len(message) <= width else message[: width - 1] + "…"
+
+
 def _human_turn(game: Any, you: int) -> Any:
     """Ask for the human's action until it is legal; ``None`` to stop."""
     from solver.engine.hints import hint_for_game
@@ -234,7 +258,7 @@ def _human_turn(game: Any, you: int) -> Any:
         except IndexError:
             error(f"no action number {text[:40]} (0-{len(legal) - 1})", label="illegal")
         except (IllegalActionError, ValueError) as exc:
-            error(str(exc), label="illegal")
+            error(_cut(str(exc)), label="illegal")
 
 
 def play(
@@ -273,22 +297,21 @@ def play(
     record (with --save) and stops.
     """
     from solver.engine import GAME_NAMES
-    from solver.engine.players import PLAYER_KINDS, make_player
+    from solver.engine.players import make_player
 
     if game_name not in GAME_NAMES:
         bad_input(f"unknown game {game_name[:40]!r} (known: {', '.join(GAME_NAMES)})")
-    if opponents not in PLAYER_KINDS:
-        bad_input(f"unknown player {opponents[:40]!r} (known: {', '.join(PLAYER_KINDS)})")
+    _check_player(opponents)
     if load is not None:
         game, kinds, you, seed = _resumed(load, game_name, opponents, (players, preset, rule))
     else:
         game, kinds, you = _fresh(game_name, _rules_arg(preset, rule), players, seed, opponents)
     n = game.num_players
     try:
-        ai = [make_player(kinds[q] if kinds[q] in PLAYER_KINDS else opponents, seed * 1000 + q) for q in range(n)]
+        ai = [make_player(kinds[q] if kinds[q] != "you" else opponents, seed * 1000 + q) for q in range(n)]
     except ShanghaiError as exc:
         bad_input(str(exc))
-    recorder = _Recorder(save, kinds, force)
+    recorder = _Recorder(save, kinds, force, game_name)
     recorder.write(game)
     try:
         _loop(game, ai, you, recorder)
@@ -304,6 +327,18 @@ def play(
         say(err, f"game record written to {save}")
     if game.is_terminal():
         say(out, f"game over: scores {game.scores()}, winners {game.winners()}")
+
+
+def _check_player(kind: str) -> None:
+    """A player kind as ``selfplay --players`` takes it (``ismcts:200`` too); bad input exits 2."""
+    from solver.engine.players import PLAYER_KINDS, make_player
+
+    try:
+        make_player(kind)
+    except ShanghaiError as exc:
+        if kind.startswith("ismcts:"):  # a known kind with a bad budget or rollout: say which
+            bad_input(f"player {kind[:40]!r}: {exc}")
+        bad_input(f"unknown player {kind[:40]!r} (known: {', '.join(PLAYER_KINDS)}; ismcts:BUDGET[:ROLLOUT])")
 
 
 def _fresh(

@@ -14,22 +14,34 @@ from cli.files import STREAM_SEPARATOR, make_folder, write_output
 from cli.inline import PRESET_NAMES
 from solver.errors import ShanghaiError
 from solver.generate import GAMES, LEVELS, file_name, generate
+from solver.generate.ladder import QUESTIONS
 from solver.puzzles import Puzzle, dumps, position_json
 
 __all__ = ["generate_cmd"]
 
 
 def generate_cmd(
-    game: Annotated[str, typer.Argument(help=choices.GAME_HELP, autocompletion=choices.complete_game)],
-    difficulty: Annotated[str, typer.Option(help=choices.LEVEL_HELP, autocompletion=choices.complete_level)] = "medium",
-    count: Annotated[int, typer.Option(help="How many puzzles.")] = 10,
+    game: Annotated[
+        str,
+        typer.Argument(metavar="GAME", help=choices.GAME_HELP, autocompletion=choices.complete_game),
+    ],
+    difficulty: Annotated[
+        str,
+        typer.Option(metavar=f"<{'|'.join(LEVELS)}>", help=choices.LEVEL_HELP, autocompletion=choices.complete_level),
+    ] = "medium",
+    count: Annotated[int, typer.Option(metavar="<int>", help="How many puzzles (1 or more).")] = 10,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same files.")] = 0,
     preset: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Option(help=f"Rule preset: {choices.words(PRESET_NAMES)}.", autocompletion=choices.complete_preset),
+        typer.Option(
+            metavar=f"<{'|'.join(PRESET_NAMES)}>",
+            help="Rule preset (see shanghai rules).",
+            autocompletion=choices.complete_preset,
+        ),
     ] = None,
     rule: Annotated[
-        Optional[list[str]], typer.Option("--rule", help="Rule option KEY=VALUE (repeatable).")  # noqa: UP045
+        Optional[list[str]],  # noqa: UP045
+        typer.Option("--rule", metavar="KEY=VALUE", help="Rule option KEY=VALUE (repeatable; see shanghai rules)."),
     ] = None,
     output: Annotated[
         Optional[Path], typer.Option("-o", "--output", help="Folder to write the puzzle files to.")  # noqa: UP045
@@ -39,7 +51,10 @@ def generate_cmd(
     plain_titles: Annotated[
         bool, typer.Option("--plain-titles", help="Titles that do not give the answer's count away.")
     ] = False,
-    question: Annotated[Optional[str], typer.Option(help=choices.QUESTION_HELP)] = None,  # noqa: UP045
+    question: Annotated[
+        Optional[str],  # noqa: UP045
+        typer.Option(metavar=f"<{'|'.join(q for qs in QUESTIONS.values() for q in qs)}>", help=choices.QUESTION_HELP),
+    ] = None,
 ) -> None:
     """Generate puzzles with unique, verified answers and a measured difficulty.
 

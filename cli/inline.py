@@ -16,6 +16,7 @@ from typing import Any
 from cli.common import error
 from cli.files import stream_puzzles
 from solver.errors import PuzzleError, ShanghaiError
+from solver.inputs import InputError
 from solver.puzzles import Puzzle, from_data, iter_puzzle_paths, load
 from solver.rules import GAMES
 
@@ -48,18 +49,20 @@ def load_paths(paths: Sequence[Path], *, report: bool = True) -> Loaded:
         if report:
             error(message)
 
+    if sum(path == STDIN for path in paths) > 1:
+        raise PuzzleError("'-' (stdin) is given more than once: stdin is read once, give '-' once")
     for path in paths:
         if path == STDIN:
             try:
-                text = sys.stdin.read()
-            except (OSError, UnicodeDecodeError):
-                fail("<stdin>", "<stdin>: cannot read: not UTF-8 text")
-                continue
-            for name, item in stream_puzzles(text):
-                if isinstance(item, str):
-                    fail(name, item)
-                else:
-                    puzzles.append(item)
+                for name, item in stream_puzzles(sys.stdin.buffer):
+                    if isinstance(item, str):
+                        fail(name, item)
+                    else:
+                        puzzles.append(item)
+            except InputError as exc:  # past a cap: nothing more is read from stdin
+                fail("<stdin>", str(exc))
+            except OSError as exc:
+                fail("<stdin>", f"<stdin>: cannot read: {exc.strerror or exc}")
             continue
         files = iter_puzzle_paths(path)
         if not files:

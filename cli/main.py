@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import os
 import time
+from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -25,6 +26,7 @@ from cli.common import (
     cards_parts,
     click,
     emit_json,
+    err,
     error,
     meld_parts,
     out,
@@ -36,6 +38,7 @@ from cli.inline import Inline, PresetName, check_applies, load_paths, parse_rule
 from cli.output import OutputFailed, guard, output_failed
 from cli.signals import EXIT_INTERRUPTED, interrupted, is_interrupt, watch_interrupts
 from solver import __version__
+from solver.cards import Card
 from solver.errors import ShanghaiError, SolverTimeout
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, position_json
 
@@ -95,6 +98,14 @@ def _root(
     """Solve and play the Shanghai card games."""
 
 
+def zsy_order(cards: Iterable[Card]) -> list[Card]:
+    """Zheng Shang You cards as a climbing-game player reads them: by rank, 3 low to 2 and the jokers
+    high, suits in the notation's order within a rank (the notation itself is unchanged)."""
+    from solver.zsy.combos import zsy_value
+
+    return sorted(cards, key=lambda c: (zsy_value(c), c.index))
+
+
 def render_position(puzzle: Puzzle) -> None:
     """Print a puzzle's position with pretty suits (user text is printed as text, never as markup)."""
     head: list[Any] = [(puzzle.name, "bold"), "  ", (puzzle.game, "dim")]
@@ -114,13 +125,13 @@ def render_position(puzzle: Puzzle) -> None:
         say(out, "  hand   ", cards_parts(pos.hand), ("  (laid down)", "dim") if pos.laid_down else "")
         if pos.discard is not None:
             say(out, "  discard ", cards_parts([pos.discard]))
-    elif isinstance(pos, ZsyPosition):
-        say(out, "  hand   ", cards_parts(pos.hand))
+    elif isinstance(pos, ZsyPosition):  # in rank order, the climbing game's order (3 ... A, 2, jokers)
+        say(out, "  hand   ", cards_parts(zsy_order(pos.hand)))
         if pos.opponent is not None:
-            say(out, "  opponent ", cards_parts(pos.opponent), ("  (the last opponent; you lead)", "dim"))
+            say(out, "  opponent ", cards_parts(zsy_order(pos.opponent)), ("  (the last opponent; you lead)", "dim"))
         if pos.to_beat is not None:
             kind = ("", "") if not pos.to_beat_kind else (f" ({pos.to_beat_kind})", "dim")
-            say(out, "  beat   ", cards_parts(pos.to_beat), kind)
+            say(out, "  beat   ", cards_parts(zsy_order(pos.to_beat)), kind)
 
 
 @app.command()
@@ -436,8 +447,8 @@ def main(args: list[str] | None = None) -> None:
             error("interrupted")
             raise SystemExit(EXIT_FAIL) from None
         interrupted()
-    except click.exceptions.NoArgsIsHelpError as exc:
-        out.print(exc.ctx.get_help() if exc.ctx else exc.format_message(), markup=False)
+    except click.exceptions.NoArgsIsHelpError as exc:  # a usage error: the help goes to stderr, as every message
+        err.print(exc.ctx.get_help() if exc.ctx else exc.format_message(), markup=False)
         raise SystemExit(EXIT_BAD_INPUT) from None
     except click.ClickException as exc:
         error(exc.format_message())

@@ -10,6 +10,7 @@ import typer
 
 from cli import choices
 from cli.common import bad_input, emit_json, err, out, seconds_option
+from cli.files import make_folder
 from solver.errors import ShanghaiError
 
 __all__ = ["post_cmd", "daily_cmd", "book_cmd"]
@@ -46,8 +47,7 @@ def post_cmd(
 
     if fmt is not None and fmt not in FORMATS:
         bad_input(f"--format must be one of {', '.join(FORMATS)}, not {fmt[:40]!r}")
-    if not output.is_dir():
-        bad_input(f"--output: no such folder {str(output)[-60:]}")
+    make_folder(output)  # as generate -o: a missing folder is made
     try:
         puzzle = load(file)
         png = svg_to_png(puzzle_svg(puzzle))

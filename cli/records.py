@@ -3,7 +3,7 @@
 ``--save PATH`` writes the record after every action. It writes only regular
 files: a device, a FIFO or a folder is refused (``--force`` too: a record is
 a file). An existing file that is not a game record, or a symbolic link, is
-refused unless ``--force``: then the file is replaced, and a link is written
+refused unless ``--force``, and so is a record of another game: then the file is replaced, and a link is written
 through (its target must be a regular file or not exist yet). The record is
 written to a temporary file in the same folder and renamed over the target,
 so a crash never leaves half a record, only where the target is a regular
@@ -22,40 +22,39 @@ from pathlib import Path
 from typing import Any
 
 from solver.errors import PuzzleError, ShanghaiError
+from solver.inputs import ENV, file_kind, limits, read_file
 
-__all__ = ["RecordFile", "load_game", "MAX_RECORD_BYTES"]
+__all__ = ["RecordFile", "load_game", "read_record"]
 
-MAX_RECORD_BYTES = 64 * 1024 * 1024
-"""A larger file is not taken for a game record."""
 
-_KINDS = {
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFIFO: "a FIFO",
-    stat.S_IFSOCK: "a socket",
-    stat.S_IFDIR: "a folder",
-}
+def read_record(path: Path) -> str:
+    """The text of the game record file ``path``: a regular file of at most ``SHANGHAI_MAX_RECORD_BYTES``
+    (16 MiB), else one line naming the problem (:func:`solver.inputs.read_file`)."""
+    return read_file(path, limits().record_bytes, "a game record", ENV["record_bytes"])
+
+
+def _record_game(path: Path) -> str | None:
+    """The game of the record in the regular file ``path``; None when it holds no game record."""
+    from solver.engine import load_record
+
+    try:
+        return load_record(read_record(path), str(path)).game
+    except ShanghaiError:
+        return None
 
 
 def _is_record(path: Path) -> bool:
     """True if the regular file ``path`` holds a game record (so replacing it loses nothing else)."""
-    from solver.engine import load_record
-
-    try:
-        if path.stat().st_size > MAX_RECORD_BYTES:
-            return False
-        load_record(path.read_text(encoding="utf-8-sig"), str(path))
-    except (OSError, UnicodeDecodeError, ShanghaiError):
-        return False
-    return True
+    return _record_game(path) is not None
 
 
 class RecordFile:
     """Where ``--save`` writes; :meth:`check` says why it may not (``PuzzleError``), :meth:`write` writes."""
 
-    def __init__(self, path: Path, force: bool = False) -> None:
+    def __init__(self, path: Path, force: bool = False, game: str | None = None) -> None:
         self.path = path
         self.force = force
+        self.game = game  # the game written: a record of another game is replaced only with --force
         self.mine = False  # set once this run has written the file: it is a record now
 
     def check(self) -> None:
@@ -76,13 +75,17 @@ class RecordFile:
         except OSError as exc:
             raise PuzzleError(f"{where}: cannot use: {exc.strerror}") from None
         if target is not None and not stat.S_ISREG(target.st_mode):
-            kind = _KINDS.get(stat.S_IFMT(target.st_mode), "not a regular file")
+            kind = file_kind(target.st_mode)
             raise PuzzleError(f"{where}: is {kind}; a game record is written only to a regular file")
         parent = self.path.resolve().parent
         if not parent.is_dir():
             raise PuzzleError(f"{where}: the folder {self.path.parent} does not exist")
-        if target is not None and not self.force and not self.mine and not _is_record(self.path):
-            raise PuzzleError(f"{where}: exists and is not a game record; --force replaces it")
+        if target is not None and not self.force and not self.mine:
+            game = _record_game(self.path)
+            if game is None:
+                raise PuzzleError(f"{where}: exists and is not a game record; --force replaces it")
+            if self.game is not None and game != self.game:
+                raise PuzzleError(f"{where}: holds a record of a {game} game, not {self.game}; --force replaces it")
 
     def _atomic(self) -> bool:
         """True if the record may be renamed over the target (a regular file holding a record, or none)."""
@@ -129,15 +132,8 @@ def load_game(path: Path) -> tuple[Any, Any]:
     """The game record at ``path`` and the game replayed to its end (``ShanghaiError`` naming the problem)."""
     from solver.engine import load_record, replay
 
+    record = load_record(read_record(path), str(path))
     try:
-        if os.path.getsize(path) > MAX_RECORD_BYTES:
-            raise PuzzleError(f"{path}: too large for a game record")
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise PuzzleError(f"{path}: cannot read: not UTF-8 text") from None
-    except IsADirectoryError:
-        raise PuzzleError(f"{path}: is a folder; give a game record (.json)") from None
-    except OSError as exc:
-        raise PuzzleError(f"{path}: cannot read: {exc.strerror or 'not a readable file'}") from None
-    record = load_record(text, str(path))
-    return record, replay(record)
+        return record, replay(record)
+    except ShanghaiError as exc:  # the rules, the seats or an action: named with the file
+        raise PuzzleError(f"{path}: {exc}") from None

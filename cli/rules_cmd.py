@@ -129,6 +129,8 @@ def rules(
     Use them in a puzzle file's [rules] table, or as --preset NAME and
     --rule KEY=VALUE on solve, play and selfplay.
     """
+    if json and md:
+        bad_input("--json and --markdown are two outputs: give one")
     if game is not None and game not in GAMES:
         bad_input(f"unknown game {game[:40]!r} (known: {', '.join(GAMES)})")
     if md:  # written straight to stdout and flushed (a test reads it), the page or one game's tables

@@ -164,9 +164,16 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
-        """Parse one card: ``10H``, ``TH``, ``th``, ``10♥``, ``qs``, ``RJ``, ``BJ``, ``JK``."""
+        """Parse one card: ``10H``, ``TH``, ``th``, ``10♥``, ``qs``, ``RJ``, ``BJ``, ``JK``.
+
+        A suit as a phone types it, the symbol and a variation selector (``8♥️``: U+2665 U+FE0F),
+        is the suit.
+
+        >>> Card.parse("8\u2665\ufe0f")
+        Card.parse('8H')
+        """
         try:
-            return _parse_card(text.strip().upper())
+            return _parse_card(text.strip().translate(_SELECTORS).upper())
         except CardError:
             raise CardError(f"malformed card {clip(text.strip())}") from None
 
@@ -198,6 +205,10 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card.parse({self.code!r})"
+
+
+_SELECTORS: Final = {0xFE0E: None, 0xFE0F: None}
+"""Variation selectors (text and emoji presentation) that phones add after a suit symbol: dropped."""
 
 
 @cache

@@ -180,6 +180,10 @@ def _check_run(meld: Meld, spec: MeldSpec) -> str | None:
     assert all(r is not None for r in ranks)
     window = _run_window([rank_positions(r, spec.ace) for r in ranks if r is not None], n, spec.ace)
     if window is None:
+        other_end = spec.ace != "both" and Rank.ACE in ranks  # a run if the ace ranked at its other end?
+        both = [rank_positions(r, "both") for r in ranks if r is not None]
+        if other_end and _run_window(both, n, "both") is not None:
+            return f"ranks not in a row: this preset ranks the ace {spec.ace} only"
         return "ranks not in a row"
     return None
 
@@ -238,6 +242,9 @@ def meld_kind(meld: Meld, spec: MeldSpec, kind: MeldKind | None = None) -> MeldK
 @lru_cache(maxsize=8192)
 def _meld_kind(meld: Meld, spec: MeldSpec, kind: MeldKind | None) -> tuple[MeldKind | None, str]:
     """:func:`meld_kind`'s answer: the kind, or None and why the meld is invalid."""
+    joker = next((c for c in meld.cards if c.is_joker and not spec.is_wild(c)), None)
+    if joker is not None:  # a joker that is not wild is no card of any meld
+        return None, f"invalid meld {meld}: {joker} is a joker, and jokers are off in this preset"
     why_set = _check_set(meld, spec) if kind in (None, "set") else None
     if kind in (None, "set") and why_set is None:
         return "set", ""

@@ -434,14 +434,12 @@ def _check_legal(position: Position, rules: Any, where: str) -> None:
 
 
 def load(path: str | Path) -> Puzzle:
-    """Read one puzzle file."""
+    """Read one puzzle file: a regular file of at most ``SHANGHAI_MAX_BYTES`` (1 MiB), else a
+    :class:`~solver.inputs.InputError` naming it (:func:`solver.inputs.read_file`)."""
+    from solver.inputs import ENV, limits, read_file
+
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise PuzzleError(f"{p}: cannot read: not UTF-8 text") from None
-    except OSError as exc:
-        raise PuzzleError(f"{p}: cannot read: {exc.strerror or 'not a readable file'}") from None
+    text = read_file(p, limits().puzzle_bytes, "a puzzle file", ENV["puzzle_bytes"])
     return loads(text, str(p))
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from solver.budget import MAX_SECONDS, MIN_SECONDS
 from solver.cards import clip
 from solver.engine.base import Game, GameRecord, Player, play_game
-from solver.errors import IllegalActionError, PuzzleError
+from solver.errors import IllegalActionError, PuzzleError, ShanghaiError
 from solver.rules import rules_for
 
 __all__ = [
@@ -218,10 +218,15 @@ def load_record(text: str, source: str = "<record>") -> GameRecord:
         "actions": list,
         "players": list,
     }
+    for key in data:
+        if key not in want:
+            raise PuzzleError(f"{source}: {clip(str(key))}: unknown key (known: {', '.join(sorted(want))})")
     for key, kind in want.items():
         if key not in data:
             if key in ("game", "num_players", "seed"):
                 raise PuzzleError(f"{source}: {key}: missing")
+            if key == "rules":
+                raise PuzzleError(f"{source}: rules: missing (a record names its rules; {{}} is the game's defaults)")
             continue
         value = data[key]
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
@@ -229,6 +234,7 @@ def load_record(text: str, source: str = "<record>") -> GameRecord:
     for key in ("actions", "players"):
         if not all(isinstance(a, str) for a in data.get(key, [])):
             raise PuzzleError(f"{source}: {key}: expected a list of strings")
+    _check_seats(data.get("players", []), data["num_players"], source)
     return GameRecord(
         game=data["game"],
         rules=data.get("rules", {}),
@@ -238,6 +244,28 @@ def load_record(text: str, source: str = "<record>") -> GameRecord:
         players=tuple(data.get("players", [])),
         options=data.get("options", {}),
     )
+
+
+def _check_seats(players: list[str], num_players: int, source: str) -> None:
+    """A record's ``players``: none, or one a seat, each ``you`` (the human, once at most) or a player kind."""
+    from solver.engine.players import PLAYER_KINDS, make_player
+
+    if not players:
+        return
+    if len(players) != num_players:
+        raise PuzzleError(f"{source}: players: {len(players)} seats named for {num_players} players")
+    if players.count("you") > 1:
+        raise PuzzleError(f"{source}: players: 'you' takes one seat, not {players.count('you')}")
+    for seat, kind in enumerate(players):
+        if kind == "you":
+            continue
+        try:
+            make_player(kind)
+        except ShanghaiError:
+            raise PuzzleError(
+                f"{source}: players[{seat}]: unknown player {clip(kind)!r} "
+                f"(known: you, {', '.join(PLAYER_KINDS)}, ismcts:BUDGET[:ROLLOUT])"
+            ) from None
 
 
 def replay(record: GameRecord, upto: int | None = None) -> Game:

@@ -296,7 +296,7 @@ def test_play_groups_actions_echoes_moves_and_reports_hands() -> None:
     first_turn = out.split("your move>")[0]
     listed = re.findall(r"^\s+\d+  play|^\s+\d+  pass", first_turn, flags=re.M)
     assert len(listed) == SHOWN_ACTIONS and "type ? to list them all" in first_turn
-    assert re.search(r"\d+ legal actions: play \d+", first_turn)
+    assert re.search(r"\d+ legal actions, all plays", first_turn)
     after_question = out.split("your move>")[1]
     assert len(re.findall(r"^\s+\d+  play", after_question, flags=re.M)) > SHOWN_ACTIONS  # ? lists every action
     assert re.search(r"you: play single:\w+\n", out) and re.search(r"^player 1: ", out, flags=re.M)
