@@ -11,6 +11,7 @@ from solver.cards import Card, Cards
 from solver.contract import best_discards, best_lay_down, call_decision, plan_after_draw
 from solver.contract.actions import CDiscard
 from solver.contract.advice import turn_decision
+from solver.contract.players import solver_decision
 from solver.contract.tactics import tactical_action
 from solver.melds import Meld, TableMeld
 from solver.rules import ContractRules
@@ -93,3 +94,21 @@ def test_a_laid_down_player_is_told_why_there_is_no_call_in_a_players_words() ->
     assert "replace itself" not in call.reason
     assert "already laid down" in call.reason and "QS" in call.reason and "penalty card" in call.reason
     assert "two cards" in call.reason and "no discard" in call.reason
+
+
+def test_the_solver_players_no_call_when_laid_down_has_no_distance_to_misread() -> None:
+    """The hint of a laid-down player asked to call: the reason in a player's words, and no distance
+    facts (the web page would write them as 'with the card the contract would be 0 cards away')."""
+    game = scripted(
+        ["3C 9D", "5H 9C", "KD QD"],
+        stock="10H 7D JC",
+        pile="QS",
+        table=[("QH QD QC", 1), ("5H 6H 7H 8H", 1)],
+        laid=[False, True, False],
+    )
+    game.apply(game.parse_action("decline"))
+    assert game.to_move == 1 and game.phase == "call"
+    decision = solver_decision(game)
+    assert str(decision.action) == "nocall"
+    assert decision.reason.startswith("no call: already laid down: a call puts QS and a penalty card")
+    assert "distance" not in decision.facts and "distance_call" not in decision.facts
