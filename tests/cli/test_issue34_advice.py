@@ -4,6 +4,8 @@ turn plan; the lay-down lines without the discard on offer say so), and the wild
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -55,3 +57,17 @@ def test_the_issues_hand_discards_a_natural_and_says_why() -> None:
     steps = [line.strip() for line in out.splitlines() if line.strip().startswith("1. ")]
     assert steps and steps[0] not in ("1. discard 2S", "1. discard 2C")
     assert "the wilds 2S 2C are kept" in out
+
+
+def test_the_docs_table_names_tests_that_exist() -> None:
+    """docs/cli.md's "Advice a player can trust": every row names its tests, and each test is there."""
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = text.split("## Advice a player can trust", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| case")]
+    assert len(rows) >= 10
+    for row in rows:
+        refs = re.findall(r"`(tests/[\w/]+\.py)::(test_\w+)`", row.rsplit("|", 2)[-2])
+        assert refs, row
+        for path, name in refs:
+            assert f"def {name}(" in (root / path).read_text(encoding="utf-8"), (path, name)
