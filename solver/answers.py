@@ -334,6 +334,8 @@ def _contract_data(pos: ContractPosition, rules: ContractRules, sol: _ContractSo
         else [],
         "can_go_out": sol.can_go_out,
         "status": sol.status,
+        # with a discard on offer the keys above are for the hand without it; the turn is the verdict
+        "without_discard": pos.discard is not None,
     }
     if sol.whole:
         data["whole_hand"] = True

@@ -19,6 +19,9 @@ null when the turn's first step is to draw) (and ``seconds``, added by the CLI).
 The plan's lay-down may differ from ``lay_down`` (the fewest points left
 by the lay-down alone): it is the lay-down of the whole turn's best end,
 the lay-off onto the table's melds included (a lay-down puzzle's answer).
+With a discard on offer (``without_discard``), the lay-down, distance and
+lay-off lines are for the hand without it and say so; the turn plan, which
+takes the discard into account, is the one verdict.
 """
 
 from __future__ import annotations
@@ -48,6 +51,9 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
     turn = data["turn"]
     # the plan after the draw; its keys are null when the turn's first step is to draw
     plan = turn if turn["can_go_out"] is not None else {}
+    # one verdict per position: with a discard on offer the lay-down and lay-off lines are for the
+    # hand without it (labelled so); the turn plan, which takes the discard into account, is the verdict
+    without = ("  (without the discard)", "dim") if data["without_discard"] else ""
 
     def render(console: Console) -> None:
         say(console, (puzzle.name, "bold"), "  ", (f"contract, round {pos.round}: {data['contract']}", "dim"))
@@ -57,9 +63,9 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
         if not pos.laid_down:
             what = "the whole hand goes down" if whole else "can lay down"
             if down is None:
-                say(console, "  ", ("cannot lay down" + (" the whole hand" if whole else ""), "red"))
+                say(console, "  ", ("cannot lay down" + (" the whole hand" if whole else ""), "red"), without)
             else:
-                say(console, "  ", (what, "green"), ":")
+                say(console, "  ", (what, "green"), without, ":")
                 for m in down.melds:
                     say(console, "    ", meld_parts(m))
                 say(console, "  left     ", cards_parts(down.hand), (f"  ({plural(down.points_left, 'point')})", "dim"))
@@ -67,11 +73,17 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
                 discards = answer.result["discards"] or ()
                 say(console, "  discards ", cards_parts(discards), ("  (each lets the rest go down)", "dim"))
             if dist is not None:
-                say(console, f"  missing  {plural(dist.missing, 'card')}")
+                say(console, f"  missing  {plural(dist.missing, 'card')}", without)
                 if dist.missing and dist.options:
                     say(console, "  outs     ", cards_parts(dist.options.distinct()))
         if layoff is not None:
-            say(console, "  lay off  ", cards_parts(layoff.played), (f"  ({plural(layoff.points, 'point')})", "dim"))
+            say(
+                console,
+                "  lay off  ",
+                cards_parts(layoff.played),
+                (f"  ({plural(layoff.points, 'point')})", "dim"),
+                without,
+            )
             for s in layoff.swaps:
                 say(
                     console,
@@ -91,13 +103,15 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
             ("yes", "green") if can_go_out else "no",
             "  ",
             (status, "dim"),
-            ("  (after that lay-down and lay-off; see the plan)", "dim") if other else "",
+            without or (("  (after that lay-down and lay-off; see the plan)", "dim") if other else ""),
         )
         say(console, "  turn     ", (turn["reason"], "dim"))
-        if plan.get("lay_down") and [" ".join(m) for m in plan["lay_down"]] != [
-            str(m) for m in (down.melds if down else ())
-        ]:
+        planned = [" ".join(m) for m in plan.get("lay_down") or ()]
+        if planned and data["without_discard"]:
+            say(console, "  the plan, with the discard taken, lays down:")
+        elif planned and planned != [str(m) for m in (down.melds if down else ())]:
             say(console, "  the plan lays down other melds than the best lay-down alone (it leaves more to lay off):")
+        if planned and (data["without_discard"] or planned != [str(m) for m in (down.melds if down else ())]):
             for m in plan["lay_down"]:
                 say(console, "    ", meld_parts(Meld.parse(" ".join(m))))
         if plan:

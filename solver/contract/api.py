@@ -69,6 +69,7 @@ __all__ = [
     "distance_to_contract",
     "best_layoff",
     "best_discards",
+    "discard_order",
     "validate_table",
 ]
 
@@ -385,6 +386,19 @@ def distance_to_contract(
     return Distance(res.missing, res.outs if res.outs is not None else Cards(), res.completion, res.melds, res.status)
 
 
+def discard_order(card: Card, rules: ContractRules) -> tuple[bool, int, int]:
+    """The order of discards that do equally well (sort key, first is shed first): a natural card
+    before a wild (a discarded wild goes to the next player or to a caller, whose contract it
+    helps; docs/decisions-contract.md), then the card worth most, then card order.
+
+    >>> from solver.rules import ContractRules
+    >>> rules = ContractRules()
+    >>> [str(c) for c in sorted(Cards.parse("2S KD 5H"), key=lambda c: discard_order(c, rules))]
+    ['KD', '5H', '2S']
+    """
+    return (card in rules.wilds, -rules.points(card), card.index)
+
+
 def best_discards(
     hand: Cards, rules: ContractRules, round_: int, *, seen: Cards = NO_CARDS, time_limit: float = 5.0
 ) -> tuple[tuple[Card, int], ...]:
@@ -395,8 +409,9 @@ def best_discards(
     come; :data:`UNREACHABLE` when none complete the contract), computed in
     one search: discarding a card keeps the distance exactly when some
     fewest completion of the hand does without it, and otherwise adds one.
-    Sorted by distance, then higher points first (shed the costly card),
-    then card order. Raises :class:`SolverTimeout` if ``time_limit`` passes
+    Sorted by distance, then :func:`discard_order`: a natural before a wild
+    (never a wild while a natural does as well), then higher points first
+    (shed the costly card), then card order. Raises :class:`SolverTimeout` if ``time_limit`` passes
     before the answer is exact.
     """
     contract = rules.contract(round_)
@@ -406,7 +421,7 @@ def best_discards(
     if not complete:
         raise SolverTimeout("the discard search did not finish within the time limit")
     ranked = [(card, UNREACHABLE if d is None else d) for card, d in after.items()]
-    ranked.sort(key=lambda t: (t[1], -rules.points(t[0]), t[0].index))
+    ranked.sort(key=lambda t: (t[1], *discard_order(t[0], rules)))
     return tuple(ranked)
 
 

@@ -18,9 +18,16 @@ from solver.contract.actions import (
     CSwap,
     CTake,
 )
-from solver.contract.api import Layoff, best_discards, best_lay_down, best_layoff, distance_to_contract
+from solver.contract.api import (
+    Layoff,
+    best_discards,
+    best_lay_down,
+    best_layoff,
+    discard_order,
+    distance_to_contract,
+)
 from solver.contract.game import ContractGame
-from solver.contract.turn import AfterDraw, best_turn, call_decision
+from solver.contract.turn import AfterDraw, best_turn, call_decision, wild_note
 from solver.engine.base import Decision
 from solver.errors import SolverTimeout
 from solver.melds import Meld
@@ -131,7 +138,8 @@ def _plan_decision(game: ContractGame) -> Decision:
         call = call_decision(*args, penalty=bool(game.stock or len(game.pile) > 1), **kwargs)
         action = CCall(p) if call.call else CNoCall(p)
         word = "call Shanghai!: " if call.call else "no call: "
-        facts = {"distance": call.distance, "distance_call": call.distance_call}
+        measured = not game.laid_down[p] and not game.all_at_once()  # else no distance decided (the reason says why)
+        facts = {"distance": call.distance, "distance_call": call.distance_call} if measured else {}
         return Decision(_listed(legal, action), word + call.reason, facts)
     if len(legal) == 1:
         return Decision(legal[0], "the only action")
@@ -139,7 +147,8 @@ def _plan_decision(game: ContractGame) -> Decision:
         allowed = {a.card: a for a in legal if isinstance(a, CDiscard)}
         ranked = best_discards(game.hands[p], game.rules, game.round, seen=Cards(game.pile), time_limit=game.time_limit)
         card, distance = next((c, d) for c, d in ranked if c in allowed)
-        reason = f"discard {card}: the contract stays {distance} card(s) away (the round's first discard)"
+        note = wild_note([(c, d) for c, d in ranked if c in allowed], card, game.rules)
+        reason = f"discard {card}: the contract stays {distance} card(s) away (the round's first discard){note}"
         return Decision(allowed[card], reason, {"distance": distance})
     after = game.turn_plan()
     if after is None:
@@ -232,7 +241,7 @@ def _solver_decision(game: ContractGame) -> Decision:
     if not discards:
         return Decision(legal[0], "the only action")
     if game.laid_down[p]:
-        worst = max(discards, key=lambda a: game.rules.points(a.card))
+        worst = max(discards, key=lambda a: (game.rules.points(a.card), a.card not in game.rules.wilds))
         return Decision(worst, f"discard {worst.card}: the most points in hand")
     allowed = {a.card: a for a in discards}
     if game.all_at_once():
@@ -240,7 +249,7 @@ def _solver_decision(game: ContractGame) -> Decision:
         if spare is not None:
             shed = [c for c in spare.distinct() if c in allowed]
             if shed:
-                card = max(shed, key=game.rules.points)
+                card = min(shed, key=lambda c: discard_order(c, game.rules))
                 return Decision(
                     allowed[card],
                     f"discard {card}: the contract is made and {card} is not in its melds"

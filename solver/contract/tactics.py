@@ -7,8 +7,8 @@ the hand only by a discard, so each such card held costs turns.
 
 - **No call.** A call brings the discard and a penalty card from the stock,
   with no discard for them: two cards for one (after the lay-down the
-  solver calls for a card it can lay off, and the penalty card is then
-  one more card to shed unless it can be laid off too).
+  ``solver-old`` player calls for a card it can lay off, and the penalty
+  card is then one more card to shed unless it can be laid off too).
 - **The discard.** The solver discards by the distance to the contract,
   then the most points (a lower score when someone else goes out). Among the
   cards the solver's measure ranks equal (after the lay-down: every card),
@@ -17,6 +17,8 @@ the hand only by a discard, so each such card held costs turns.
   one hands any laid-down player a free lay-off, and gives up one's own
   once down):
 
+0. a wild is kept while any natural card can go (a discarded wild helps
+   the next player or a caller);
 1. a card that fits a table meld now is kept longest;
 2. before the lay-down, then the discard that leaves the most **outs**
    (:func:`outs_after`: the unseen copies of the cards that would bring the
@@ -36,7 +38,7 @@ from __future__ import annotations
 
 from solver.cards import ALL_CARDS, Card, Cards
 from solver.contract.actions import CCall, CDiscard, CNoCall, ContractAction
-from solver.contract.api import best_discards, distance_to_contract
+from solver.contract.api import best_discards, discard_order, distance_to_contract
 from solver.contract.game import ContractGame
 from solver.contract.players import solver_decision, useful_card
 from solver.contract.tablemelds import single
@@ -90,13 +92,14 @@ def outs_after(game: ContractGame, card: Card) -> int:
 
 
 def shed_order(game: ContractGame, ranked: list[CDiscard], outs: dict[Card, int] | None = None) -> list[CDiscard]:
-    """The discards of ``ranked`` (in the solver's order) by :func:`keep_score`, least worth keeping
+    """The discards of ``ranked`` (in the solver's order): every natural card before a wild (a
+    discarded wild helps the next player or a caller), then by :func:`keep_score`, least worth keeping
     first (the solver's order breaks ties); ``outs`` (a card's :func:`outs_after`, before the lay-down)
     ranks right after fitting the table: the discard leaving the most outs first."""
 
-    def key(action: CDiscard) -> tuple[int, int, int, int]:
+    def key(action: CDiscard) -> tuple[bool, int, int, int, int]:
         fits, near, connected = keep_score(game, action.card)
-        return (fits, -outs[action.card] if outs else 0, near, connected)
+        return (action.card in game.rules.wilds, fits, -outs[action.card] if outs else 0, near, connected)
 
     return sorted(ranked, key=key)
 
@@ -132,6 +135,5 @@ def tactical_action(game: ContractGame) -> ContractAction:
             outs = {c: outs_after(game, c) for c in {a.card for a in tied}} if len(tied) > 1 else None
         except SolverTimeout:
             return action
-    points = game.rules.points
-    tied.sort(key=lambda a: (-points(a.card), a.card.index))
+    tied.sort(key=lambda a: discard_order(a.card, game.rules))
     return shed_order(game, tied, outs)[0]

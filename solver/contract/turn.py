@@ -14,8 +14,10 @@ points left in hand at the end of the turn (after the discard); ties by
 the existing discard reasoning (:func:`solver.contract.best_discards`: the
 cards that keep the contract closest stay). A player who cannot lay down
 this turn melds nothing, so the points do not decide: the discard
-reasoning alone picks the discard (distance to contract first, then the
-card worth most). Every card in hand scores at least two points, so "go
+reasoning alone picks the discard (distance to contract first, then a
+natural card before a wild, then the card worth most: a wild is never
+discarded while a natural card keeps the contract as close, and the reason
+says which wild is kept). Every card in hand scores at least two points, so "go
 out" is the same as "no points left" and needs no rule of its own.
 
 **How it is found**, from the existing questions (no model of its own):
@@ -66,6 +68,7 @@ from solver.contract.api import (
     best_lay_down,
     best_layoff,
     can_go_down_whole,
+    discard_order,
     distance_to_contract,
 )
 from solver.errors import Status
@@ -81,6 +84,7 @@ __all__ = [
     "best_turn",
     "call_decision",
     "plan_after_draw",
+    "wild_note",
 ]
 
 HOLD_BACK_LIMIT = 64
@@ -163,14 +167,48 @@ class _Best:
             self.value, self.plan = value, plan
 
 
+def _cards(n: int) -> str:
+    """``n`` cards in words: ``1 card``, ``2 cards``."""
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
 def _points(cards: Cards, rules: ContractRules) -> int:
     return sum(rules.points(c) for c in cards)
 
 
 def _shed(left: Cards, rules: ContractRules, barred: Card | None) -> Card | None:
-    """The discard of a player who has laid down: the card worth most (a barred card only when alone)."""
+    """The discard of a player who has laid down: the card worth most, a natural before a wild worth
+    as much (a barred card only when alone)."""
     options = [c for c in left.distinct() if c != barred or left.count(c) > 1 or len(left) == 1]
-    return max(options, key=lambda c: (rules.points(c), c.index)) if options else None
+    return max(options, key=lambda c: (rules.points(c), c not in rules.wilds, c.index)) if options else None
+
+
+def wild_note(ranked: Sequence[tuple[Card, int]], card: Card, rules: ContractRules) -> str:
+    """What the discard of ``card`` (from ``ranked``, :func:`best_discards`' answer) means for the
+    wilds in hand, as a clause of the reason ("" when the hand holds no wild or only wilds):
+    a natural card kept a wild that would do as well, or a wild goes because every natural is needed.
+
+    >>> from solver.rules import ContractRules
+    >>> rules = ContractRules()
+    >>> wild_note([(Card.parse("KD"), 1), (Card.parse("2S"), 1)], Card.parse("KD"), rules)
+    '; the wild 2S is kept: discarding it does no better, and the next player or a caller could use it'
+    >>> wild_note([(Card.parse("2S"), 1), (Card.parse("KD"), 2)], Card.parse("2S"), rules)
+    '; 2S is a wild, but discarding any natural card puts the contract further away'
+    """
+    wilds = [c for c, _ in ranked if c in rules.wilds]
+    if not wilds or len(wilds) == len(ranked):
+        return ""
+    if card in rules.wilds:
+        return f"; {card} is a wild, but discarding any natural card puts the contract further away"
+    here = dict(ranked)[card]
+    kept = [w for w in wilds if dict(ranked)[w] <= here]
+    if not kept:
+        return ""
+    them = " ".join(map(str, kept))
+    return (
+        f"; the wild{'s' if len(kept) > 1 else ''} {them} {'are' if len(kept) > 1 else 'is'} kept: discarding"
+        f" {'one' if len(kept) > 1 else 'it'} does no better, and the next player or a caller could use it"
+    )
 
 
 def _end(left: Cards, rules: ContractRules, barred: Card | None) -> tuple[Card | None, int]:
@@ -272,13 +310,16 @@ def _not_down(
         if spare is not None:
             shed = [c for c in spare.hand.distinct() if c != barred]
             if shed:
-                card = max(shed, key=lambda c: (rules.points(c), c.index))
+                card = min(shed, key=lambda c: discard_order(c, rules))
                 pts = _points(hand, rules) - rules.points(card)
                 why = f"the contract is made; {card} is not in its melds (the whole hand must go down at once)"
+                if card in rules.wilds:
+                    why += "; no natural card is left over, so the wild goes"
                 return AfterDraw(hand, (), None, card, pts, False, spare.status, why, 0)
     ranked = best_discards(hand, rules, round_, seen=seen, time_limit=time_limit)
     card, distance = next((c, d) for c, d in ranked if c != barred or hand.count(c) > 1)
     why = f"cannot lay down: discard {card}, the contract stays {distance} card(s) away"
+    why += wild_note(ranked, card, rules)
     return AfterDraw(
         hand, (), None, card, _points(hand, rules) - rules.points(card), False, Status.OPTIMAL, why, distance
     )
@@ -473,11 +514,14 @@ def call_decision(
     """Call "Shanghai!" for the declined ``discard``? The caller takes it and a penalty card, with no discard.
 
     Worth it when the card brings the contract closer (the distance with it
-    and no discard against the distance now), or, for a player who has laid
-    down, when it can be laid off on a later turn; the penalty card (unseen,
+    and no discard against the distance now); the penalty card (unseen,
     worth the unseen cards' average points) is the cost, so a call that only
-    keeps the distance is declined. In a last round played all at once a
-    call is never worth it (every card must go down together).
+    keeps the distance is declined. A player who has laid down never calls:
+    the call puts the card and the penalty card in hand with no discard, two
+    cards more to get rid of, even when the card can be laid off on a later
+    turn (a draw in turn brings one card, and a discard). In a last round
+    played all at once a call is never worth it (every card must go down
+    together). The reason is said in a player's words.
     """
     on_table = Cards(c for t in table for c in t.meld.cards)
     known = seen + Cards([discard]) + on_table
@@ -486,18 +530,21 @@ def call_decision(
     if round_ == rules.rounds and rules.last_round_all_at_once:
         return CallDecision(False, "every card must go down at once; a call adds a penalty card", 0, 0, cost)
     if laid_down:
-        return CallDecision(
-            False,
-            f"laid down: {discard} would only replace itself on the table, and a penalty card costs"
-            f" {cost:.1f} points on average",
-            0,
-            0,
-            cost,
+        extra = (
+            f"{discard} and a penalty card (worth {cost:.1f} points on average) in your hand with no discard, two cards"
+            if penalty
+            else f"{discard} in your hand with no discard, one card"
         )
+        why = f"already laid down: a call puts {extra} more to get rid of, even if {discard} can be laid off later"
+        return CallDecision(False, why, 0, 0, cost)
     now = distance_to_contract(hand, rules, round_, seen=known, options=False, time_limit=time_limit).missing
     with_it = distance_to_contract(
         hand + Cards([discard]), rules, round_, seen=seen + on_table, options=False, time_limit=time_limit
     ).missing
     call = with_it < now
-    why = f"with {discard} the contract is {with_it} card(s) away, now {now} (a penalty card costs {cost:.1f} points on average)"
+    why = f"with {discard} the contract is {_cards(with_it)} away, now {_cards(now)}" + (
+        f" (a penalty card costs {cost:.1f} points on average)"
+        if penalty
+        else " (no penalty card: none is left to draw)"
+    )
     return CallDecision(call, why, now, with_it, cost)

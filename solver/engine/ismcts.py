@@ -210,7 +210,7 @@ class IsmctsPlayer:
         candidates = self._candidates(game)
         if len(candidates) == 1:
             self.simulations = 0
-            return Decision(candidates[0], "the only legal action", {"simulations": 0})
+            return Decision(candidates[0], self._unsearched(game, candidates[0]), {"simulations": 0})
         me = game.current_player()
         stats = Paired(len(candidates))
         begun = self.clock()
@@ -258,6 +258,23 @@ class IsmctsPlayer:
         if timed:
             state.time_limit = left  # type: ignore[attr-defined]
         return False
+
+    def _unsearched(self, game: Game, action: Any) -> str:
+        """Why a decision with one candidate was not searched, true of the position: the only legal
+        action, or the default play (:func:`_default`) that the search keeps without searching (a
+        Contract Shanghai offer, :data:`KEEP_DEFAULT`; a game whose width is 1, :data:`WIDTH`)."""
+        legal = len(game.legal_actions())
+        if legal == 1:
+            return "the only legal action"
+        what = "the default play (the solver's choice" + (
+            ", with the tactics for going out first)" if game.GAME == "contract" else ")"
+        )
+        if str(action) in KEEP_DEFAULT.get(game.GAME, ()):
+            why = "an offer (take or call) is left to the default, not searched"
+        else:
+            name = {"contract": "Contract Shanghai"}.get(game.GAME, game.GAME)
+            why = f"in {name} the search keeps its default (it measured worse), so it did not search"
+        return f"{what}, one of {legal} legal actions: {why}"
 
     def _candidates(self, game: Game) -> list[Any]:
         """The default first (:func:`_default`), then the greedy rule's, a pass, and the best by the solver's measure, ``width`` in all."""

@@ -46,8 +46,9 @@ def solver_decision(game: ZsyGame) -> Decision:
     """Fewest plays to go out first; keep wilds and aces for later unless an opponent is close.
 
     Each move is scored by the fewest plays the hand needs after it
-    (:func:`solver.zsy.plays_after`), ties broken towards spending few
-    wilds and low cards. While every opponent still holds enough cards, a
+    (:func:`solver.zsy.plays_after`), ties broken towards keeping wilds and
+    the combination harder to beat (fewest wild cards, pure before impure,
+    fewest jokers), then low cards (:func:`solver.zsy.reply.reply_order`). While every opponent still holds enough cards, a
     reply is passed when it costs a play (leaves more plays than now: more
     than 2 cards each), spends a wild (more than 3) or an ace or better
     (more than 4). A reply that leaves as many plays as now is played: it

@@ -3,8 +3,9 @@
 ``hint``, the ``solver`` player, ``shanghai solve`` and the puzzle generator
 all choose here. Each candidate combination is scored by the fewest plays
 the hand needs after it (:func:`solver.zsy.plays_after`); ties go to the one
-spending fewer wilds, then the lower top card, then more cards
-(:func:`reply_order`). A reply may be passed instead (:func:`keep_reason`):
+that keeps wilds and is harder to beat: fewer wild cards spent, then pure
+before impure, then fewer jokers spent; then the lower top card, then more
+cards (:func:`reply_order`). A reply may be passed instead (:func:`keep_reason`):
 while every opponent still holds enough cards, the best reply is kept when
 it costs a play (leaves more plays than the hand needs now; more than 2
 cards each), spends a wild (more than 3) or an ace or better (more than 4).
@@ -54,9 +55,20 @@ class Reply:
     status: Status = Status.OPTIMAL
 
 
-def reply_order(combo: Combo, after: int) -> tuple[int, int, int, int, str]:
-    """The ranking key: fewest plays after, fewest wilds spent, lowest top card, most cards."""
-    return (after, sum(1 for c in combo.cards if is_wild(c)), combo.top, -combo.size, str(combo))
+def reply_order(combo: Combo, after: int) -> tuple[int, int, bool, int, int, int, str]:
+    """The ranking key: fewest plays after; then, among replies (or leads) that leave as many, the
+    one that keeps wilds and is harder to beat: fewest wild cards spent (2s and jokers), pure before
+    impure, fewest jokers spent (a joker also fills straights); then the lowest top card, most
+    cards, and the text (docs/decisions-zsy.md, "The tie-break of replies and leads").
+
+    >>> from solver.cards import Cards
+    >>> pure, impure = Combo.parse("2H 2D"), Combo.parse("2D RJ")
+    >>> reply_order(pure, 1) < reply_order(impure, 1)
+    True
+    """
+    wilds = sum(1 for c in combo.cards if is_wild(c))
+    jokers = sum(1 for c in combo.cards if c.rank is None)
+    return (after, wilds, not combo.pure, jokers, combo.top, -combo.size, str(combo))
 
 
 def keep_reason(now: int, after: int, wilds: int, top: int, threat: int = MANY_CARDS) -> str:

@@ -208,8 +208,10 @@ function renderContract(root, p, r) {
   const facts = el("dl", { class: "facts", id: "contract-facts" });
   const fact = (k, v) => facts.append(el("dt", { text: k }), el("dd", {}, v));
   root.append(el("p", { class: "answer-head", id: "answer-head" }, t("answer.round", { n: r.round, contract: contractName(r.contract) }), " · ", statusEl(r.status)), facts);
+  // With a discard on offer the facts are for the hand without it (said so); the plan below is the verdict.
+  const without = r.without_discard ? el("span", { class: "muted without-discard", text: " (" + t("contract.without_discard") + ")" }) : null;
   if (r.can_lay_down === null) fact(t("contract.laid_down"), t("contract.yes_already"));
-  else fact(t("contract.can_lay_down"), el("b", { id: "can-lay-down", text: r.can_lay_down ? t("yes") : t("no") }));
+  else fact(t("contract.can_lay_down"), el("span", {}, el("b", { id: "can-lay-down", text: r.can_lay_down ? t("yes") : t("no") }), without && without.cloneNode(true)));
   if (r.lay_down) {
     fact(t("contract.best_lay_down"), el("div", { id: "lay-down" }, r.lay_down.map((m) => el("div", { class: "meld-row" }, cardsEl(tokens(m))))));
     fact(t("contract.points_left"), num(r.points_left));
@@ -245,7 +247,7 @@ function renderContract(root, p, r) {
   const plan = r.turn && r.turn.can_go_out !== null ? r.turn : null;
   const other = plan && plan.can_go_out !== r.can_go_out;
   fact(t("contract.can_go_out"), el("span", {}, el("b", { id: "can-go-out", text: r.can_go_out ? t("yes") : t("no") }),
-    other ? el("span", { class: "muted", text: " (" + t("contract.go_out_see_plan") + ")" }) : null));
+    without ? without : other ? el("span", { class: "muted", text: " (" + t("contract.go_out_see_plan") + ")" }) : null));
   if (r.turn) renderTurn(root, r);
 }
 
@@ -264,8 +266,8 @@ function renderTurn(root, r) {
     box.append(el("p", { id: "plan-end", text: turn.can_go_out ? t("contract.plan_goes_out") : t("contract.plan_points_left", { n: turn.points_left }) }));
     const planned = meldTexts(turn.lay_down);
     const alone = meldTexts(r.lay_down);
-    if (planned.length && (planned.length !== alone.length || planned.some((m, i) => m !== alone[i]))) {
-      box.append(el("p", { id: "plan-other-melds", text: t("contract.plan_other_melds") }),
+    if (planned.length && (r.without_discard || planned.length !== alone.length || planned.some((m, i) => m !== alone[i]))) {
+      box.append(el("p", { id: "plan-other-melds", text: t(r.without_discard ? "contract.plan_with_discard" : "contract.plan_other_melds") }),
         el("div", { id: "plan-lay-down" }, turn.lay_down.map((m) => el("div", { class: "meld-row" }, cardsEl(tokens(m))))));
     }
   }
