@@ -27,8 +27,10 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from solver.cards import ALL_CARDS, Cards
+from solver.errors import ShanghaiError
 from solver.manipulation.bound import playable_bound
 from solver.melds import Meld
+from solver.native import core
 from solver.ranks import N_NATURAL, ace_high, position_range
 from solver.rules import ManipulationRules
 
@@ -457,7 +459,7 @@ def natural_play(
                 return None
     stages = _stages(tc, bc, rules.ace)
     try:
-        found = _Program(stages, budget).best(max(1, at_least))
+        found = _best(stages, budget, max(1, at_least))
     except _OutOfBudget:
         return None
     if found is None:
@@ -465,6 +467,37 @@ def natural_play(
     melds, used = _natural_melds(stages, found[1], rules.ace)
     played = Cards._make((*(u - t for u, t in zip(used, tc)), *(0 for _ in tc[N_NATURAL:])))
     return NaturalPlay(played, _old_first(old, melds))
+
+
+def _best(stages: list[_Stage], budget: int, target: int) -> tuple[int, list[_Option]] | None:
+    """``_Program(stages, budget).best(target)``, in the compiled core when it is built (the very
+    same answer, path and budget: solver/native/src/manipulation.cpp), else in Python."""
+    mod = core("manipulation")
+    if mod is None or max(stage[2] for stage in stages) > _NATIVE_COPIES:
+        return _Program(stages, budget).best(target)
+    # What crosses is checked first: at most four copies a card (the state's room), plain ints.
+    try:
+        status, value, packed = mod.natural_best(stages, max(-_BIG, min(budget, _BIG)), min(target, _TARGET))
+    except ValueError as exc:  # the core refused the input (it checks again): a typed error, never a crash
+        raise ShanghaiError(f"the compiled dynamic program refused its input: {exc}") from None
+    if status < 0:
+        raise _OutOfBudget
+    if not status:
+        return None
+    return value, [_OPTIONS.get(p) or _unpack(p) for p in packed]
+
+
+_NATIVE_COPIES = 4  # the most copies of a card the state holds (four decks)
+_BIG = 1 << 62  # budgets past this are "no limit" (the core counts work in 64 bits)
+_TARGET = 1 << 30  # targets past this are never reached either way
+_OPTIONS: dict[int, _Option] = {0: _SKIP}  # the core's packed options, unpacked once each
+
+
+def _unpack(packed: int) -> _Option:
+    """An option as the core packs it: used, into sets (3 bits each), open runs (6), continued (3), started."""
+    option = _Option(packed & 7, (packed >> 3) & 7, _CODES[(packed >> 6) & 63], (packed >> 12) & 7, packed >> 15)
+    _OPTIONS[packed] = option
+    return option
 
 
 def _natural_melds(stages: Sequence[_Stage], path: Sequence[_Option], ace: str) -> tuple[list[list[int]], list[int]]:
