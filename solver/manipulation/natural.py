@@ -477,7 +477,7 @@ def _best(stages: list[_Stage], budget: int, target: int) -> tuple[int, list[_Op
         return _Program(stages, budget).best(target)
     # What crosses is checked first: at most four copies a card (the state's room), plain ints.
     try:
-        status, value, packed = mod.natural_best(stages, max(-_BIG, min(budget, _BIG)), min(target, _TARGET))
+        status, value, packed, _ = mod.natural_best(stages, max(-_BIG, min(budget, _BIG)), min(target, _TARGET))
     except ValueError as exc:  # the core refused the input (it checks again): a typed error, never a crash
         raise ShanghaiError(f"the compiled dynamic program refused its input: {exc}") from None
     if status < 0:

@@ -2,6 +2,7 @@
 
 def natural_best(
     stages: list[tuple[int, int, int, int, int, int, int]], budget: int, target: int
-) -> tuple[int, int, list[int]]:
-    """``natural._Program(stages, budget).best(target)``: (1, value, packed path), (0, 0, []) when
-    no path reaches ``target``, (-1, 0, []) past the budget."""
+) -> tuple[int, int, list[int], int]:
+    """``natural._Program(stages, budget).best(target)``: (1, value, packed path, work), (0, 0, [],
+    work) when no path reaches ``target``, (-1, 0, [], work) past the budget; ``work`` is the steps
+    counted when the program stopped (``_Program.work``)."""

@@ -235,6 +235,8 @@ public:
     }
 
     // _Program.best: (found, most hand cards, the path's packed options in stage order).
+    std::int64_t work() const { return work_; }
+
     bool best(int target, int& value, std::vector<int>& path) {
         std::vector<Layer> layers;  // layers[j] holds the states after stage j, with their way back
         Layer cur;
@@ -429,20 +431,21 @@ std::vector<Stage> read_stages(const std::vector<std::tuple<int, int, int, int, 
 }
 
 // The entry point: natural._Program(stages, budget).best(target).
-// Returns (status, value, path): status 1 found (value and the packed options of the path),
-// 0 none reaches target (the Python None), -1 out of budget (the Python _OutOfBudget).
-std::tuple<int, int, std::vector<int>> natural_best(
+// Returns (status, value, path, work): status 1 found (value and the packed options of the path),
+// 0 none reaches target (the Python None), -1 out of budget (the Python _OutOfBudget); work is the
+// program's count of steps when it stopped (_Program.work), for the tests.
+std::tuple<int, int, std::vector<int>, std::int64_t> natural_best(
     const std::vector<std::tuple<int, int, int, int, int, int, int>>& raw, std::int64_t budget, int target) {
     std::vector<Stage> stages = read_stages(raw);
     Program program(std::move(stages), budget);
     int value = 0;
     std::vector<int> path;
     try {
-        if (program.best(target, value, path)) return {1, value, path};
+        if (program.best(target, value, path)) return {1, value, path, program.work()};
     } catch (const OutOfBudget&) {
-        return {-1, 0, {}};
+        return {-1, 0, {}, program.work()};
     }
-    return {0, 0, {}};
+    return {0, 0, {}, program.work()};
 }
 
 }  // namespace
@@ -450,6 +453,6 @@ std::tuple<int, int, std::vector<int>> natural_best(
 PYBIND11_MODULE(_manipulation, m) {
     m.doc() = "Manipulation Shanghai's compiled core (see solver/native/src/manipulation.cpp).";
     m.def("natural_best", &natural_best, py::arg("stages"), py::arg("budget"), py::arg("target"),
-          "natural._Program(stages, budget).best(target): (1, value, packed path), (0, 0, []) for none, "
-          "(-1, 0, []) past the budget.");
+          "natural._Program(stages, budget).best(target): (1, value, packed path, work), (0, 0, [], work) "
+          "for none, (-1, 0, [], work) past the budget.");
 }
