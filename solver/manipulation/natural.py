@@ -23,7 +23,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import NamedTuple
 
 from solver.cards import ALL_CARDS, Cards
@@ -457,47 +457,49 @@ def natural_play(
         for s in range(4):
             if tc[s * 13] + bc[s * 13] >= 2 and all(tc[s * 13 + r] + bc[s * 13 + r] for r in range(1, 13)):
                 return None
-    stages = _stages(tc, bc, rules.ace)
     try:
-        found = _best(stages, budget, max(1, at_least))
+        found = _program(tc, bc, rules.ace, budget, max(1, at_least))
     except _OutOfBudget:
         return None
     if found is None:
         return NaturalPlay(Cards(), old)
-    melds, used = _natural_melds(stages, found[1], rules.ace)
+    melds, used = found
     played = Cards._make((*(u - t for u, t in zip(used, tc)), *(0 for _ in tc[N_NATURAL:])))
     return NaturalPlay(played, _old_first(old, melds))
 
 
-def _best(stages: list[_Stage], budget: int, target: int) -> tuple[int, list[_Option]] | None:
-    """``_Program(stages, budget).best(target)``, in the compiled core when it is built (the very
-    same answer, path and budget: solver/native/src/manipulation.cpp), else in Python."""
+def _program(
+    tc: Sequence[int], bc: Sequence[int], ace: str, budget: int, target: int
+) -> tuple[list[list[int]], list[int]] | None:
+    """The program's melds (card indexes) and the copies of each natural card they hold, for table
+    counts ``tc`` and bound counts ``bc``; None when no play reaches ``target``; _OutOfBudget past
+    ``budget`` steps. In the compiled core when it is built (the very same stages, path, tie-breaks
+    and work count: solver/native/src/manipulation.cpp), else :func:`_stages`, :class:`_Program`
+    and :func:`_natural_melds` here."""
     mod = core("manipulation")
-    if mod is None or max(stage[2] for stage in stages) > _NATIVE_COPIES:
-        return _Program(stages, budget).best(target)
-    # What crosses is checked first: at most four copies a card (the state's room), plain ints.
-    try:
-        status, value, packed, _ = mod.natural_best(stages, max(-_BIG, min(budget, _BIG)), min(target, _TARGET))
-    except ValueError as exc:  # the core refused the input (it checks again): a typed error, never a crash
-        raise ShanghaiError(f"the compiled dynamic program refused its input: {exc}") from None
-    if status < 0:
-        raise _OutOfBudget
-    if not status:
+    if mod is not None:
+        tn, bn = list(tc[:N_NATURAL]), list(bc[:N_NATURAL])
+        if max(map(add, tn, bn)) <= _NATIVE_COPIES:  # what crosses is checked: the state's room
+            try:
+                status, melds, used, _ = mod.natural_program(
+                    tn, bn, _ACES[ace], max(-_BIG, min(budget, _BIG)), min(target, _TARGET)
+                )
+            except ValueError as exc:  # the core refused the input (it checks again): typed, never a crash
+                raise ShanghaiError(f"the compiled dynamic program refused its input: {exc}") from None
+            if status < 0:
+                raise _OutOfBudget
+            return (melds, used) if status else None
+    stages = _stages(tc, bc, ace)
+    found = _Program(stages, budget).best(target)
+    if found is None:
         return None
-    return value, [_OPTIONS.get(p) or _unpack(p) for p in packed]
+    return _natural_melds(stages, found[1], ace)
 
 
+_ACES = {"low": 0, "high": 1, "both": 2}  # the core's ace codes
 _NATIVE_COPIES = 4  # the most copies of a card the state holds (four decks)
 _BIG = 1 << 62  # budgets past this are "no limit" (the core counts work in 64 bits)
 _TARGET = 1 << 30  # targets past this are never reached either way
-_OPTIONS: dict[int, _Option] = {0: _SKIP}  # the core's packed options, unpacked once each
-
-
-def _unpack(packed: int) -> _Option:
-    """An option as the core packs it: used, into sets (3 bits each), open runs (6), continued (3), started."""
-    option = _Option(packed & 7, (packed >> 3) & 7, _CODES[(packed >> 6) & 63], (packed >> 12) & 7, packed >> 15)
-    _OPTIONS[packed] = option
-    return option
 
 
 def _natural_melds(stages: Sequence[_Stage], path: Sequence[_Option], ace: str) -> tuple[list[list[int]], list[int]]:

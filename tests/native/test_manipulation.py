@@ -65,18 +65,27 @@ def draw_counts(seed: int, decks: int, ace: str, melds: int, hand_cards: int) ->
     return tc, bc
 
 
-def program(stages: list[Any], budget: int, target: int) -> Outcome:
-    """``natural._best`` on whichever path is active, with its give-up as a value."""
+Counts = list[int]
+
+
+def program(tc: Counts, bc: Counts, ace: str, budget: int, target: int) -> Outcome:
+    """``natural._program`` (stages, program, melds) on whichever path is active, its give-up a value."""
     try:
-        return "found", natural._best(stages, budget, target)
+        return "found", natural._program(tc, bc, ace, budget, target)
     except natural._OutOfBudget:
         return "out of budget", None
 
 
-def both_paths(stages: list[Any], budget: int, target: int) -> tuple[Outcome, Outcome]:
+def both_paths(tc: Counts, bc: Counts, ace: str, budget: int, target: int) -> tuple[Outcome, Outcome]:
     with native.pure():
-        pure = program(stages, budget, target)
-    return program(stages, budget, target), pure
+        pure = program(tc, bc, ace, budget, target)
+    return program(tc, bc, ace, budget, target), pure
+
+
+def packed(option: Any) -> int:
+    """A Python option packed as the core packs it (natural_best's path)."""
+    used, g, codes, c3, started = option
+    return int(used | g << 3 | natural._CODE_ID[codes] << 6 | c3 << 12 | started << 15)
 
 
 @settings(max_examples=1_000, deadline=None, suppress_health_check=list(HealthCheck))
@@ -100,10 +109,9 @@ def test_the_program_agrees_on_drawn_counts(
     target: int,
 ) -> None:
     """Tables of random melds with random hands, every ace option, 1-4 decks, budgets from none to
-    generous, several targets: the same answer, path and give-up."""
+    generous, several targets: the same melds (so the same path) and give-up."""
     tc, bc = draw_counts(seed, decks, ace, melds, hand_cards)
-    stages = natural._stages(tc, bc, ace)
-    fast, pure = both_paths(stages, budget, target)
+    fast, pure = both_paths(tc, bc, ace, budget, target)
     assert fast == pure
 
 
@@ -129,14 +137,19 @@ def test_the_work_and_the_budget_are_the_same(
     manipulation_core: ModuleType, seed: int, decks: int, ace: str, melds: int, hand_cards: int, target: int
 ) -> None:
     """The core counts the very steps the Python counts: the same count with no limit, and at the
-    limit (a budget of that count it finishes, one less it gives up, as the Python does)."""
+    limit (a budget of that count it finishes, one less it gives up, as the Python does); the
+    program alone (natural_best) returns the same path, option by option."""
     tc, bc = draw_counts(seed, decks, ace, melds, hand_cards)
     stages = natural._stages(tc, bc, ace)
-    _, work = pure_work(stages, 1 << 40, target)
-    assert manipulation_core.natural_best(stages, 1 << 40, target)[3] == work
+    answer, work = pure_work(stages, 1 << 40, target)
+    status, value, path, steps = manipulation_core.natural_best(stages, 1 << 40, target)
+    assert steps == work and manipulation_core.natural_program(tc, bc, ACES.index(ace), 1 << 40, target)[3] == work
+    assert (status, value, path) == ((1, answer[0], [packed(o) for o in answer[1]]) if answer else (0, 0, []))
     for budget in (work, work - 1, work // 2):
         pure, pure_steps = pure_work(stages, budget, target)
         status, _, _, steps = manipulation_core.natural_best(stages, budget, target)
+        assert (status == -1) == (pure == "out of budget") and steps == pure_steps, (budget, work)
+        status, _, _, steps = manipulation_core.natural_program(tc, bc, ACES.index(ace), budget, target)
         assert (status == -1) == (pure == "out of budget") and steps == pure_steps, (budget, work)
     assert not work or pure_work(stages, work - 1, target)[0] == "out of budget"  # the limit is exact
 
@@ -148,9 +161,8 @@ def test_the_program_agrees_on_a_sweep_with_every_outcome(manipulation_core: Mod
     for i in range(240):
         ace, decks = ACES[i % 3], 1 + (i // 3) % 4
         tc, bc = draw_counts(rng.randrange(2**32), decks, ace, rng.randrange(1, 12), rng.randrange(1, 20))
-        stages = natural._stages(tc, bc, ace)
         budget = rng.choice([300, natural.DP_BUDGET, 20_000])
-        fast, pure = both_paths(stages, budget, rng.randrange(1, 6))
+        fast, pure = both_paths(tc, bc, ace, budget, rng.randrange(1, 6))
         assert fast == pure, (ace, decks, tc, bc, budget)
         kind = "none" if fast == ("found", None) else fast[0]
         seen[ace, kind] = seen.get((ace, kind), 0) + 1
@@ -241,11 +253,13 @@ def test_random_games_are_identical_action_by_action(manipulation_core: ModuleTy
 
 
 def test_bad_input_is_a_typed_error(manipulation_core: ModuleType) -> None:
-    """The core checks what crosses again: a bad stage is a ValueError there, a ShanghaiError through
-    ``natural._best``; never a crash."""
-    good = natural._stages([0] * N_NATURAL, [1] + [0] * (N_NATURAL - 1), "low")
-    assert manipulation_core.natural_best(good, 100, 1)[0] in (0, 1)
-    bad = [
+    """The core checks what crosses again: a bad input is a ValueError there (a ShanghaiError through
+    ``natural._program``), never a crash."""
+    empty, one = [0] * N_NATURAL, [1] + [0] * (N_NATURAL - 1)
+    good = natural._stages(empty, one, "low")
+    assert manipulation_core.natural_best(good, 100, 1)[0] == 0
+    assert manipulation_core.natural_program(empty, one, 0, 100, 1)[0] == 0
+    bad_stages = [
         [(0, 0, 5, 0, 0, 0, 0)],  # five copies: no room in the state
         [(1, 0, 1, 0, 0, 0, 0)],  # not suit by suit
         [(0, 0, 1, 2, 0, 0, 0)],  # more on the table than there are copies
@@ -254,11 +268,22 @@ def test_bad_input_is_a_typed_error(manipulation_core: ModuleType) -> None:
         [(0, 0, 1, 0, 0, 99, 0)],
         [tuple(good[k]) for k in range(len(good))] * 2,  # too many stages
     ]
-    for stages in bad:
+    for stages in bad_stages:
         with pytest.raises(ValueError):
             manipulation_core.natural_best(stages, 100, 1)
-    with pytest.raises(ShanghaiError):
-        natural._best([natural._Stage(1, 0, 1, 0, 0, 0, 1)], 100, 1)
+    bad_counts = [
+        (empty[:51], one, 0),  # not 52 counts
+        (empty, [*one, 0], 0),
+        (empty, one, 3),  # no such ace option
+        (empty, [5, *empty[1:]], 0),  # five copies
+        (one, [4, *empty[1:]], 0),
+        (empty, [-1, *empty[1:]], 0),
+    ]
+    for tc, bc, ace in bad_counts:
+        with pytest.raises(ValueError):
+            manipulation_core.natural_program(tc, bc, ace, 100, 1)
+    with pytest.raises(ShanghaiError):  # negative counts pass the Python check and the core refuses them
+        natural._program([-1, *empty[1:]], one, "low", 100, 1)
     with pytest.raises(TypeError):  # not ints: pybind11 refuses the call
         manipulation_core.natural_best([("a", 0, 0, 0, 0, 0, 0)], 100, 1)
 
@@ -270,11 +295,10 @@ def test_more_copies_than_the_core_holds_stay_pure(
     answers them, as it did before the core."""
     sent: list[int] = []
     monkeypatch.setattr(natural, "core", lambda name: _Spy(manipulation_core, sent))
-    four = natural._stages([0] * N_NATURAL, [4, 4, 4] + [0] * (N_NATURAL - 3), "low")
-    assert natural._best(four, 1_000, 1) is not None and len(sent) == 1
-    five = natural._stages([0] * N_NATURAL, [5, 5, 5] + [0] * (N_NATURAL - 3), "low")
+    empty = [0] * N_NATURAL
+    assert natural._program(empty, [4, 4, 4, *empty[3:]], "low", 1_000, 1) is not None and len(sent) == 1
     with pytest.raises(KeyError):  # the Python program's own limit (no state for five open runs)
-        natural._best(five, 1_000, 1)
+        natural._program(empty, [5, 5, 5, *empty[3:]], "low", 1_000, 1)
     assert len(sent) == 1
 
 
@@ -284,6 +308,6 @@ class _Spy:
     def __init__(self, core: ModuleType, sent: list[int]) -> None:
         self.core, self.sent = core, sent
 
-    def natural_best(self, *args: Any) -> Any:
+    def natural_program(self, *args: Any) -> Any:
         self.sent.append(1)
-        return self.core.natural_best(*args)
+        return self.core.natural_program(*args)

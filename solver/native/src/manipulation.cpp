@@ -448,6 +448,161 @@ std::tuple<int, int, std::vector<int>, std::int64_t> natural_best(
     return {0, 0, {}, program.work()};
 }
 
+
+// ---- natural._layout and natural._stages -----------------------------------------------------
+enum Ace { kLowAce = 0, kHighAce = 1, kBothAces = 2 };  // natural._ACES: "low", "high", "both"
+
+struct Position {
+    std::array<int, 4> cards;  // the four suits' card indexes at a rank position
+    int column;  // 0, or the ace's first (1) or second (2) column under ace=both
+};
+
+// natural._stages(tc, bc, ace): the stages in rank-position order, read from the end with fewer
+// table cards before the first hand card.
+std::vector<Stage> build_stages(const std::vector<int>& tc, const std::vector<int>& bc, int ace) {
+    int lo = ace == kHighAce ? 2 : 1, hi = ace == kLowAce ? 13 : 14;  // solver.ranks.position_range
+    std::vector<Position> forward;
+    for (int q = lo; q <= hi; ++q) {
+        int base = q == 14 ? 0 : q - 1;
+        int column = ace != kBothAces || (q != 1 && q != 14) ? 0 : (q == lo ? 1 : 2);
+        forward.push_back({{base, 13 + base, 26 + base, 39 + base}, column});
+    }
+    std::vector<Position> positions = forward;
+    // The cards in position order (four suits a position): read backward when fewer table cards
+    // lie after the last hand card than before the first.
+    std::vector<int> order;
+    for (const Position& p : forward)
+        for (int i : p.cards) order.push_back(i);
+    int first = -1, last = -1;
+    for (int j = 0; j < static_cast<int>(order.size()); ++j)
+        if (bc[order[j]]) {
+            if (first < 0) first = j;
+            last = j;
+        }
+    if (first >= 0) {
+        int before = 0, after = 0;
+        for (int j = 0; j < first; ++j) before += tc[order[j]];
+        for (int j = last + 1; j < static_cast<int>(order.size()); ++j) after += tc[order[j]];
+        if (before > after) {
+            // read(order[::-1]): the columns recomputed, the first one met is column 1
+            positions.clear();
+            for (int q = hi; q >= lo; --q) {
+                int base = q == 14 ? 0 : q - 1;
+                int column = ace != kBothAces || (q != 1 && q != 14) ? 0 : (q == hi ? 1 : 2);
+                positions.push_back({{base, 13 + base, 26 + base, 39 + base}, column});
+            }
+        }
+    }
+    std::vector<Stage> out;
+    for (const Position& p : positions) {
+        std::array<int, 4> all{};
+        for (int s = 0; s < 4; ++s) all[s] = tc[p.cards[s]] + bc[p.cards[s]];
+        for (int s = 0; s < 4; ++s) {
+            int later = 0;
+            for (int t = s + 1; t < 4; ++t) later += all[t];
+            int i = p.cards[s];
+            out.push_back({s, i, all[s], tc[i], p.column, later, p.column != 1 ? bc[i] : 0});
+        }
+    }
+    return out;
+}
+
+// ---- natural._run_order and natural._natural_melds -------------------------------------------
+// natural._run_order: a run's card indexes in rank order, whichever way the program read it.
+std::vector<int> run_order(std::vector<int> cards, int ace) {
+    if (cards.empty()) return cards;
+    if (ace == kLowAce || (cards.front() % 13 && cards.back() % 13)) {  // no ace, or read low
+        if (!(cards.front() < cards.back())) std::reverse(cards.begin(), cards.end());
+        return cards;
+    }
+    bool high = ace == kHighAce;  // solver.ranks.ace_high
+    if (ace == kBothAces) {
+        int least = 99, most = -1;
+        for (int c : cards) {
+            int r = c % 13 + 1;
+            if (r == 1) continue;
+            least = std::min(least, r);
+            most = std::max(most, r);
+        }
+        high = most >= 0 && 15 - least < most;
+    }
+    auto key = [high](int c) { return c % 13 == 0 && high ? 14 : c % 13 + 1; };
+    std::stable_sort(cards.begin(), cards.end(), [&](int a, int b) { return key(a) < key(b); });
+    return cards;
+}
+
+// natural._natural_melds: replay a path with the cards (by index): runs in rank order, sets in suit
+// order (round robin over the copies); and the copies of each natural card the melds hold.
+void natural_melds(const std::vector<Stage>& stages, const std::vector<int>& path, int ace,
+                   std::vector<std::vector<int>>& melds, std::vector<int>& used) {
+    used.assign(52, 0);
+    std::array<std::vector<std::vector<int>>, 4> open_runs;
+    std::vector<int> to_sets;
+    int copies = 0;
+    for (std::size_t k = 0; k < stages.size() && k < path.size(); ++k) {
+        const Stage& stage = stages[k];
+        int option = path[k];
+        int g = (option >> 3) & 7, started = option >> 15, c3 = (option >> 12) & 7;
+        int s = stage.suit;
+        auto& runs = open_runs[s];
+        if (!g && !started && runs.empty() && (s != 3 || to_sets.empty())) continue;  // nothing changes
+        int card = stage.card;
+        std::vector<std::vector<int>> going;
+        if (!runs.empty()) {
+            std::vector<std::vector<int>> lng;
+            for (auto& r : runs)
+                if (r.size() < 3) going.push_back(std::move(r));
+                else lng.push_back(std::move(r));
+            for (int j = 0; j < static_cast<int>(lng.size()); ++j)
+                if (j >= c3) melds.push_back(run_order(std::move(lng[j]), ace));  // long[c3:] stop here
+            for (int j = 0; j < c3 && j < static_cast<int>(lng.size()); ++j) going.push_back(std::move(lng[j]));
+        }
+        for (int j = 0; j < started; ++j) going.emplace_back();
+        for (auto& r : going) r.push_back(card);
+        used[card] += static_cast<int>(going.size()) + g;
+        runs = std::move(going);
+        if (g) {
+            to_sets.insert(to_sets.end(), g, card);
+            copies = std::max(copies, g);
+        }
+        if (s == 3 && !to_sets.empty()) {
+            std::vector<std::vector<int>> groups(copies);
+            std::sort(to_sets.begin(), to_sets.end());
+            for (std::size_t j = 0; j < to_sets.size(); ++j) groups[j % copies].push_back(to_sets[j]);
+            for (auto& group : groups) melds.push_back(std::move(group));
+            to_sets.clear();
+            copies = 0;
+        }
+    }
+    for (auto& runs : open_runs)
+        for (auto& r : runs) melds.push_back(run_order(std::move(r), ace));
+}
+
+// The entry point for natural_play: natural._program(tc, bc, ace, budget, target), that is
+// _stages, then _Program.best, then _natural_melds, in one call (plain ints across the boundary).
+// Returns (status, melds, used, work): status 1 found, 0 none reaches target, -1 out of budget.
+std::tuple<int, std::vector<std::vector<int>>, std::vector<int>, std::int64_t> natural_program(
+    const std::vector<int>& tc, const std::vector<int>& bc, int ace, std::int64_t budget, int target) {
+    if (tc.size() != 52 || bc.size() != 52) throw std::invalid_argument("natural_program: 52 counts each");
+    if (ace < kLowAce || ace > kBothAces) throw std::invalid_argument("natural_program: ace is 0, 1 or 2");
+    for (int i = 0; i < 52; ++i)
+        if (tc[i] < 0 || bc[i] < 0 || tc[i] + bc[i] > kMaxCopies)
+            throw std::invalid_argument("natural_program: copies out of range (card " + std::to_string(i) + ")");
+    std::vector<Stage> stages = build_stages(tc, bc, ace);
+    Program program(stages, budget);
+    int value = 0;
+    std::vector<int> path;
+    std::vector<std::vector<int>> melds;
+    std::vector<int> used;
+    try {
+        if (!program.best(target, value, path)) return {0, melds, used, program.work()};
+    } catch (const OutOfBudget&) {
+        return {-1, melds, used, program.work()};
+    }
+    natural_melds(stages, path, ace, melds, used);
+    return {1, melds, used, program.work()};
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_manipulation, m) {
@@ -455,4 +610,8 @@ PYBIND11_MODULE(_manipulation, m) {
     m.def("natural_best", &natural_best, py::arg("stages"), py::arg("budget"), py::arg("target"),
           "natural._Program(stages, budget).best(target): (1, value, packed path, work), (0, 0, [], work) "
           "for none, (-1, 0, [], work) past the budget.");
+    m.def("natural_program", &natural_program, py::arg("tc"), py::arg("bc"), py::arg("ace"), py::arg("budget"),
+          py::arg("target"),
+          "natural._program(tc, bc, ace, budget, target): (1, melds, used, work), (0, [], [], work) for none, "
+          "(-1, [], [], work) past the budget; ace is 0 low, 1 high, 2 both.");
 }
