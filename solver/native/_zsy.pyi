@@ -27,3 +27,19 @@ def fewest(
 
 def plays_after(states: Sequence[tuple[int, int, int]], expired: Callable[[], bool], max_states: int) -> list[int]:
     """The fewest plays of each state (packed, jokers, 2s), up to the first that ran out of budget."""
+
+def endgame(
+    hand: Sequence[int],
+    opponent: Sequence[int],
+    kind: int,
+    top: int,
+    length: int,
+    copies: int,
+    flush: bool,
+    pure: bool,
+    bombs: bool,
+    max_nodes: int,
+    expired: Callable[[], bool],
+    all: bool,
+) -> tuple[int, list[bool], bool, int]:
+    """``endgame._Search.wins`` (``all``: winning_moves' flags per legal move): (outcome, flags, pass wins, nodes)."""

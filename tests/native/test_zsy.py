@@ -10,6 +10,7 @@ engine's seeded games, action by action, for every preset; then bad input.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from types import ModuleType
@@ -22,9 +23,10 @@ from hypothesis import strategies as st
 from solver import native
 from solver.cards import Card, Cards
 from solver.engine import new_game
-from solver.errors import TooManyCopiesError
+from solver.errors import SolverTimeout, TooManyCopiesError
 from solver.rules import ZsyRules
 from solver.zsy import Combo, fewest, moves
+from solver.zsy.endgame import EndgameTooBig, winning_moves, wins
 from solver.zsy.fewest import fewest_plays, plays_after
 from solver.zsy.game import ZPlay
 from solver.zsy.moves import LeadTable, iter_moves, legal_moves
@@ -188,6 +190,63 @@ def test_stop_token_stops_the_core(zsy_core: ModuleType) -> None:
     assert fast == slow and str(fast.status) == "feasible"
 
 
+# --- the two-player endgame ----------------------------------------------------------------------
+
+
+def endgame_answer(f: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """The answer, or the budget's error as its text (both paths must give up at the same node)."""
+    try:
+        return f(*args, **kwargs)
+    except EndgameTooBig as exc:
+        return f"too big: {exc}"
+
+
+@settings(SETTINGS, max_examples=120)
+@given(data=st.data(), rules=rule_sets, max_nodes=st.sampled_from([30, 300, 5_000]))
+def test_endgames_agree(zsy_core: ModuleType, data: st.DataObject, rules: ZsyRules, max_nodes: int) -> None:
+    """``wins`` and ``winning_moves`` (leads and replies, the pass included), under the same node budget."""
+    hand = data.draw(multisets(DECK, max_size=8).filter(bool))
+    opponent = data.draw(multisets(DECK - hand, max_size=8).filter(bool))
+    beat = data.draw(to_beat(hand + opponent))
+    for f in (winning_moves, wins):
+        fast, slow = both(endgame_answer, f, hand, opponent, beat, rules, max_nodes=max_nodes)
+        assert fast == slow
+
+
+def test_endgame_budgets_cut_both_paths_alike(zsy_core: ModuleType) -> None:
+    """Hands where the node budget runs out: the same error at the same count, and the same answers past it."""
+    rng = random.Random(2)
+    outcomes = set()
+    for _ in range(30):
+        cards = rng.sample(DECK_CARDS, 10)
+        hand, opponent = Cards(cards[:5]), Cards(cards[5:])
+        fast, slow = both(endgame_answer, winning_moves, hand, opponent, None, max_nodes=400)
+        assert fast == slow
+        outcomes.add(isinstance(slow, str))
+    assert outcomes == {True, False}  # some cut short, some answered
+
+
+def test_endgame_timeout_on_both_paths(zsy_core: ModuleType) -> None:
+    """Out of time (checked every 256 nodes): SolverTimeout on both paths."""
+    rng = random.Random(4)
+    cards = rng.sample(DECK_CARDS, 32)
+    hand, opponent = Cards(cards[:16]), Cards(cards[16:])
+    for path in (contextlib.nullcontext, native.pure):
+        with path(), pytest.raises(SolverTimeout):
+            winning_moves(hand, opponent, None, time_limit=0.0)
+
+
+def test_endgame_odd_hands_use_the_oracle(zsy_core: ModuleType) -> None:
+    """An opponent holding a card twice: the pure search raises only if it reaches that hand, so the
+    native path leaves such hands to it (the same answer or the same error)."""
+    seven = Card.parse("7S")
+    odd = Cards([seven, seven])
+    assert both(endgame_answer, winning_moves, Cards.parse("5S"), odd, None) == ([Combo.parse("5S")],) * 2
+    for path in (contextlib.nullcontext, native.pure):
+        with path(), pytest.raises(TooManyCopiesError):
+            winning_moves(Cards.parse("5S 9H"), odd, None)
+
+
 # --- the engine: the same games, action by action ----------------------------------------------
 
 
@@ -266,6 +325,7 @@ def test_odd_combination_fields_use_the_oracle(zsy_core: ModuleType) -> None:
 def test_the_core_refuses_bad_arguments(zsy_core: ModuleType) -> None:
     """Called directly with what Python never sends, the core raises ValueError (never aborts)."""
     good = list(Cards.parse("5S 6S 7S").counts)
+    never = lambda: False  # noqa: E731
     bad_counts = [good[:54], [*good, 0], [2, *good[1:]], [-1, *good[1:]], [*good[:54], 1]]  # the last: the plain joker
     for counts in bad_counts:
         with pytest.raises(ValueError):
@@ -275,7 +335,13 @@ def test_the_core_refuses_bad_arguments(zsy_core: ModuleType) -> None:
             zsy_core.moves(good, kind, top, length, copies, False, False, False, 0, -1)
     with pytest.raises(ValueError):
         zsy_core.moves(good, -1, 0, 1, 1, False, False, False, -1, -1)
-    never = lambda: False  # noqa: E731
+    for counts in bad_counts:
+        with pytest.raises(ValueError):
+            zsy_core.endgame(counts, good, -1, 0, 1, 1, False, False, False, 100, never, True)
+        with pytest.raises(ValueError):
+            zsy_core.endgame(good, counts, -1, 0, 1, 1, False, False, False, 100, never, True)
+    with pytest.raises(ValueError):
+        zsy_core.endgame(good, good, 7, 0, 1, 1, False, False, False, 100, never, True)
     for packed, j, t in ((1 << 36, 0, 0), (5, 0, 0), (1, 3, 0), (1, 0, 5), (1, -1, 0)):
         with pytest.raises(ValueError):
             zsy_core.fewest(packed, j, t, 5, never, 100)

@@ -8,6 +8,7 @@
 //   greedy(...)       solver/zsy/fewest.py _greedy
 //   fewest(...)       solver/zsy/fewest.py _Search.solve + _walk (fewest_plays)
 //   plays_after(...)  solver/zsy/fewest.py _Search.best over many states (plays_after)
+//   endgame(...)      solver/zsy/endgame.py _Search.wins (wins, winning_moves)
 //
 // Only plain values cross the boundary: card counts by card index (the index
 // of solver.cards.Card: suits S H D C, ranks A..K, then RJ, BJ, JK), ints and
@@ -127,8 +128,27 @@ bool for_combinations(const std::vector<int>& pool, int k, F&& f) {
     }
 }
 
+// Thrown out of a search when the budget is spent (SolverTimeout): out of time, asked to stop,
+// or past the state cap. Caught at the entry points, never crosses to Python.
+struct Stopped {};
+
+// One move as plain values (the endgame search keeps them): a Combo's fields, its cards as a bit
+// per card index (one deck: each card at most once).
+struct Move {
+    uint64_t cards = 0;
+    int kind = LEAD;  // LEAD: no move (nothing to beat)
+    int top = 0, length = 1, copies = 1;
+    bool flush = false, pure = false;
+
+    bool operator==(const Move& o) const {
+        return cards == o.cards && kind == o.kind && top == o.top && length == o.length && copies == o.copies &&
+               flush == o.flush && pure == o.pure;
+    }
+};
+
 // Where the moves go: skips the first `skip`, keeps at most `limit` (-1: all) as
-// (counts as 55 bytes, kind, top, length, copies, flush, pure) tuples.
+// (counts as 55 bytes, kind, top, length, copies, flush, pure) tuples, or, with `collect`,
+// as Move structs (no Python objects: the endgame search).
 struct Sink {
     long long skip;
     long long limit;
@@ -136,6 +156,7 @@ struct Sink {
     long long taken = 0;
     bool stop = false;
     py::list out;
+    std::vector<Move>* collect = nullptr;
 
     Sink(long long skip_, long long limit_) : skip(skip_), limit(limit_) {
         if (limit == 0) stop = true;
@@ -145,6 +166,18 @@ struct Sink {
     bool emit(const int* cards, int n, int kind, int top, int length, int copies, bool flush, bool pure) {
         if (stop) return false;
         if (seen++ < skip) return true;
+        if (collect != nullptr) {
+            Move m;
+            for (int i = 0; i < n; ++i) m.cards |= uint64_t{1} << cards[i];
+            m.kind = kind;
+            m.top = top;
+            m.length = length;
+            m.copies = copies;
+            m.flush = flush;
+            m.pure = pure;
+            collect->push_back(m);
+            return true;
+        }
         char buf[N_CARDS] = {0};
         for (int i = 0; i < n; ++i) buf[cards[i]] += 1;
         py::tuple item = py::make_tuple(py::bytes(buf, N_CARDS), kind, top, length, copies, flush, pure);
@@ -422,37 +455,200 @@ class Gen {
     }
 };
 
-// moves._moves: the moves of a hand that beat a combination (every lead for LEAD).
-py::list moves(const std::vector<int>& counts, int kind, int top, int length, int copies, bool flush, bool pure,
-               bool bombs, long long skip, long long limit) {
+void check_combo(int kind, int top, int length, int copies) {
     if (kind < LEAD || kind > PARALLEL) throw std::invalid_argument("zsy core: unknown combination kind");
     if (top < -1000 || top > 1000 || length < 1 || length > N_CARDS || copies < 1 || copies > N_CARDS)
         throw std::invalid_argument("zsy core: combination fields out of range");
-    if (skip < 0) throw std::invalid_argument("zsy core: skip must be >= 0");
-    Parts p(checked_counts(counts));
-    Sink sink(skip, limit);
+}
+
+// moves._moves: the moves of a hand that beat a combination (every lead for LEAD), into the sink.
+void generate(const Parts& p, Sink& sink, const Move& b, bool bombs) {
     Gen gen(p, sink);
-    if (kind == LEAD) {
+    if (b.kind == LEAD) {
         gen.singles(0);
         gen.sets(false, 0, false, 0, 0);
         gen.straights(false, 0, false, 0, 0, 0);
         gen.parallels(false, 0, 0, false, 0, 0);
-        return sink.out;
+        return;
     }
-    if (bombs && kind == SET && copies == 4) {  // Combo.is_bomb
-        gen.sets(true, 4, true, top, pure);
-        return sink.out;
+    if (bombs && b.kind == SET && b.copies == 4) {  // Combo.is_bomb
+        gen.sets(true, 4, true, b.top, b.pure);
+        return;
     }
-    if (kind == SINGLE)
-        gen.singles(top);
-    else if (kind == SET)
-        gen.sets(true, copies, true, top, pure);
-    else if (kind == STRAIGHT)
-        gen.straights(true, length, true, flush, top, pure);
+    if (b.kind == SINGLE)
+        gen.singles(b.top);
+    else if (b.kind == SET)
+        gen.sets(true, b.copies, true, b.top, b.pure);
+    else if (b.kind == STRAIGHT)
+        gen.straights(true, b.length, true, b.flush, b.top, b.pure);
     else
-        gen.parallels(true, copies, length, true, top, pure);
+        gen.parallels(true, b.copies, b.length, true, b.top, b.pure);
     if (bombs) gen.sets(true, 4, false, 0, 0);
+}
+
+Move combo_of(int kind, int top, int length, int copies, bool flush, bool pure) {
+    check_combo(kind, top, length, copies);
+    Move b;
+    b.kind = kind;
+    b.top = top;
+    b.length = length;
+    b.copies = copies;
+    b.flush = flush;
+    b.pure = pure;
+    return b;
+}
+
+// legal_moves / iter_moves: the moves as plain tuples (skipping `skip`, at most `limit`; -1: all).
+py::list moves(const std::vector<int>& counts, int kind, int top, int length, int copies, bool flush, bool pure,
+               bool bombs, long long skip, long long limit) {
+    Move b = combo_of(kind, top, length, copies, flush, pure);
+    if (skip < 0) throw std::invalid_argument("zsy core: skip must be >= 0");
+    Parts p(checked_counts(counts));
+    Sink sink(skip, limit);
+    generate(p, sink, b, bombs);
     return sink.out;
+}
+
+// ---------------------------------------------------------------------------------------
+// The two-player endgame (endgame.py _Search.wins, and winning_moves' loop over it).
+
+std::vector<int> counts_of(uint64_t mask) {
+    std::vector<int> counts(N_CARDS, 0);
+    for (int i = 0; i < N_CARDS; ++i) counts[i] = static_cast<int>((mask >> i) & 1);
+    return counts;
+}
+
+uint64_t mask_of(const std::vector<int>& counts) {
+    uint64_t mask = 0;
+    for (int i = 0; i < N_CARDS; ++i)
+        if (counts[i]) mask |= uint64_t{1} << i;
+    return mask;
+}
+
+struct Position {
+    uint64_t mover, other;
+    Move beat;
+    bool operator==(const Position& o) const { return mover == o.mover && other == o.other && beat == o.beat; }
+};
+
+uint64_t mix(uint64_t h, uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    return h;
+}
+
+uint64_t hash_move(const Move& m) {
+    uint64_t h = mix(m.cards, static_cast<uint64_t>(m.kind + 1));
+    h = mix(h, static_cast<uint64_t>(m.top + 1000) | (static_cast<uint64_t>(m.length) << 16) |
+                   (static_cast<uint64_t>(m.copies) << 32) | (static_cast<uint64_t>(m.flush) << 48) |
+                   (static_cast<uint64_t>(m.pure) << 49));
+    return h;
+}
+
+struct PositionHash {
+    size_t operator()(const Position& p) const {
+        return static_cast<size_t>(mix(mix(p.mover, p.other), hash_move(p.beat)));
+    }
+};
+
+struct HandBeat {
+    uint64_t hand;
+    Move beat;
+    bool operator==(const HandBeat& o) const { return hand == o.hand && beat == o.beat; }
+};
+
+struct HandBeatHash {
+    size_t operator()(const HandBeat& k) const { return static_cast<size_t>(mix(k.hand, hash_move(k.beat))); }
+};
+
+struct TooBig {};
+
+// endgame._Search: the negamax with its memo, its moves cache (lru_cache) and its node count.
+class Endgame {
+   public:
+    Endgame(bool bombs, long long max_nodes, std::function<bool()> expired)
+        : bombs_(bombs), max_nodes_(max_nodes), expired_(std::move(expired)) {}
+
+    long long nodes = 0;
+
+    // _Search.moves: legal_moves(hand, to_beat), kept.
+    const std::vector<Move>& moves(uint64_t hand, const Move& beat) {
+        HandBeat key{hand, beat};
+        auto hit = cache_.find(key);
+        if (hit != cache_.end()) return hit->second;
+        std::vector<Move> found;
+        Parts p(counts_of(hand));
+        Sink sink(0, -1);
+        sink.collect = &found;
+        generate(p, sink, beat, bombs_);
+        return cache_.emplace(key, std::move(found)).first->second;
+    }
+
+    // _Search.wins: whether the player to move (holding `mover`) goes out first.
+    bool wins(uint64_t mover, uint64_t other, const Move& beat) {
+        Position key{mover, other, beat};
+        auto hit = memo_.find(key);
+        if (hit != memo_.end()) return hit->second;
+        count();
+        bool won = false;
+        // a copy: the cache may rehash while the children are searched
+        std::vector<Move> options = moves(mover, beat);
+        for (const Move& move : options) {
+            uint64_t rest = mover & ~move.cards;
+            if (!rest || !wins(other, rest, move)) {
+                won = true;
+                break;
+            }
+        }
+        if (!won && beat.kind != LEAD) won = !wins(other, mover, Move{});  // pass: the other leads anew
+        memo_[key] = won;
+        return won;
+    }
+
+   private:
+    bool bombs_;
+    long long max_nodes_;
+    std::function<bool()> expired_;
+    std::unordered_map<Position, bool, PositionHash> memo_;
+    std::unordered_map<HandBeat, std::vector<Move>, HandBeatHash> cache_;
+
+    // _Search._count: past max_nodes too big; every 256 nodes the deadline (one Python call).
+    void count() {
+        ++nodes;
+        if (nodes > max_nodes_) throw TooBig{};
+        if (!(nodes & 255) && expired_()) throw Stopped{};
+    }
+};
+
+// endgame.wins (all=false) or winning_moves (all=true): (outcome, flags, pass wins, nodes); outcome 0
+// answered, 1 too big (EndgameTooBig), 2 out of time (SolverTimeout). wins: flags is [won]; winning_moves:
+// one flag per legal move of the hand, in legal_moves order, up to the first that ran out of budget.
+py::tuple endgame(const std::vector<int>& hand, const std::vector<int>& opponent, int kind, int top, int length,
+                  int copies, bool flush, bool pure, bool bombs, long long max_nodes, std::function<bool()> expired,
+                  bool all) {
+    Move beat = combo_of(kind, top, length, copies, flush, pure);
+    uint64_t mine = mask_of(checked_counts(hand));
+    uint64_t theirs = mask_of(checked_counts(opponent));
+    Endgame search(bombs, max_nodes, std::move(expired));
+    py::list flags;
+    bool pass_wins = false;
+    int outcome = 0;
+    try {
+        if (!all) {
+            flags.append(search.wins(mine, theirs, beat));
+        } else {
+            std::vector<Move> options = search.moves(mine, beat);
+            for (const Move& move : options) {
+                uint64_t rest = mine & ~move.cards;
+                flags.append(!rest || !search.wins(theirs, rest, move));
+            }
+            if (beat.kind != LEAD) pass_wins = !search.wins(theirs, mine, Move{});
+        }
+    } catch (const TooBig&) {
+        outcome = 1;
+    } catch (const Stopped&) {
+        outcome = 2;
+    }
+    return py::make_tuple(outcome, flags, pass_wins, search.nodes);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -564,9 +760,6 @@ int lowest_index(uint64_t packed) {
     return bit / 3;
 }
 
-// Thrown out of the search when the budget is spent (fewest.SolverTimeout): out of time, asked
-// to stop, or past the state cap. Caught at the entry points, never crosses to Python.
-struct Stopped {};
 
 // fewest._Search: exact fewest plays on rank counts, branch and bound, the same memo of exact
 // values and of proven lower bounds, the same step count and checks every 1024 steps.
@@ -753,6 +946,10 @@ PYBIND11_MODULE(_zsy, m) {
     m.def("moves", &moves, py::arg("counts"), py::arg("kind"), py::arg("top"), py::arg("length"), py::arg("copies"),
           py::arg("flush"), py::arg("pure"), py::arg("bombs"), py::arg("skip"), py::arg("limit"),
           "The moves of moves._moves as (counts bytes, kind index, top, length, copies, flush, pure).");
+    m.def("endgame", &endgame, py::arg("hand"), py::arg("opponent"), py::arg("kind"), py::arg("top"),
+          py::arg("length"), py::arg("copies"), py::arg("flush"), py::arg("pure"), py::arg("bombs"),
+          py::arg("max_nodes"), py::arg("expired"), py::arg("all"),
+          "endgame.wins / winning_moves' negamax: (outcome, flags, pass wins, nodes).");
     m.def("greedy", &greedy, py::arg("packed"), py::arg("jokers"), py::arg("twos"), py::arg("look"),
           "fewest._greedy's structures as plain tuples.");
     m.def("fewest", &fewest, py::arg("packed"), py::arg("jokers"), py::arg("twos"), py::arg("limit"),
