@@ -37,10 +37,11 @@ from functools import lru_cache
 from typing import Final, Literal
 
 from solver.cards import Cards
-from solver.errors import ComboError, SolverTimeout
+from solver.errors import ComboError, ShanghaiError, SolverTimeout
+from solver.native import core
 from solver.rules import ZsyRules
-from solver.zsy.combos import DEFAULT_RULES, Combo
-from solver.zsy.moves import legal_moves
+from solver.zsy.combos import DEFAULT_RULES, Combo, check_cards
+from solver.zsy.moves import _native_args, legal_moves
 
 __all__ = ["EndgameTooBig", "Endgame", "Side", "wins", "winning_moves", "solve_lead", "MAX_NODES", "MAX_CARDS"]
 
@@ -187,6 +188,9 @@ def wins(
     (``to_beat``: the opponent's combination on the table, or None to lead). Past ``max_nodes``
     positions :class:`EndgameTooBig`, past ``time_limit`` seconds :class:`SolverTimeout`."""
     _check(hand, opponent)
+    native = _native(hand, opponent, to_beat, rules, max_nodes, time_limit, every=False)
+    if native is not None:
+        return native[0][0]
     return _Search(rules, max_nodes, time_limit).wins(hand, opponent, to_beat)
 
 
@@ -210,6 +214,11 @@ def winning_moves(
     ['single:5S', 'single:5H']
     """
     _check(hand, opponent)
+    native = _native(hand, opponent, to_beat, rules, max_nodes, time_limit, every=True)
+    if native is not None:
+        flags, passing = native
+        chosen: list[Combo | None] = [m for m, won in zip(legal_moves(hand, to_beat, rules), flags) if won]
+        return [*chosen, None] if passing else chosen
     search = _Search(rules, max_nodes, time_limit)
     out: list[Combo | None] = []
     for move in search.moves(hand, to_beat):
@@ -262,3 +271,46 @@ def solve_lead(
 def _rank(d: int) -> tuple[int, int]:
     """Sort key: the best distance first (:func:`_better`)."""
     return (0, d) if d > 0 else (1, d)
+
+
+def _native(
+    hand: Cards,
+    opponent: Cards,
+    to_beat: Combo | None,
+    rules: ZsyRules,
+    max_nodes: int,
+    time_limit: float,
+    *,
+    every: bool,
+) -> tuple[list[bool], bool] | None:
+    """:meth:`_Search.wins` on the compiled core (solver/native/src/zsy.cpp, endgame): the same negamax,
+    moves, memo and node count. ``every``: one flag per legal move of ``hand`` (``winning_moves``), else
+    ``[wins]``; and whether passing wins. None when the pure path must answer: no core, a combination
+    whose fields are not a combination's, or a hand that is not a sub-multiset of the deck (the pure
+    search raises for it only when it reaches it)."""
+    mod = core("zsy")
+    args = None if mod is None else _native_args(to_beat, rules)
+    if mod is None or args is None or not (_in_deck(hand, rules) and _in_deck(opponent, rules)):
+        return None
+    deadline = time.perf_counter() + time_limit
+
+    def expired() -> bool:
+        return time.perf_counter() > deadline
+
+    try:
+        outcome, flags, passing, _ = mod.endgame(hand.counts, opponent.counts, *args, max_nodes, expired, every)
+    except ValueError as exc:  # never for checked hands: the core re-checks what Python checked
+        raise ComboError(f"the compiled core refused the endgame: {exc}") from None
+    if outcome == 1:
+        raise EndgameTooBig(f"the endgame has more than {max_nodes:,} positions to search")
+    if outcome == 2:
+        raise SolverTimeout(f"the endgame search did not finish in {time_limit:g} s")
+    return flags, passing
+
+
+def _in_deck(cards: Cards, rules: ZsyRules) -> bool:
+    try:
+        check_cards(cards, rules, "hand")
+    except ShanghaiError:
+        return False
+    return True

@@ -25,14 +25,16 @@ fewest).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, islice
-from typing import Final, NamedTuple
+from types import ModuleType
+from typing import Any, Final, NamedTuple
 
 from solver.cards import Card, Cards
 from solver.cpsat import stopped
 from solver.errors import ComboError, ShanghaiError, SolverTimeout, Status
+from solver.native import core
 from solver.rules import ZsyRules
 from solver.zsy.combos import (
     ACE,
@@ -240,6 +242,9 @@ def fewest_plays(hand: Cards, rules: ZsyRules = DEFAULT_RULES, *, time_limit: fl
         return Split((), 0, Status.OPTIMAL)
     search = _Search(time.perf_counter() + time_limit)
     packed, j, t = _pack(p), len(p.jokers), len(p.twos)
+    mod = core("zsy")
+    if mod is not None:
+        return _native_fewest(mod, p, rules, search.deadline)
     greedy = _realise(p, _greedy(packed, j, t), rules)  # an upper bound: the search need only beat it
     try:
         if search.solve(packed, j, t, False, len(greedy)) >= len(greedy):
@@ -319,6 +324,9 @@ def plays_after(
     """
     check_cards(hand, rules, "hand")
     search = _Search(time.perf_counter() + time_limit)
+    mod = core("zsy")
+    if mod is not None:
+        return _native_plays_after(mod, hand, moves, search.deadline)
     held = _value_counts(hand)
     out: list[int] = []
     status = Status.OPTIMAL
@@ -401,3 +409,72 @@ def _checked(plays: list[tuple[list[Card], Kind, int]], rules: ZsyRules) -> tupl
         out.append(match[0])
     out.sort(key=lambda c: (KINDS.index(c.kind), c.top))
     return tuple(out)
+
+
+# --- the compiled core's path (solver/native/src/zsy.cpp): the same search, the same answers ------------
+
+
+def _expired(deadline: float) -> Callable[[], bool]:
+    """What :meth:`_Search._tick` checks every 1024 steps, for the core to call back."""
+
+    def expired() -> bool:
+        return time.perf_counter() > deadline or stopped()
+
+    return expired
+
+
+_RawChoice = tuple[Any, ...]
+
+
+def _choices(raw: Sequence[_RawChoice]) -> list[_Choice]:
+    """The core's structures, ``(0, rank)``, ``(1, ranks, jokers)`` or ``(2, copies, length, naturals,
+    jokers, twos)``, as the search's own :class:`_Group`, :class:`_Straight` and :class:`_Parallel`."""
+    out: list[_Choice] = []
+    for c in raw:
+        if c[0] == 0:
+            out.append(_Group(c[1]))
+        elif c[0] == 1:
+            out.append(_Straight(c[1], c[2]))
+        else:
+            out.append(_Parallel(c[1], c[2], c[3], c[4], c[5]))
+    return out
+
+
+def _native_fewest(mod: ModuleType, p: Parts, rules: ZsyRules, deadline: float) -> Split:
+    """:func:`fewest_plays` on the core: the greedy split, then the exact search under the same budget."""
+    packed, j, t = _pack(p), len(p.jokers), len(p.twos)
+    try:
+        greedy = _realise(p, _choices(mod.greedy(packed, j, t, _GREEDY_LOOK)), rules)
+        outcome, raw = mod.fewest(packed, j, t, len(greedy), _expired(deadline), MAX_STATES)
+    except (ValueError, RuntimeError) as exc:  # never for a checked hand: the core re-checks what Python checked
+        raise ShanghaiError(f"internal error: the compiled core refused the state: {exc}") from None
+    if outcome == 0:
+        return Split(greedy, len(greedy), Status.OPTIMAL)  # proven: nothing fewer exists
+    if outcome == 2:
+        return Split(greedy, len(greedy), Status.FEASIBLE)  # the time, the stop token or the state cap
+    plays = _realise(p, _choices(raw), rules)
+    return Split(plays, len(plays), Status.OPTIMAL)
+
+
+def _native_plays_after(
+    mod: ModuleType, hand: Cards, moves: Sequence[Combo], deadline: float
+) -> tuple[tuple[int, ...], Status]:
+    """:func:`plays_after` on the core: one shared search over every move's state, in order."""
+    held = _value_counts(hand)
+    states: list[tuple[int, int, int]] = []
+    rest: list[list[int]] = []
+    for move in moves:
+        if not move.cards <= hand:
+            raise ComboError(f"{move} is not a play from the hand {hand}")
+        counts = list(held)
+        for card in move.cards:
+            counts[zsy_value(card)] -= 1
+        states.append(_state(counts))
+        rest.append(counts)
+    try:
+        values: list[int] = mod.plays_after(states, _expired(deadline), MAX_STATES)
+    except (ValueError, RuntimeError) as exc:  # never for a checked hand
+        raise ShanghaiError(f"internal error: the compiled core refused the state: {exc}") from None
+    if len(values) == len(states):
+        return tuple(values), Status.OPTIMAL
+    return (*values, *(_upper_bound(counts) for counts in rest[len(values) :])), Status.FEASIBLE

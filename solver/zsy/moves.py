@@ -10,11 +10,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
+from types import ModuleType
 from typing import Final, Generic, TypeVar
 
 from solver.cards import ALL_CARDS, Card, Cards
+from solver.errors import ComboError
+from solver.native import core
 from solver.rules import ZsyRules
-from solver.zsy.combos import ACE, DEFAULT_RULES, MAX_STRAIGHT, TWO, Combo, Parts, check_cards, zsy_value
+from solver.zsy.combos import (
+    ACE,
+    DEFAULT_RULES,
+    KINDS,
+    MAX_STRAIGHT,
+    TWO,
+    Combo,
+    Parts,
+    check_cards,
+    zsy_value,
+)
 
 __all__ = ["legal_moves", "iter_moves", "LeadTable"]
 
@@ -194,7 +207,12 @@ def legal_moves(hand: Cards, to_beat: Combo | None = None, rules: ZsyRules = DEF
     >>> [str(m) for m in legal_moves(Cards.parse("6H 7H 8H 8D 9C"), Combo.parse("5C 6C 7D"))]
     ['straight:6H 7H 8H', 'straight:6H 7H 8D', 'straight:7H 8H 9C', 'straight:7H 8D 9C']
     """
-    return tuple(iter_moves(hand, to_beat, rules))
+    check_cards(hand, rules, "hand")
+    mod = core("zsy")
+    args = None if mod is None else _native_args(to_beat, rules)
+    if mod is not None and args is not None:
+        return tuple(_combos(_native_raw(mod, hand, args)))
+    return tuple(_moves(_Gen(hand), to_beat, rules))
 
 
 def iter_moves(hand: Cards, to_beat: Combo | None = None, rules: ZsyRules = DEFAULT_RULES) -> Iterator[Combo]:
@@ -207,7 +225,73 @@ def iter_moves(hand: Cards, to_beat: Combo | None = None, rules: ZsyRules = DEFA
     ['single:3S', 'single:4S']
     """
     check_cards(hand, rules, "hand")
+    mod = core("zsy")
+    args = None if mod is None else _native_args(to_beat, rules)
+    if mod is not None and args is not None:
+        return _native_iter(mod, hand, args)
     return _moves(_Gen(hand), to_beat, rules)
+
+
+# --- the compiled core's path (solver/native/src/zsy.cpp, moves): the same moves, in the same order
+
+_Raw = tuple[bytes, int, int, int, int, bool, bool]
+"""A move from the core: its cards' counts by card index (bytes), kind index, top, length, copies, flush, pure."""
+_NativeArgs = tuple[int, int, int, int, bool, bool, bool]
+_KIND_INDEX: Final = {kind: i for i, kind in enumerate(KINDS)}
+_LEAD_ARGS: Final = (-1, 0, 1, 1, False, False)
+_FIRST_CHUNK: Final = 4_096
+_MOST_CHUNK: Final = 16_384
+"""The lazy path asks the core for moves in chunks of 4,096 up to 16,384 (memory stays small)."""
+
+
+def _native_args(to_beat: Combo | None, rules: ZsyRules) -> _NativeArgs | None:
+    """The combination to beat as the core's plain arguments, or None when its fields are not a
+    combination's (the constructor trusts them): then the pure path answers, as the oracle."""
+    if to_beat is None:
+        return (*_LEAD_ARGS, rules.bombs)
+    kind = _KIND_INDEX.get(to_beat.kind)
+    top, length, copies, flush, pure = to_beat.top, to_beat.length, to_beat.copies, to_beat.flush, to_beat.pure
+    if (
+        kind is None
+        or type(top) is not int
+        or type(length) is not int
+        or type(copies) is not int
+        or type(flush) is not bool
+        or type(pure) is not bool
+        or not (-1000 <= top <= 1000 and 1 <= length <= 55 and 1 <= copies <= 55)
+    ):
+        return None
+    return (kind, top, length, copies, flush, pure, rules.bombs)
+
+
+def _native_raw(mod: ModuleType, hand: Cards, args: _NativeArgs, skip: int = 0, limit: int = -1) -> list[_Raw]:
+    """The core's moves of a checked hand (skipping ``skip``, at most ``limit``; -1: all)."""
+    try:
+        raw: list[_Raw] = mod.moves(hand.counts, *args, skip, limit)
+    except ValueError as exc:  # never for a checked hand: the core re-checks what Python checked
+        raise ComboError(f"the compiled core refused the hand {hand}: {exc}") from None
+    return raw
+
+
+def _combos(raw: list[_Raw]) -> list[Combo]:
+    """The core's moves as :class:`Combo` objects."""
+    make, cards, kinds = _make, _cards_of, KINDS
+    return [make(cards(tuple(b)), kinds[k], top, n, c, f, pu) for b, k, top, n, c, f, pu in raw]
+
+
+def _native_iter(mod: ModuleType, hand: Cards, args: _NativeArgs) -> Iterator[Combo]:
+    """The moves from the core, a chunk at a time (each chunk re-walks the moves before it, in C++)."""
+    skip, chunk = 0, _FIRST_CHUNK
+    while True:
+        raw = _native_raw(mod, hand, args, skip, chunk)
+        yield from _combos(raw)
+        if len(raw) < chunk:
+            return
+        skip += chunk
+        chunk = min(_MOST_CHUNK, 2 * chunk)
+
+
+_cards_of = Cards._make  # a Cards from its counts tuple, trusted (the core's counts are a sub-multiset of the hand)
 
 
 def _moves(gen: _Gen, to_beat: Combo | None, rules: ZsyRules) -> Iterator[Combo]:
@@ -295,6 +379,24 @@ class LeadTable(Generic[T]):
     def build(cls, hand: Cards, item: Callable[[Combo], T]) -> LeadTable[T]:
         """Generate every lead of ``hand`` (checked as :func:`iter_moves` does)."""
         kinds, mask = _KIND_KEY, int.from_bytes  # card_mask, _shape_key and _strength_key, inlined
+        mod = core("zsy")
+        if mod is not None:  # the compiled core's leads, in the same order, keyed as below
+            check_cards(hand, DEFAULT_RULES, "hand")
+            raw = _native_raw(mod, hand, (*_LEAD_ARGS, False))
+            keys = tuple(kinds[kind] for kind in KINDS)
+            make, cards = _make, _cards_of
+            return cls(
+                hand,
+                [
+                    (
+                        mask(b, "little"),
+                        keys[k] + c * 100 + n,
+                        f * 1_000 + top * 2 + pu,
+                        item(make(cards(tuple(b)), KINDS[k], top, n, c, f, pu)),
+                    )
+                    for b, k, top, n, c, f, pu in raw
+                ],
+            )
         entries = [
             (
                 mask(bytes(m.cards.counts), "little"),
