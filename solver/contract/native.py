@@ -46,8 +46,10 @@ def contract_core() -> ModuleType | None:
 
 @cache
 def shape_tuple(shape: Shape) -> ShapeTuple:
-    """``shape`` in the plain form the C++ takes (cached: shapes are few and immutable)."""
-    return (shape.run, shape.size, shape.wmax, shape.rank, shape.cards)
+    """``shape`` in the plain form the C++ takes, checked (cached: shapes are few and immutable)."""
+    out = (shape.run, shape.size, shape.wmax, shape.rank, shape.cards)
+    check_shapes([out])
+    return out
 
 
 def check_counts(hn: Sequence[int], pn: Sequence[int], hw: int, pw: int) -> None:

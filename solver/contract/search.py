@@ -276,6 +276,12 @@ class _Walk:
 
 
 @cache
+def _shape_indexes(run: bool, m: int, ace: str, limit: str) -> dict[Shape, int]:
+    """Each shape of :func:`shapes_for` and its index there (how the compiled core names shapes)."""
+    return {sh: t for t, sh in enumerate(shapes_for(run, m, ace, limit))}
+
+
+@cache
 def _walk_order(contract: tuple[Requirement, ...]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
     """The requirements in walk order (identical ones next to each other, for symmetry; sets first,
     they have fewer shapes), and whether each is the same as the one before it."""
@@ -315,6 +321,7 @@ class DistanceSearch:
         self._core = contract_core()
         self._native: Any = None
         self._tables: list[tuple[Shape, ...]] = []
+        self._indexes: list[dict[Shape, int]] = []
         self._cands: list[list[Cand]] | None = None if self._core is not None else self._priced()
 
     @property
@@ -345,6 +352,7 @@ class DistanceSearch:
                 rules.ace, rules.wild_limit, rules.distinct_set_ranks, self.hand_only, expired,
             )  # fmt: skip
             self._tables = [shapes_for(run, m, rules.ace, rules.wild_limit) for run, m in self._requirements()]
+            self._indexes = [_shape_indexes(run, m, rules.ace, rules.wild_limit) for run, m in self._requirements()]
         return self._native
 
     def _from_native(self, combo: Sequence[tuple[int, int, int, int]]) -> tuple[Cand, ...]:
@@ -449,6 +457,12 @@ class DistanceSearch:
     def price_moved(self, combo: tuple[Cand, ...], card: int, to_hand: int) -> int | None:
         """The combination's cost with one copy of ``card`` moved to the hand (``to_hand=1``) or to the pool
         (``-1``); ``card`` is a natural index, or -1 for a wild."""
+        if self._core is not None:
+            search = self._native_search()
+            where = self._indexes
+            pairs = [(k, where[k][x.shape]) for k, x in enumerate(combo)]
+            cost: int | None = call(search.price_moved, pairs, card, to_hand)
+            return cost
         c = self.c
         shapes = [x.shape for x in combo]
         if card < 0:
@@ -464,11 +478,17 @@ class DistanceSearch:
     def outs(self) -> Cards:
         """Every card still to come that is part of some fewest completion, with its copies."""
         assert self.best is not None and self.best > 0
-        outs = _Outs(self)
-        self.each_best(outs.visit, outs.skip)
+        if self._core is not None:  # the same walk and visits (_Outs), compiled
+            search = self._native_search()
+            found, wild = search.outs(self.best)
+            self.complete = search.complete
+        else:
+            outs = _Outs(self)
+            self.each_best(outs.visit, outs.skip)
+            found, wild = outs.found, outs.wild
         counts = self.pool.counts
-        out = {ALL_CARDS[i]: counts[i] for i in range(N_NATURAL) if outs.found >> i & 1}
-        if outs.wild and self.c.pw:
+        out = {ALL_CARDS[i]: counts[i] for i in range(N_NATURAL) if found >> i & 1}
+        if wild and self.c.pw:
             for w in set(self.c.pwild):
                 out[w] = counts[w.index]
         return Cards.from_counts(out)

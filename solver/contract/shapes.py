@@ -40,7 +40,7 @@ from itertools import combinations, compress, product
 from typing import NamedTuple, TypeVar
 
 from solver.cards import ALL_CARDS, Card, Cards, Rank
-from solver.contract.native import call, check_counts, check_shapes, contract_core, shape_tuple
+from solver.contract.native import call, check_counts, contract_core, shape_tuple
 from solver.melds import Meld
 from solver.ranks import N_NATURAL, card_index, position_range, wild_cap
 
@@ -493,9 +493,8 @@ def _native_combo(
     fn: Callable[..., T], shapes: Sequence[Shape], hn: Sequence[int], pn: Sequence[int], hw: int, pw: int
 ) -> T:
     """A compiled pricing entry point on the same inputs (checked first; see :mod:`solver.contract.native`)."""
-    items = [shape_tuple(sh) for sh in shapes]
+    items = [shape_tuple(sh) for sh in shapes]  # each checked once (cached)
     check_counts(hn, pn, hw, pw)
-    check_shapes(items)
     return call(fn, items, list(hn), list(pn), hw, pw)
 
 

@@ -56,5 +56,9 @@ class Search:
         stop_walk: type[BaseException],
     ) -> bool:
         """DistanceSearch.each_best: visit every best combination; whether the walk completed."""
+    def price_moved(self, combo: Sequence[tuple[int, int]], card: int, to_hand: int) -> int | None:
+        """DistanceSearch.price_moved on (requirement, shape index) pairs."""
+    def outs(self, best: int) -> tuple[int, bool]:
+        """DistanceSearch.outs's walk: the bits of the natural outs, and whether a wild is one."""
     @property
     def complete(self) -> bool: ...

@@ -752,6 +752,82 @@ class Search {
 
     bool complete() const { return complete_; }
 
+    // DistanceSearch.price_moved: a combination's cost with one copy of `card` moved to the hand
+    // (to_hand=1) or to the pool (-1); card -1 is a wild (-1 returned for None).
+    int price_moved(const std::vector<const Shape*>& shapes, int card, int to_hand) const {
+        if (card < 0) return combo_cost(shapes, c_.hn, c_.pn, c_.hw + to_hand, c_.pw - to_hand);
+        std::vector<int> hn(c_.hn), pn(c_.pn);
+        hn[card] += to_hand;
+        pn[card] -= to_hand;
+        return combo_cost(shapes, hn, pn, c_.hw, c_.pw);
+    }
+
+    // price_moved from Python: the combination as (requirement, shape index) pairs in walk order.
+    py::object py_price_moved(const std::vector<std::pair<int, int>>& combo, int card, int to_hand) const {
+        if (card < -1 || card >= kNatural || (to_hand != 1 && to_hand != -1))
+            throw std::invalid_argument("price_moved: a natural card index or -1, and +1 or -1");
+        std::vector<const Shape*> shapes;
+        for (const auto& [k, t] : combo) {
+            if (k < 0 || k >= static_cast<int>(reqs_.size()) || t < 0 || t >= static_cast<int>(reqs_[k].table->size()))
+                throw std::invalid_argument("price_moved: no such shape");
+            shapes.push_back(&(*reqs_[k].table)[t]);
+        }
+        const int cost = price_moved(shapes, card, to_hand);
+        return cost < 0 ? py::object(py::none()) : py::object(py::int_(cost));
+    }
+
+    // search._Outs over every best combination (DistanceSearch.outs after find): the bits of the
+    // naturals to come in some fewest completion, and whether a wild to come is one.
+    std::pair<uint64_t, bool> outs(int best) {
+        for (const auto& req : reqs_)
+            if (req.cands.empty()) return {0, false};
+        struct Outs : Visitor {
+            Search& s;
+            int best;
+            uint64_t found = 0;
+            bool wild = false;
+            Outs(Search& s_, int b) : s(s_), best(b) {}
+            bool settled() const { return wild || !s.c_.pw; }
+            void leaf(const std::vector<const Cand*>& chosen, const Path& path) override {
+                if (s.leaf_cost(chosen, path) != best) return;  // each_best's filter
+                if (!path.clash) {
+                    independent(chosen, path);
+                } else {
+                    const int closer = best - 1;
+                    const auto shapes = s.shapes_of(chosen);
+                    uint64_t todo = path.bits & s.pool_bits_ & ~found;
+                    while (todo) {
+                        const uint64_t low = todo & (~todo + 1);
+                        todo ^= low;
+                        if (s.price_moved(shapes, __builtin_ctzll(low), 1) == closer) found |= low;
+                    }
+                    if (!wild && s.c_.pw && s.price_moved(shapes, -1, 1) == closer) wild = true;
+                }
+                if (settled() && !(s.pool_bits_ & ~found)) throw StopWalk{};
+            }
+            // _Outs._independent: melds that share no card
+            void independent(const std::vector<const Cand*>& chosen, const Path& path) {
+                const bool grow = path.need < best;
+                uint64_t got = found;
+                for (size_t k = 0; k < chosen.size(); ++k) {
+                    const Cand& x = *chosen[k];
+                    if (!(grow || x.need)) continue;
+                    const Shape& sh = (*s.reqs_[k].table)[x.shape];
+                    if (sh.run)
+                        got |= sh.cmask & s.pool_bits_ & ~s.hand_bits_;
+                    else if (x.s)
+                        got |= sh.cmask & s.pool_bits_;
+                }
+                found = got;
+                if (path.opened - s.c_.hw > path.need) wild = true;
+            }
+            bool skip(uint64_t bits) override { return settled() && !(bits & s.pool_bits_ & ~found); }
+        } outs(*this, best);
+        int limit = best;
+        Walk(*this, &limit, outs).run();
+        return {outs.found, outs.wild};
+    }
+
    private:
     friend class Walk;
 
@@ -1154,5 +1230,7 @@ PYBIND11_MODULE(_contract, m) {
         .def("find", &Search::find, py::arg("zero"))
         .def("each_best", &Search::each_best, py::arg("best"), py::arg("visit"), py::arg("skip"),
              py::arg("stop_walk"))
+        .def("price_moved", &Search::py_price_moved, py::arg("combo"), py::arg("card"), py::arg("to_hand"))
+        .def("outs", &Search::outs, py::arg("best"))
         .def_property_readonly("complete", &Search::complete);
 }
