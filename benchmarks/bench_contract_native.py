@@ -28,6 +28,7 @@ from solver.contract.discards import discard_distances
 from solver.contract.search import hand_lay_down, search_distance
 from solver.engine import new_game
 from solver.engine.selfplay import play_one
+from solver.melds import Meld
 from solver.rules import ContractRules
 from solver.rules.contract import Requirement
 
@@ -37,13 +38,12 @@ Position = tuple[Cards, ContractRules, tuple[Requirement, ...]]
 def _recorded(games: int) -> list[Position]:
     """The hands the engine asks ``hand_lay_down`` about in seeded random games."""
     seen: list[Position] = []
-    original = contract_game.hand_lay_down
 
-    def record(hand: Cards, rules: ContractRules, contract: tuple[Requirement, ...]):  # type: ignore[no-untyped-def]
+    def record(hand: Cards, rules: ContractRules, contract: tuple[Requirement, ...]) -> tuple[Meld, ...] | None:
         seen.append((hand, rules, tuple(contract)))
-        return original(hand, rules, contract)
+        return hand_lay_down(hand, rules, contract)
 
-    contract_game.hand_lay_down = record  # type: ignore[assignment]
+    setattr(contract_game, "hand_lay_down", record)  # noqa: B010 (the engine's name for it, for the recording)
     try:
         rng = random.Random(1)
         for seed in range(games):
@@ -51,7 +51,7 @@ def _recorded(games: int) -> list[Position]:
             while not g.is_terminal():
                 g.apply(rng.choice(g.legal_actions()))
     finally:
-        contract_game.hand_lay_down = original
+        setattr(contract_game, "hand_lay_down", hand_lay_down)  # noqa: B010
     return seen
 
 

@@ -25,8 +25,9 @@ from solver.contract.discards import discard_distances
 from solver.contract.referee import check_lay_down
 from solver.contract.search import _native_hand, contract_possible, hand_lay_down, search_distance
 from solver.contract.shapes import Counts, Shape, combo_cost, price_combo, shapes_for
+from solver.cpsat import Stop, stoppable
 from solver.engine import new_game
-from solver.errors import CardError
+from solver.errors import CardError, SolverTimeout
 from solver.rules import ContractRules
 from solver.rules.contract import min_length
 
@@ -92,7 +93,8 @@ def test_distance_is_the_pure_answer(
 ) -> None:
     hand, pool = data.draw(positions(rules))
     contract = rules.contract(round_)
-    got, want = both(search_distance, hand, pool, rules, contract, outs=True)
+    limit = data.draw(st.sampled_from([None, 60.0]))  # with a limit, the walk reads the clock (and the stop token)
+    got, want = both(search_distance, hand, pool, rules, contract, outs=True, time_limit=limit)
     assert got == want
     if got.missing is not None:
         check_lay_down(hand + got.completion, got.melds, rules, round_)  # the independent referee
@@ -208,3 +210,25 @@ def test_bad_input_gives_the_typed_error(contract_core: ModuleType) -> None:
 
     with pytest.raises(CardError):
         _native_hand(contract_core, Short(), rules, rules.contract(1), True)  # type: ignore[arg-type]
+
+
+def _stopped_answer(hand: Cards, pool: Cards, rules: ContractRules, round_: int) -> object:
+    """search_distance under a stop token already set: the walk stops at its first look at the clock."""
+    token = Stop()
+    token.stop()
+    with stoppable(token):
+        try:
+            return search_distance(hand, pool, rules, rules.contract(round_), time_limit=60.0)
+        except SolverTimeout as exc:
+            return str(exc)
+
+
+@given(data=st.data(), rules=contract_rules, round_=st.integers(1, 7))
+@SETTINGS
+def test_a_stopped_search_stops_where_the_pure_one_does(
+    contract_core: ModuleType, data: st.DataObject, rules: ContractRules, round_: int
+) -> None:
+    """The compiled walk reads the clock at the same nodes and leaves: the same partial answer."""
+    hand, pool = data.draw(positions(rules, hand_max=22))
+    got, want = both(_stopped_answer, hand, pool, rules, round_)
+    assert got == want
