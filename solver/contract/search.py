@@ -37,14 +37,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import compress
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from solver.cards import ALL_CARDS, Card, Cards
+from solver.cards import ALL_CARDS, N_CARDS, Card, Cards
 from solver.contract.handonly import hand_melds, price_hand_only
+from solver.contract.native import call, check_counts, contract_core
 from solver.contract.precheck import quick_reject
 from solver.contract.shapes import Cand, Counts, Shape, bits_of, combo_cost, decode_combo, price, shapes_for
 from solver.cpsat import stopped
-from solver.errors import SolverTimeout, Status
+from solver.errors import CardError, SolverTimeout, Status
 from solver.melds import Meld
 from solver.ranks import N_NATURAL
 from solver.rules.contract import ContractRules, Requirement, min_length
@@ -275,6 +276,12 @@ class _Walk:
 
 
 @cache
+def _shape_indexes(run: bool, m: int, ace: str, limit: str) -> dict[Shape, int]:
+    """Each shape of :func:`shapes_for` and its index there (how the compiled core names shapes)."""
+    return {sh: t for t, sh in enumerate(shapes_for(run, m, ace, limit))}
+
+
+@cache
 def _walk_order(contract: tuple[Requirement, ...]) -> tuple[tuple[int, ...], tuple[bool, ...]]:
     """The requirements in walk order (identical ones next to each other, for symmetry; sets first,
     they have fewer shapes), and whether each is the same as the one before it."""
@@ -307,10 +314,51 @@ class DistanceSearch:
         self.hand_bits = bits_of(list(compress(range(N_NATURAL), c.hn)))
         self.pool_bits = bits_of([i for i in range(N_NATURAL) if c.pn[i]]) if pool else 0
         self.order, self.same = _walk_order(self.contract)
-        self.cands = self._priced()
         self.best: int | None = None
         self.first: tuple[Cand, ...] | None = None
         self.complete = True
+        # the compiled core, when built, prices the candidates and walks (the same answers, the same order)
+        self._core = contract_core()
+        self._native: Any = None
+        self._tables: list[tuple[Shape, ...]] = []
+        self._indexes: list[dict[Shape, int]] = []
+        self._cands: list[list[Cand]] | None = None if self._core is not None else self._priced()
+
+    @property
+    def cands(self) -> list[list[Cand]]:
+        """Each requirement's candidates in walk order, cheapest first (priced when first asked on the
+        compiled path, which prices its own)."""
+        if self._cands is None:
+            self._cands = self._priced()
+        return self._cands
+
+    @cands.setter
+    def cands(self, value: list[list[Cand]]) -> None:
+        self._cands = value
+
+    def _requirements(self) -> list[tuple[bool, int]]:
+        """Each requirement in walk order as (run, minimum length)."""
+        return [(self.contract[i].kind == "run", min_length(self.contract[i], self.rules)) for i in self.order]
+
+    def _native_search(self) -> Any:
+        """The compiled search on this position (built once, on the first walk)."""
+        if self._native is None:
+            c, rules, deadline = self.c, self.rules, self.deadline
+            expired = None if deadline is None else (lambda: time.perf_counter() > deadline or stopped())
+            check_counts(c.hn, c.pn, c.hw, c.pw)
+            assert self._core is not None
+            self._native = call(
+                self._core.Search, c.hn, c.pn, c.hw, c.pw, self._requirements(), list(self.same),
+                rules.ace, rules.wild_limit, rules.distinct_set_ranks, self.hand_only, expired,
+            )  # fmt: skip
+            self._tables = [shapes_for(run, m, rules.ace, rules.wild_limit) for run, m in self._requirements()]
+            self._indexes = [_shape_indexes(run, m, rules.ace, rules.wild_limit) for run, m in self._requirements()]
+        return self._native
+
+    def _from_native(self, combo: Sequence[tuple[int, int, int, int]]) -> tuple[Cand, ...]:
+        """A combination the compiled walk gives, as candidates (see :mod:`solver.contract.native`)."""
+        tables = self._tables
+        return tuple(Cand(tables[k][t[0]], t[1], t[2], t[3]) for k, t in enumerate(combo))
 
     def _priced(self) -> list[list[Cand]]:
         """Each requirement's candidates (in :attr:`order`), cheapest first."""
@@ -356,6 +404,11 @@ class DistanceSearch:
         ``first`` is the combination the full search finds when its answer is 0 (the first
         zero-cost leaf of the same walk; the bound never cuts one off, so a limit of 0 cuts more).
         """
+        if self._core is not None:
+            best, first, self.complete = self._native_search().find(zero)
+            if best is not None:
+                self.best, self.first = best, self._from_native(first)
+            return
         cands = self.cands
         if any(not cs for cs in cands):
             return
@@ -384,6 +437,14 @@ class DistanceSearch:
         """Call ``visit`` on every best combination (after :meth:`find`); ``visit`` may raise :class:`StopWalk`."""
         assert self.best is not None
         best = self.best
+        if self._core is not None:
+
+            def on_best(combo: Sequence[tuple[int, int, int, int]], path: tuple[int, ...]) -> None:
+                need, opened, unfilled, wmax, ranks, bits, run_bits, clash = path
+                visit(self._from_native(combo), Path(need, opened, unfilled, wmax, ranks, bits, run_bits, bool(clash)))
+
+            self.complete = self._native_search().each_best(best, on_best, skip, StopWalk)
+            return
 
         def on_leaf(combo: tuple[Cand, ...], path: Path) -> None:
             if self._cost(combo, path) == best:
@@ -396,6 +457,12 @@ class DistanceSearch:
     def price_moved(self, combo: tuple[Cand, ...], card: int, to_hand: int) -> int | None:
         """The combination's cost with one copy of ``card`` moved to the hand (``to_hand=1``) or to the pool
         (``-1``); ``card`` is a natural index, or -1 for a wild."""
+        if self._core is not None:
+            search = self._native_search()
+            where = self._indexes
+            pairs = [(k, where[k][x.shape]) for k, x in enumerate(combo)]
+            cost: int | None = call(search.price_moved, pairs, card, to_hand)
+            return cost
         c = self.c
         shapes = [x.shape for x in combo]
         if card < 0:
@@ -411,11 +478,17 @@ class DistanceSearch:
     def outs(self) -> Cards:
         """Every card still to come that is part of some fewest completion, with its copies."""
         assert self.best is not None and self.best > 0
-        outs = _Outs(self)
-        self.each_best(outs.visit, outs.skip)
+        if self._core is not None:  # the same walk and visits (_Outs), compiled
+            search = self._native_search()
+            found, wild = search.outs(self.best)
+            self.complete = search.complete
+        else:
+            outs = _Outs(self)
+            self.each_best(outs.visit, outs.skip)
+            found, wild = outs.found, outs.wild
         counts = self.pool.counts
-        out = {ALL_CARDS[i]: counts[i] for i in range(N_NATURAL) if outs.found >> i & 1}
-        if outs.wild and self.c.pw:
+        out = {ALL_CARDS[i]: counts[i] for i in range(N_NATURAL) if found >> i & 1}
+        if wild and self.c.pw:
             for w in set(self.c.pwild):
                 out[w] = counts[w.index]
         return Cards.from_counts(out)
@@ -523,6 +596,9 @@ def contract_possible(hand: Cards, rules: ContractRules, contract: Sequence[Requ
     """Can ``hand`` make ``contract`` on its own (exactly: the distance with nothing to come is 0)?"""
     if quick_reject(hand, rules, contract):
         return False
+    mod = contract_core()
+    if mod is not None:
+        return bool(_native_hand(mod, hand, rules, tuple(contract), False))
     search = DistanceSearch(hand, Cards(), rules, contract)
     search.find(zero=True)
     return search.best == 0
@@ -531,8 +607,59 @@ def contract_possible(hand: Cards, rules: ContractRules, contract: Sequence[Requ
 def hand_lay_down(hand: Cards, rules: ContractRules, contract: Sequence[Requirement]) -> tuple[Meld, ...] | None:
     """The lay-down of ``contract`` from ``hand`` alone that :func:`search_distance` finds with an empty
     pool when the distance is 0 (the same melds, found faster), or None when there is none."""
+    mod = contract_core()
+    if mod is not None:
+        return _hand_melds(_native_hand(mod, hand, rules, tuple(contract), True), _walk_order(tuple(contract))[0])
     search = DistanceSearch(hand, Cards(), rules, contract)
     search.find(zero=True)
     if search.first is None:
         return None
     return search.decode(search.first)[0]
+
+
+# ---------------------------------------------------------------- the compiled core, nothing to come
+
+
+@cache
+def _native_plan(
+    contract: tuple[Requirement, ...], set_min: int, run_min: int
+) -> tuple[list[tuple[bool, int]], list[bool]]:
+    """The requirements in walk order as (run, minimum length), and whether each repeats the one before."""
+    order, same = _walk_order(contract)
+    out = []
+    for i in order:  # min_length, from the two rule options it reads
+        run = contract[i].kind == "run"
+        out.append((run, max(contract[i].min_len, run_min if run else set_min)))
+    return out, list(same)
+
+
+@cache
+def _wild_indexes(wilds: frozenset[Card]) -> list[int]:
+    return sorted(w.index for w in wilds)
+
+
+def _native_hand(mod: Any, hand: Cards, rules: ContractRules, contract: tuple[Requirement, ...], melds: bool) -> Any:
+    """The compiled search with nothing to come (``find(zero=True)``): the lay-down's melds as (card, role)
+    index pairs in walk order, or None (``melds``); else whether there is one. Inputs checked first."""
+    counts = hand.counts
+    if len(counts) != N_CARDS or min(counts) < 0:
+        raise CardError("the hand's counts must cover every card, each >= 0")
+    reqs, same = _native_plan(contract, rules.set_min, rules.run_min)
+    return call(
+        mod.hand_lay_down, counts, _wild_indexes(rules.wilds), reqs, same, rules.ace, rules.wild_limit,
+        rules.distinct_set_ranks, melds,
+    )  # fmt: skip
+
+
+def _hand_melds(found: list[list[tuple[int, int]]] | None, order: tuple[int, ...]) -> tuple[Meld, ...] | None:
+    """The compiled core's melds (walk order, (card, role) index pairs) as melds in the contract's order."""
+    if found is None:
+        return None
+    by_req: list[Meld] = [Meld((ALL_CARDS[0],))] * len(order)
+    for k, i in enumerate(order):
+        pairs = found[k]
+        by_req[i] = Meld(
+            tuple(ALL_CARDS[card] for card, _ in pairs),
+            tuple(None if role < 0 else ALL_CARDS[role] for _, role in pairs),
+        )
+    return tuple(by_req)

@@ -33,15 +33,18 @@ uses a subset of its cards, so nothing is lost.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations, compress, product
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from solver.cards import ALL_CARDS, Card, Cards, Rank
+from solver.contract.native import call, check_counts, contract_core, shape_tuple
 from solver.melds import Meld
 from solver.ranks import N_NATURAL, card_index, position_range, wild_cap
+
+T = TypeVar("T")
 
 __all__ = [
     "Shape",
@@ -334,6 +337,10 @@ class _Greedy:
 def combo_cost(shapes: Sequence[Shape], hn: Sequence[int], pn: Sequence[int], hw: int, pw: int) -> int | None:
     """The exact fewest extra cards of a combination (None: impossible), fast when a greedy split
     (runs first take the copies they find, then sets) meets the lower bound; else :func:`price_combo`."""
+    mod = contract_core()
+    if mod is not None:
+        cost: int | None = _native_combo(mod.combo_cost, shapes, hn, pn, hw, pw)
+        return cost
     g = _Greedy(hn, pn)
     for sh in shapes:
         if sh.run:
@@ -472,7 +479,23 @@ def price_combo(
     set and a run both want) among the melds, first the hand's, then the
     pool's, priced by the formula of the module docstring.
     """
+    mod = contract_core()
+    if mod is not None:
+        priced: tuple[int, SplitPart, SplitPart] | None = _native_combo(mod.price_combo, shapes, hn, pn, hw, pw)
+        return None if priced is None else (priced[0], Split(priced[1], priced[2]))
     return _Pricer(shapes, hn, pn, hw, pw).best()
+
+
+SplitPart = tuple[tuple[int, ...] | int, ...]
+
+
+def _native_combo(
+    fn: Callable[..., T], shapes: Sequence[Shape], hn: Sequence[int], pn: Sequence[int], hw: int, pw: int
+) -> T:
+    """A compiled pricing entry point on the same inputs (checked first; see :mod:`solver.contract.native`)."""
+    items = [shape_tuple(sh) for sh in shapes]  # each checked once (cached)
+    check_counts(hn, pn, hw, pw)
+    return call(fn, items, list(hn), list(pn), hw, pw)
 
 
 # ---------------------------------------------------------------- the melds of a combination
