@@ -122,8 +122,15 @@ def _contract_args(src: Source) -> tuple[Any, ...]:
     return hand, rules, 1 + src.below(len(rules.contracts))
 
 
-def _engine_args(src: Source) -> tuple[Any, ...]:
-    return src.below(1 << 16), 1 + src.below(80)
+def _engine_args(game: str) -> Callable[[Source], tuple[Any, ...]]:
+    def args(src: Source) -> tuple[Any, ...]:
+        """A seed, a number of actions and one of the game's presets (every preset in turn)."""
+        from solver.rules import GAMES
+
+        presets = sorted(GAMES[game].PRESETS)
+        return src.below(1 << 16), 1 + src.below(80), _pick(src, presets)
+
+    return args
 
 
 # --- the calls: a plain comparable value each ----------------------------------------------------
@@ -169,12 +176,15 @@ def _distance(hand: Cards, rules: Any, round_: int) -> Any:
 
 
 def _engine(game: str) -> Callable[..., Any]:
-    def play(seed: int, steps: int) -> Any:
-        """Every legal-action list (as text) of a random game, up to ``steps`` actions."""
+    def play(seed: int, steps: int, preset: str) -> Any:
+        """Every legal-action list (as text) of a random game of ``preset``, up to ``steps`` actions."""
         from solver.engine import new_game
+        from solver.rules import GAMES
 
+        rules = GAMES[game].preset(preset)
+        players = 4 if rules.min_players <= 4 <= rules.max_players else rules.min_players
         rng = random.Random(seed)
-        g = new_game(game, None, 4, seed)
+        g = new_game(game, rules, players, seed)
         seen = []
         for _ in range(steps):
             if g.is_terminal():
@@ -203,12 +213,18 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("manipulation.best_play(least_change=False)", "manipulation", _manipulation_args, _best_play),
     Entry("manipulation.can_play", "manipulation", _manipulation_args, _can_play),
     Entry("manipulation.max_cards_playable", "manipulation", _manipulation_args, _max_cards),
-    Entry("manipulation engine: legal actions", "manipulation", _engine_args, _engine("manipulation"), False),
+    Entry(
+        "manipulation engine: legal actions",
+        "manipulation",
+        _engine_args("manipulation"),
+        _engine("manipulation"),
+        False,
+    ),
     Entry("zsy.legal_moves", "zsy", _zsy_beat_args, _legal_moves),
     Entry("zsy.fewest_plays", "zsy", _zsy_args, _fewest),
-    Entry("zsy engine: legal actions", "zsy", _engine_args, _engine("zsy"), False),
+    Entry("zsy engine: legal actions", "zsy", _engine_args("zsy"), _engine("zsy"), False),
     Entry("contract.distance_to_contract", "contract", _contract_args, _distance),
-    Entry("contract engine: legal actions", "contract", _engine_args, _engine("contract"), False),
+    Entry("contract engine: legal actions", "contract", _engine_args("contract"), _engine("contract"), False),
 )
 """Every entry point, by game (the native modules' owners: ``solver.native._<core>``)."""
 
