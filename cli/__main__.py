@@ -1,5 +1,5 @@
 """``python -m cli`` runs the ``shanghai`` command."""
 
-from cli.main import main
+from cli import start
 
-main()
+start()
