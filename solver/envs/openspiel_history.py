@@ -6,7 +6,10 @@ order, the rest of the part zeros:
 
 * the player: ``1 + player`` (1..8), which also starts the run;
 * a word (``play``, ``discard``, ...): :data:`WORDS`;
-* a combination's kind (``single:`` ...): :data:`KINDS`;
+* a combination's kind (``single:`` ...): :data:`KINDS`; parallel
+  straights declared with their shape (``parallel-2x6:``, the same cards
+  can be ``parallel-3x4:``) are the parallel kind's token, then the copies
+  and the length as numbers (``NUMBER + 2``, ``NUMBER + 6``);
 * ``|``, ``/`` and ``=`` (meld separators, a wild's role);
 * a number (a table meld): ``NUMBER + n``;
 * a card: ``CARD + index`` (0..54).
@@ -18,8 +21,9 @@ the history's text: distinct histories give distinct parts.
 Its size is the most tokens a game can write (:func:`history_size`), per
 hand (Contract: round) with ``E`` engine actions at most
 (:func:`solver.envs.openspiel_params.actions_per_hand`) and ``C`` cards:
-Zheng Shang You ``3E + C + 6`` (a run is the player, the word, a kind and
-the cards played, each card played once; tribute names one card);
+Zheng Shang You ``3E + 2C + 6`` (a run is the player, the word, a kind and
+the cards played, each card played once; a declared shape adds two
+tokens to a play of at least four cards; tribute names one card);
 Contract ``3E + 12C`` (a run of no cards is at most 3 tokens; a lay-down
 or lay-off writes at most four tokens a card laid, a swap at most eight,
 and a card leaves the hand once); Manipulation ``C (4C + 2) + 4E`` (a play
@@ -51,6 +55,11 @@ def tokens(player: int, text: str) -> list[int]:
     """The tokens of one engine action ``text`` by ``player`` (``ValueError`` for a form not listed)."""
     out = [1 + player]
     for piece in text.replace("=", " = ").replace(":", ": ").split():
+        if piece.startswith("parallel-") and piece.endswith(":"):  # a declared shape: the kind, copies, length
+            copies, _, length = piece[len("parallel-") : -1].partition("x")
+            if copies.isdigit() and length.isdigit():
+                out += [_KINDS["parallel"], _token(copies, text), _token(length, text)]
+                continue
         out.append(_token(piece, text))
     return out
 
@@ -73,7 +82,7 @@ def _token(piece: str, text: str) -> int:
 def history_size(name: str, actions: int, cards: int, hands: int) -> int:
     """The most tokens a game's history writes: ``hands`` hands of ``actions`` engine actions at most."""
     if name == "zsy":
-        per_hand = 3 * actions + cards + 6
+        per_hand = 3 * actions + 2 * cards + 6
     elif name == "contract":
         per_hand = 3 * actions + 12 * cards
     else:

@@ -4,7 +4,7 @@
 >>> env = gym_env("zsy", opponents=["greedy", "random", "random"])
 >>> obs, info = env.reset(seed=3)
 >>> obs["observation"].shape, obs["action_mask"].shape, info["legal_moves"][:2]
-((1328,), (170,), ['select 5S', 'select 7S'])
+((1346,), (170,), ['select 5S', 'select 7S'])
 
 The agent sits at ``seat`` (0); the other seats are built-in players
 (``random``, ``greedy``, ``solver``, ``ismcts:...``, see

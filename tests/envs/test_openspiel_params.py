@@ -263,11 +263,16 @@ def test_information_state_tensors_and_strings_map_one_to_one(text: str) -> None
 
 
 def test_the_history_part_decodes_to_the_history() -> None:
-    from solver.envs.openspiel_history import CARD
+    from solver.envs.openspiel_history import CARD, NUMBER
 
     # player 2 (3), play (9), straight (43), then the cards by index (3H 15, 4H 16, 5S 4)
     assert tokens(2, "play straight:3H 4H 5S") == [3, 9, 43, CARD + 15, CARD + 16, CARD + 4]
     # a wild's role: the wild (2S, 1), "=" (59), the card it stands for (6H, 18)
     assert tokens(0, "laydown 4H 5H 2S=6H 7H")[-4:] == [CARD + 1, 59, CARD + 18, CARD + 19]
+    # parallel straights declared with a shape (issue 36: 'no token for parallel-2x6:'): the kind, copies, length
+    cards = "5S 5H 6S 6H 7S 7H 2S 2H 2D 2C BJ RJ"
+    three, four = tokens(0, f"play parallel-3x4:{cards}"), tokens(0, f"play parallel-4x3:{cards}")
+    assert three[:5] == [1, 9, 44, NUMBER + 3, NUMBER + 4] and four[:5] == [1, 9, 44, NUMBER + 4, NUMBER + 3]
+    assert three[5:] == four[5:] == tokens(0, f"play parallel:{cards}")[3:]
     with pytest.raises(ValueError, match="no token for 'frobnicate'"):
         tokens(0, "frobnicate 3H")
