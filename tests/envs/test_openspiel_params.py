@@ -14,7 +14,7 @@ pyspiel = need("pyspiel", "openspiel")
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 from solver.envs.openspiel import ObserverError  # noqa: E402
-from solver.envs.openspiel_history import tokens  # noqa: E402
+from solver.envs.openspiel_history import OWN, entry_tokens, tokens  # noqa: E402
 from solver.envs.openspiel_params import actions_per_hand, steps_per_action  # noqa: E402
 from solver.errors import RulesError  # noqa: E402
 from solver.rules import rules_for  # noqa: E402
@@ -255,8 +255,12 @@ def test_information_state_tensors_and_strings_map_one_to_one(text: str) -> None
                 assert by_string.setdefault(string, key) == key
                 assert by_tensor.setdefault(key, string) == string
             state.apply_action(rng.choice(state.legal_actions()))
-        runs = [tokens(int(e.partition(":")[0]), e.partition(":")[2]) for e in state.turn.history_strings()]
-        written = [t for run_ in runs for t in run_]
+        # the record: the seed, each deal and the player's cards, the engine actions and what they gave
+        # the player, then the player's steps of the turn in progress (solver.envs.openspiel_history)
+        record = state.record_of(0)
+        assert record[0].startswith("seed ") and record[1] == "deal" and record[2].startswith("dealt ")
+        assert [e for e in record if ":" in e] == state.turn.history_strings()
+        written = [t for e in record for t in entry_tokens(e)] + [OWN + a for a in state.turn_steps(0)]
         part = state.information_state_tensor(0)[game.observation_tensor_size() :]
         assert part[: len(written)] == written and not any(part[len(written) :])
     assert len(by_string) > 100
