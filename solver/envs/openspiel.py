@@ -77,7 +77,18 @@ from solver.envs.turn import MAX_CANCELS, check_table_fits
 from solver.errors import IllegalActionError
 from solver.rules import rules_for
 
-__all__ = ["DEALS", "GAMES", "SEED_BYTES", "Observer", "ObserverError", "ShanghaiGame", "ShanghaiState"]
+__all__ = [
+    "DEALS",
+    "GAMES",
+    "SEED_BYTES",
+    "Observer",
+    "ObserverError",
+    "ShanghaiContractGame",
+    "ShanghaiGame",
+    "ShanghaiManipulationGame",
+    "ShanghaiState",
+    "ShanghaiZsyGame",
+]
 
 SEED_BYTES = 4
 DEALS = 256**SEED_BYTES  # seeds a game is dealt from (each chance node is one byte of it)
@@ -179,6 +190,10 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=self.max_length,
         )
         super().__init__(_game_type(self.NAME), info, params)
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        """Pickled as its class and parameters (as OpenSpiel's own Python games pickle)."""
+        return (type(self), (dict(self.get_parameters()),))
 
     def new_initial_state(self) -> ShanghaiState:
         """The state before the deal (a chance node)."""
@@ -497,10 +512,27 @@ class ObserverError(ValueError):
     """An observer the games cannot make (all players' private cards, or observer parameters)."""
 
 
+class ShanghaiManipulationGame(ShanghaiGame):
+    """Manipulation Shanghai as an OpenSpiel game (a module-level class: the game object pickles)."""
+
+    NAME = "manipulation"
+
+
+class ShanghaiContractGame(ShanghaiGame):
+    """Contract Shanghai as an OpenSpiel game."""
+
+    NAME = "contract"
+
+
+class ShanghaiZsyGame(ShanghaiGame):
+    """Zheng Shang You as an OpenSpiel game."""
+
+    NAME = "zsy"
+
+
 def _register() -> None:
-    for name in GAMES:
-        cls = type(f"Shanghai{name.title()}Game", (ShanghaiGame,), {"NAME": name})
-        pyspiel.register_game(_game_type(name), cls)
+    for cls in (ShanghaiManipulationGame, ShanghaiContractGame, ShanghaiZsyGame):
+        pyspiel.register_game(_game_type(cls.NAME), cls)
 
 
 _register()
