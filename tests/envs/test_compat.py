@@ -78,7 +78,7 @@ def test_the_masked_wrapper_plays_legal_indexes_as_they_are() -> None:
             break
     # an illegal index stands for a legal one (the k-th, k the index modulo their count)
     legal = obs["action_mask"].nonzero()[0]
-    illegal = next(i for i in range(env.action_space.n) if not obs["action_mask"][i])
+    illegal = next(i for i in range(len(obs["action_mask"])) if not obs["action_mask"][i])
     obs, *_ = env.step(illegal)
     bare_obs, *_ = bare.step(int(legal[illegal % len(legal)]))
     assert (obs["observation"] == bare_obs["observation"]).all()

@@ -127,7 +127,8 @@ def twins(game: Any, rng: random.Random, steps: int) -> tuple[Any, Any, list[int
 
 
 def tensor(state: Any, player: int) -> bytes:
-    return np.asarray(state.information_state_tensor(player), np.float32).tobytes()
+    """``player``'s information-state tensor as float32 bytes (a dict key)."""
+    return bytes(np.asarray(state.information_state_tensor(player), np.float32).tobytes())
 
 
 @pytest.mark.parametrize(("name", "preset"), PRESETS)
