@@ -9,7 +9,8 @@ observer (0 is the observer, 1 the next to play, ...); at most
 * Zheng Shang You: the trick's cards, the cards played this hand, the
   tribute cards pending (N each), tribute phase, the trick's player and the
   finished players by seat, the trick's kind (one-hot of 4: single, set,
-  straight, parallel);
+  straight, parallel) and shape (copies / 8, length / 16: the same 12
+  cards declared ``parallel-2x6`` or ``parallel-3x4`` differ);
 * Contract Shanghai: the top discard (one-hot), the discard pile (N), each
   table meld's cards (32 x N) and owner (32 x seats), lay-down and call
   counts by seat, round (one-hot of 8), phase (one-hot of 5), a swap in
@@ -26,12 +27,13 @@ observer (0 is the observer, 1 the next to play, ...); at most
   lay-downs, lay-offs and swapped-in cards; Manipulation plays), then the
   deal's last :data:`MAX_MOVES` (8) moves, newest first, each
   :data:`MOVE_SIZE` numbers: its seat (one-hot of MAX_SEATS), its kind
-  (one-hot of :data:`MAX_KINDS`, the game's :data:`MOVE_KINDS`) and the
+  (one-hot of :data:`MAX_KINDS`, the game's :data:`MOVE_KINDS`), its shape
+  (a Zheng Shang You play's copies / 8 and length / 16, else zeros) and the
   cards it showed (N: a play's or a discard's cards, a tribute card, a
   discard taken or called; none for a pass, a draw, a decline).
 
-Sizes: Zheng Shang You 1328, Contract Shanghai 5145, Manipulation Shanghai
-5167 (:func:`feature_size`). Nothing hidden from the observer is in it:
+Sizes: Zheng Shang You 1346, Contract Shanghai 5161, Manipulation Shanghai
+5183 (:func:`feature_size`). Nothing hidden from the observer is in it:
 other hands appear as sizes only, a draw as its kind only.
 
 :class:`Observations` keeps each player's vector in a buffer of its own (a
@@ -56,7 +58,7 @@ from this thread's last call when it is the same game).
 >>> turn = Turn(new_game("zsy", seed=1))
 >>> views = Observations("zsy", 4)
 >>> views.view(turn, 2) == features(turn, 2), len(features(turn, 2))
-(True, 1328)
+(True, 1346)
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ __all__ = [
     "MAX_TABLE",
     "MOVE_KINDS",
     "MOVE_SIZE",
+    "SHAPE",
     "Observations",
     "feature_size",
     "features",
@@ -95,7 +98,8 @@ MOVE_KINDS = {  # each game's move kinds (a move's one-hot, MAX_KINDS wide)
     "manipulation": ("play", "draw", "pass"),
 }
 MAX_KINDS = 8
-MOVE_SIZE = MAX_SEATS + MAX_KINDS + N  # one move: its seat (one-hot), its kind (one-hot), its cards (N)
+SHAPE = 2  # a Zheng Shang You play's shape: copies / 8, length / 16
+MOVE_SIZE = MAX_SEATS + MAX_KINDS + SHAPE + N  # one move: its seat and kind (one-hot), its shape, its cards (N)
 HISTORY_SIZE = MAX_SEATS * N + MAX_MOVES * MOVE_SIZE  # the cards played by seat, then the last moves
 
 
@@ -122,7 +126,7 @@ _KINDS = ("single", "set", "straight", "parallel")  # a Zheng Shang You trick's 
 _ZSY_FACTS = _COMMON + 3 * N + 1 + 2 * MAX_SEATS  # where the trick's kind starts
 _CONTRACT_ROLES = _COMMON + 2 * N + MAX_MELDS * (N + MAX_SEATS) + 2 * MAX_SEATS + 8 + 5 + MAX_MELDS + N + 1
 _HISTORY = {  # where each game's history part (the cards played by seat, the last moves) starts
-    "zsy": _ZSY_FACTS + len(_KINDS),
+    "zsy": _ZSY_FACTS + len(_KINDS) + SHAPE,
     "contract": _CONTRACT_ROLES + MAX_MELDS * N,
     "manipulation": _COMMON + N + MAX_TABLE * N + MAX_SEATS + 2,
 }
@@ -393,6 +397,18 @@ def _zsy_private(turn: Turn, p: int, buf: _Buffer) -> None:
         buf.seats(at + MAX_SEATS, [q in places for q in range(n)], p)
     trick = game.trick  # its kind: 3H BJ RJ is a set or a straight, and the replies differ
     buf.one_hot(_ZSY_FACTS, _KINDS.index(trick.kind) if trick is not None else -1, len(_KINDS))
+    shape = _shape(trick)  # and its shape: the same cards can be parallel-2x6 or parallel-3x4
+    at = _ZSY_FACTS + len(_KINDS)
+    if buf.keys.get(at) != shape:
+        buf.keys[at] = shape
+        buf.out[at : at + SHAPE] = list(shape)
+
+
+def _shape(combo: Any) -> tuple[float, float]:
+    """A Zheng Shang You combination's shape as features (copies / 8, length / 16), zeros for none."""
+    if combo is None:
+        return (0.0, 0.0)
+    return (combo.copies / 8, combo.length / 16)
 
 
 @lru_cache(maxsize=8192)
@@ -566,17 +582,19 @@ class _Move:
     """One move of the record: its seat, its kind (an index of the game's MOVE_KINDS) and the cards
     it showed (None: none)."""
 
-    __slots__ = ("_bytes", "cards", "kind", "seat")
+    __slots__ = ("_bytes", "cards", "kind", "seat", "shape")
 
-    def __init__(self, seat: int, kind: int, cards: Cards | None) -> None:
-        self.seat, self.kind, self.cards = seat, kind, cards
+    def __init__(self, seat: int, kind: int, cards: Cards | None, shape: tuple[float, float] | None = None) -> None:
+        self.seat, self.kind, self.cards, self.shape = seat, kind, cards, shape
         self._bytes: bytes | None = None
 
     def row(self) -> bytes:
         """The move's MOVE_SIZE numbers as float32 bytes, the seat's one-hot left out (it depends on
         the observer): made once, written into MAX_MOVES views."""
         if self._bytes is None:
-            self._bytes = _KIND_ROWS[self.kind] + (array("f", self.cards.counts).tobytes() if self.cards else _NO_CARDS)
+            shape = array("f", self.shape).tobytes() if self.shape else _NO_SHAPE
+            cards = array("f", self.cards.counts).tobytes() if self.cards else _NO_CARDS
+            self._bytes = _KIND_ROWS[self.kind] + shape + cards
         return self._bytes
 
 
@@ -586,6 +604,7 @@ _KIND_ROWS = [
     for k in range(MAX_KINDS)
 ]
 _NO_CARDS = bytes(4 * N)
+_NO_SHAPE = bytes(4 * SHAPE)
 
 
 class _Log:
@@ -646,7 +665,9 @@ class _Log:
         for i in range(begin, n):
             action = history[i]
             kind, cards, out = read(self, game, i, action)
-            moves.append(_Move(action.player, kind, cards))
+            moves.append(
+                _Move(action.player, kind, cards, _shape(action.combo) if type(action).__name__ == "ZPlay" else None)
+            )
             if out is not None:
                 was = played[action.player]
                 played[action.player] = out if was is None else was + out

@@ -35,11 +35,13 @@ the step that draws from the empty stock is followed by one chance node
 a slot of the new stock (outcomes: the discard pile's cards left, named
 ``reshuffle c``), and is carried out with the stock in that order. Actions are the
 finite action space of :mod:`solver.envs.actions`. The information state
-string is the player's view (the engine's observation, the selection in
-progress) and the history of public actions (every engine action string
-is public: a draw is "draw", never the card); the tensors are
+string is the player's view (the engine's observation, the turn in
+progress) and the player's record: the seed, each deal and the cards
+dealt to them, every engine action (public: a draw is "draw") and the
+cards it gave them (``got 9D``), then their own steps of the turn in
+progress (:class:`Observer`); the tensors are
 :func:`solver.envs.features.features`, split into private and public
-parts by :class:`Observer`. ``resample_from_infostate`` deals the cards
+parts, and the record's tokens (:mod:`solver.envs.openspiel_history`). ``resample_from_infostate`` deals the cards
 the player has not seen anew and replays the game
 (:mod:`solver.envs.openspiel_resample`), which OpenSpiel's ISMCTS uses.
 Returns: each player's share of the win (as :meth:`Game.returns`), so the
@@ -65,16 +67,28 @@ except ImportError as _exc:  # one line naming the extra (docs/envs.md), not the
 
 from solver.cards import ALL_CARDS, N_CARDS, Cards
 from solver.engine import new_game
+from solver.engine.search import floor_sub
 from solver.envs.actions import Turn, codec_for
 from solver.envs.features import feature_size, features
 from solver.envs.openspiel_deal import Deal, install, start_deal
-from solver.envs.openspiel_history import history_size, write
-from solver.envs.openspiel_params import actions_per_hand, length_bound, rule_data, spec
+from solver.envs.openspiel_history import record_size, write
+from solver.envs.openspiel_params import actions_per_hand, length_bound, rule_data, spec, steps_per_action
 from solver.envs.turn import MAX_CANCELS, check_table_fits
 from solver.errors import IllegalActionError
 from solver.rules import rules_for
 
-__all__ = ["DEALS", "GAMES", "SEED_BYTES", "Observer", "ObserverError", "ShanghaiGame", "ShanghaiState"]
+__all__ = [
+    "DEALS",
+    "GAMES",
+    "SEED_BYTES",
+    "Observer",
+    "ObserverError",
+    "ShanghaiContractGame",
+    "ShanghaiGame",
+    "ShanghaiManipulationGame",
+    "ShanghaiState",
+    "ShanghaiZsyGame",
+]
 
 SEED_BYTES = 4
 DEALS = 256**SEED_BYTES  # seeds a game is dealt from (each chance node is one byte of it)
@@ -165,7 +179,7 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         actions = actions_per_hand(self.NAME, self.players, cards, self.params.turn_limit)
         if self.NAME == "contract":  # reshuffles' chance nodes: each card reshuffled is drawn before the next
             self.max_length += hands * (actions + cards)
-        self.history_size = history_size(self.NAME, actions, cards, hands)
+        self.history_size = record_size(self.NAME, actions, cards, hands, steps_per_action(cards))
         info = pyspiel.GameInfo(
             num_distinct_actions=codec_for(self.NAME).size,
             max_chance_outcomes=256,  # a seed byte (a dealt card is one of 55)
@@ -176,6 +190,10 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=self.max_length,
         )
         super().__init__(_game_type(self.NAME), info, params)
+
+    def __reduce__(self) -> tuple[Any, tuple[dict[str, Any]]]:
+        """Pickled as its class and parameters (as OpenSpiel's own Python games pickle)."""
+        return (type(self), (dict(self.get_parameters()),))
 
     def new_initial_state(self) -> ShanghaiState:
         """The state before the deal (a chance node)."""
@@ -234,6 +252,8 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         self.completed: list[int] = []  # for each engine action, the log length after its player's last step
         self.reshuffle: _Reshuffle | None = None  # a Contract reshuffle being dealt
         self.shuffles: list[int] = []  # the log index of each reshuffle's first chance step
+        self.record: list[tuple[int, str]] = []  # what the players observed: (PUBLIC or the one player, text)
+        self.turn_start = 0  # the log index of the first step of the engine action in progress
 
     def current_player(self) -> int:
         """The player to act, CHANCE before and during a deal, TERMINAL at the end."""
@@ -274,9 +294,18 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         assert self.turn is not None
         game = self.turn.game
         deal_number = game._epoch()
-        if self.turn.apply(action) is not None:
+        hands = list(game.hands)
+        done = self.turn.apply(action)
+        if done is not None:
             self.completed.append(step)
-            if not game.is_terminal() and game._epoch() != deal_number:
+            self.turn_start = len(self.log)
+            self.record.append((_PUBLIC, f"{done.player}:{done}"))
+            if game._epoch() == deal_number:  # the cards the action gave each player (a new deal is chance's)
+                for q, (was, now) in enumerate(zip(hands, game.hands)):
+                    got = floor_sub(now, was) if now is not was else None
+                    if got:
+                        self.record.append((q, " ".join(["got", *(c.code for c in got)])))
+            elif not game.is_terminal():
                 self._begin_deal()
 
     def _reshuffles(self, action: int) -> bool:
@@ -296,6 +325,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         return True
 
     def _chance(self, action: int) -> None:
+        self.turn_start = len(self.log)
         r = self.reshuffle
         if r is not None:
             if not 0 <= action < N_CARDS or not r.left[action]:
@@ -313,6 +343,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
                 raise IllegalActionError(f"a seed byte is 0..255, not {action}")
             self.seed_bytes = (*self.seed_bytes, action)
             if len(self.seed_bytes) == SEED_BYTES:
+                self.record.append((_PUBLIC, "seed " + " ".join(map(str, self.seed_bytes))))
                 self.turn = Turn(self.params.engine_game(int.from_bytes(bytes(self.seed_bytes), "little")))
                 self._begin_deal()
             return
@@ -324,6 +355,12 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
             assert self.turn is not None
             game = self.turn.game
             install(game, self.deal, self.dealt)
+            self.record.append((_PUBLIC, "deal"))
+            at = 0
+            for q, n in enumerate(self.deal.hand_slots):  # each player sees the cards of their slots (a hand)
+                cards = Cards(ALL_CARDS[i] for i in self.dealt[at : at + n])
+                self.record.append((q, " ".join(["dealt", *(c.code for c in cards)])))
+                at += n
             self.start, self.started = _Kept((self.deal, tuple(self.dealt), game.clone())), len(game.history)
             self.deal = None
 
@@ -358,6 +395,19 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         seed = int(probability_sampler() * 2**31) if callable(probability_sampler) else random.getrandbits(31)
         return resample(self, player_id, random.Random(seed))
 
+    def record_of(self, player: int, private: bool = True) -> list[str]:
+        """``player``'s record: the public entries and, if ``private``, their own (module
+        :mod:`solver.envs.openspiel_history`)."""
+        if not private:
+            return [text for who, text in self.record if who == _PUBLIC]
+        return [text for who, text in self.record if who in (_PUBLIC, player)]
+
+    def turn_steps(self, player: int) -> list[int]:
+        """``player``'s steps of the engine action in progress (none unless it is theirs to make)."""
+        if self.current_player() != player:
+            return []
+        return [a for _, a in self.log[self.turn_start :]]
+
     def __str__(self) -> str:
         if self.turn is None:
             return "before the deal"
@@ -370,6 +420,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         return json.dumps({"to_move": game.current_player(), "history": [str(a) for a in game.history][-20:]})
 
 
+_PUBLIC = -1  # a record entry every player observes
 _PRIVATE = 2 * N_CARDS  # the features' private part: the own hand's counts, then the selection in progress
 _CANCELS = MAX_CANCELS + 1  # the mover's cancels this turn (one-hot), after the features' private part
 
@@ -378,14 +429,24 @@ class Observer:
     """Strings and tensors of what one player observes, as an ``IIGObservationType`` asks.
 
     Private information is the player's hand and, for the player to move,
-    the selection in progress (the string's ``hand``, ``selection``,
-    ``stage`` and ``cancels``; the tensor's first ``2 N`` numbers, the
-    features' hand and selection, then the cancels made this turn, one-hot
-    of ``MAX_CANCELS + 1``); public information is the rest of the
-    player's view (the features' other numbers). Perfect recall adds the
-    public history of engine actions (every engine action is public) to
-    the string and, as tokens of a fixed-size part (``history``,
-    :mod:`solver.envs.openspiel_history`), to the tensor.
+    the turn in progress (the string's ``hand``, ``selection``, ``stage``,
+    ``cancels`` and ``turn``, the player's steps since their last engine
+    action: a build's melds, a lay-down's closed melds; the tensor's first
+    ``2 N`` numbers, the features' hand and selection, then the cancels
+    made this turn, one-hot of ``MAX_CANCELS + 1``); public information is
+    the rest of the player's view (the features' other numbers). Perfect
+    recall adds the player's *record* (:meth:`ShanghaiState.record_of`:
+    the seed, each deal and the cards dealt to them, every engine action
+    and the cards it gave them, then their steps of the turn in progress;
+    a public observer's record has the public entries only) to the string
+    and, as tokens of a fixed-size part (``history``,
+    :mod:`solver.envs.openspiel_history`), to the tensor. Equal information
+    states have equal legal actions and equal observation histories, and
+    histories that differ in anything the player observed give different
+    ones (``tests/envs/test_infostate.py``). How an earlier engine action
+    of the player's was entered (the order of its picks, the picks it
+    cancelled) is not kept: it changes nothing in the game and tells the
+    player nothing, and the tensor stays a fixed size.
     ``private_info=ALL_PLAYERS`` is refused (:class:`ObserverError`).
     """
 
@@ -421,7 +482,8 @@ class Observer:
         if self.public:
             self.dict["public"][:] = view[_PRIVATE:]
         if "history" in self.dict:
-            write(self.dict["history"], state.turn.history_strings())
+            turn = state.turn_steps(player) if self.private else []
+            write(self.dict["history"], state.record_of(player, self.private), turn)
 
     def string_from(self, state: ShanghaiState, player: int) -> str:
         """``player``'s view as JSON text: the parts the observation type asks for."""
@@ -433,7 +495,7 @@ class Observer:
         if self.public:
             out.update((k, v) for k, v in view.items() if k != "hand")
             if self.perfect_recall:
-                out["history"] = state.turn.history_strings()
+                out["history"] = state.record_of(player, self.private)
         if self.private:
             out["player"] = player
             out["hand"] = view["hand"]
@@ -441,6 +503,8 @@ class Observer:
                 out["selection"] = str(state.turn.selection)
                 out["stage"] = str(state.turn.stage)
                 out["cancels"] = state.turn.cancels
+                codec = state.turn.codec  # the turn in progress: a build's melds, a lay-down's closed melds
+                out["turn"] = [codec.name(a) for a in state.turn_steps(player)]
         return json.dumps(out, sort_keys=True)
 
 
@@ -448,10 +512,27 @@ class ObserverError(ValueError):
     """An observer the games cannot make (all players' private cards, or observer parameters)."""
 
 
+class ShanghaiManipulationGame(ShanghaiGame):
+    """Manipulation Shanghai as an OpenSpiel game (a module-level class: the game object pickles)."""
+
+    NAME = "manipulation"
+
+
+class ShanghaiContractGame(ShanghaiGame):
+    """Contract Shanghai as an OpenSpiel game."""
+
+    NAME = "contract"
+
+
+class ShanghaiZsyGame(ShanghaiGame):
+    """Zheng Shang You as an OpenSpiel game."""
+
+    NAME = "zsy"
+
+
 def _register() -> None:
-    for name in GAMES:
-        cls = type(f"Shanghai{name.title()}Game", (ShanghaiGame,), {"NAME": name})
-        pyspiel.register_game(_game_type(name), cls)
+    for cls in (ShanghaiManipulationGame, ShanghaiContractGame, ShanghaiZsyGame):
+        pyspiel.register_game(_game_type(cls.NAME), cls)
 
 
 _register()

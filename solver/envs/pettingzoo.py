@@ -5,7 +5,7 @@
 >>> env.reset(seed=1)
 >>> obs, reward, done, cut, info = env.last()
 >>> env.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-('player_0', (1328,), True)
+('player_0', (1346,), True)
 
 Agents are ``player_0`` ... in seat order; the agent to act is the
 engine's player to move. The action space is :mod:`solver.envs.actions`

@@ -4,7 +4,7 @@
 >>> env = gym_env("zsy", opponents=["greedy", "random", "random"])
 >>> obs, info = env.reset(seed=3)
 >>> obs["observation"].shape, obs["action_mask"].shape, info["legal_moves"][:2]
-((1328,), (170,), ['select 5S', 'select 7S'])
+((1346,), (170,), ['select 5S', 'select 7S'])
 
 The agent sits at ``seat`` (0); the other seats are built-in players
 (``random``, ``greedy``, ``solver``, ``ismcts:...``, see
@@ -33,7 +33,7 @@ except ImportError as _exc:  # one line naming the extra, not the raw import err
 from solver.envs.pettingzoo import ShanghaiEnv
 from solver.errors import IllegalActionError
 
-__all__ = ["ShanghaiGymEnv", "gym_env", "vector_env"]
+__all__ = ["MaskedActions", "MaskedSpace", "ShanghaiGymEnv", "gym_env", "masked", "vector_env"]
 
 
 class ShanghaiGymEnv(gymnasium.Env):  # type: ignore[type-arg, unused-ignore]  # generic in some gymnasium versions
@@ -117,6 +117,60 @@ def vector_env(game: str, n: int, opponents: Sequence[str], seed: int = 0, **kwa
         return lambda: gym_env(game, opponents, seed=seed + 1_000_003 * k, **kwargs)
 
     return gymnasium.vector.SyncVectorEnv([make(k) for k in range(n)])
+
+
+class MaskedSpace(gymnasium.spaces.Discrete):  # type: ignore[misc, unused-ignore]
+    """A ``Discrete`` action space whose ``sample()`` draws among the legal indexes of its env's current
+    position (``mask``: the env's last ``action_mask``; an explicit mask is honoured as Gymnasium's)."""
+
+    def __init__(self, n: int, mask: Any, seed: int | None = None) -> None:
+        super().__init__(n, seed=seed)
+        self._mask = mask
+
+    def sample(self, mask: Any = None, probability: Any = None) -> np.int64:  # type: ignore[override, unused-ignore]
+        """A legal index now (uniform), or any index when none is legal (the game is over)."""
+        if mask is None and probability is None:
+            current = np.asarray(self._mask(), dtype=np.int8)
+            if current.any():
+                mask = current
+        if probability is not None:
+            return super().sample(probability=probability)  # type: ignore[no-any-return, unused-ignore]
+        return super().sample(mask=mask)  # type: ignore[no-any-return, unused-ignore]
+
+
+class MaskedActions(gymnasium.Wrapper):  # type: ignore[type-arg, misc, unused-ignore]
+    """:class:`ShanghaiGymEnv` for tools that step an env with any index of its action space
+    (Gymnasium's ``check_env``, which samples an action before it resets): ``action_space.sample()``
+    gives a legal index of the current position (:class:`MaskedSpace`), a legal index is played as it
+    is, and an illegal index ``a`` plays the legal index ``legal[a % len(legal)]`` (ascending), so
+    every index is a move and the same index in the same position the same move. An agent that
+    follows ``action_mask`` never meets the fallback."""
+
+    def __init__(self, env: ShanghaiGymEnv) -> None:
+        super().__init__(env)
+        space: Any = env.action_space
+        self._last: Any = np.zeros(int(space.n), np.int8)
+        self.action_space = MaskedSpace(int(space.n), lambda: self._last)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        """The env's reset, its mask kept for ``action_space.sample()``."""
+        obs, info = self.env.reset(seed=seed, options=options)
+        self._last = obs["action_mask"]
+        return obs, info
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The env's step with ``action``, or with the legal index it stands for (the class docstring)."""
+        legal = np.flatnonzero(self._last)
+        if len(legal) and not (0 <= int(action) < len(self._last) and self._last[int(action)]):
+            action = int(legal[int(action) % len(legal)])
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        self._last = obs["action_mask"]
+        return obs, float(reward), bool(terminated), bool(truncated), info
+
+
+def masked(env: ShanghaiGymEnv) -> MaskedActions:
+    """``env`` whose action space samples legal indexes (:class:`MaskedActions`)."""
+    return MaskedActions(env)
 
 
 def masked_argmax(logits: Any, mask: Any) -> int:

@@ -28,7 +28,7 @@ from solver.envs.features import (
 _PHASES = ("first_discard", "offer", "call", "play", "over")
 
 
-def _moves(game: Any) -> tuple[list[tuple[int, str, list[int]]], list[list[int]]]:
+def _moves(game: Any) -> tuple[list[tuple[int, str, tuple[float, float], list[int]]], list[list[int]]]:
     """The deal's moves (from ``game.deal_start``: seat, kind, the counts of the cards shown) and,
     per seat, the counts of the cards played out of the hand, each worked out from the action alone
     (and the table of the deal's last play in Manipulation, the engine's record of a taken discard
@@ -45,6 +45,7 @@ def _moves(game: Any) -> tuple[list[tuple[int, str, list[int]]], list[list[int]]
         a = history[i]
         word = str(a).split()[0]
         shown = [0] * N
+        shape = (0.0, 0.0)  # a Zheng Shang You play's copies / 8 and length / 16
         out = False  # the shown cards left the hand
         if game.GAME == "zsy":
             if word == "pass":
@@ -54,6 +55,7 @@ def _moves(game: Any) -> tuple[list[tuple[int, str, list[int]]], list[list[int]]
                 shown[a.card.index] += 1
             else:
                 kind, out = a.combo.kind, True
+                shape = (a.combo.copies / 8, a.combo.length / 16)
                 for c in a.combo.cards:
                     shown[c.index] += 1
         elif game.GAME == "contract":
@@ -81,7 +83,7 @@ def _moves(game: Any) -> tuple[list[tuple[int, str, list[int]]], list[list[int]]
                         after[c.index] += 1
                 shown = [x - y for x, y in zip(after, table, strict=True)]
                 table[:], out = after, True
-        moves.append((a.player, kind, shown))
+        moves.append((a.player, kind, shape, shown))
         if out:
             played[a.player] = [x + y for x, y in zip(played[a.player], shown, strict=True)]
     seen["n"] = len(history)
@@ -99,12 +101,13 @@ def _history_reference(game: Any, p: int, out: list[float]) -> None:
     for seat, counts in enumerate(played):
         out[at + ((seat - p) % n) * N : at + ((seat - p) % n + 1) * N] = map(float, counts)
     at += MAX_SEATS * N
-    for j, (seat, kind, shown) in enumerate(reversed(moves[-MAX_MOVES:])):
+    for j, (seat, kind, shape, shown) in enumerate(reversed(moves[-MAX_MOVES:])):
         row = at + j * MOVE_SIZE
         out[row + (seat - p) % n] = 1.0
         out[row + MAX_SEATS + MOVE_KINDS[game.GAME].index(kind)] = 1.0
+        out[row + MAX_SEATS + MAX_KINDS : row + MAX_SEATS + MAX_KINDS + 2] = shape
         for i, k in enumerate(shown):
-            out[row + MAX_SEATS + MAX_KINDS + i] = float(k)
+            out[row + MAX_SEATS + MAX_KINDS + 2 + i] = float(k)
 
 
 def _reference(turn: Turn, p: int) -> list[float]:
@@ -141,6 +144,8 @@ def _reference(turn: Turn, p: int) -> list[float]:
         seats(at + 3 * N + 1 + MAX_SEATS, [q in game.places for q in range(n)])
         if game.trick is not None:
             out[at + 3 * N + 1 + 2 * MAX_SEATS + ("single", "set", "straight", "parallel").index(game.trick.kind)] = 1.0
+            shape = (game.trick.copies / 8, game.trick.length / 16)
+            out[at + 3 * N + 1 + 2 * MAX_SEATS + 4 : at + 3 * N + 1 + 2 * MAX_SEATS + 6] = shape
     elif game.GAME == "contract":
         if game.pile:
             out[at + game.pile[-1].index] = 1.0
@@ -281,14 +286,32 @@ def test_positions_differing_only_in_a_public_fact_have_different_features() -> 
 
     low, high = contract("2S=3H 4H 5H 6H"), contract("4H 5H 6H 2S=7H")
     zsy = []
-    for kind in ("set", "straight"):
+    for kind, cards in (("set", "3H BJ RJ"), ("straight", "3H BJ RJ"), *_PARALLELS):
         game: Any = new_game("zsy", None, 4, 0, max_hands=1)
-        game.trick, game.trick_player = Combo.parse(f"{kind}:3H BJ RJ", game.rules), 1
+        game.trick, game.trick_player = Combo.parse(f"{kind}:{cards}", game.rules), 1
         zsy.append(Turn(game))
-    for a, b in ((low, high), (zsy[0], zsy[1])):
+    for a, b in ((low, high), (zsy[0], zsy[1]), (zsy[2], zsy[3])):
         for p in range(4):
             assert features(a, p) != features(b, p)
             assert Observations(a.game.GAME, 4).view(a, p) == features(a, p) == _reference(a, p)
+
+
+_PARALLELS = [(f"parallel-{shape}", "5S 5H 6S 6H 7S 7H 2S 2H 2D 2C BJ RJ") for shape in ("3x4", "4x3")]
+
+
+def test_a_parallel_play_s_declared_shape_is_in_the_record() -> None:
+    # the same twelve cards played as parallel-3x4 or parallel-4x3 (issue 36): the last moves tell them apart
+    from solver.zsy.combos import Combo
+    from solver.zsy.game import ZPlay
+
+    views = []
+    for kind, cards in _PARALLELS:
+        game: Any = new_game("zsy", None, 4, 0, max_hands=1)
+        game.history.append(ZPlay(0, Combo.parse(f"{kind}:{cards}", game.rules)))
+        turn = Turn(game)
+        views.append(features(turn, 1))
+        assert views[-1] == _reference(turn, 1)
+    assert views[0] != views[1]
 
 
 def _deal_position(game_name: str, seed: int, moves: int) -> Any:

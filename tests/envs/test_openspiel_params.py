@@ -14,7 +14,7 @@ pyspiel = require("pyspiel", "openspiel")
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 from solver.envs.openspiel import ObserverError  # noqa: E402
-from solver.envs.openspiel_history import tokens  # noqa: E402
+from solver.envs.openspiel_history import OWN, entry_tokens, tokens  # noqa: E402
 from solver.envs.openspiel_params import actions_per_hand, steps_per_action  # noqa: E402
 from solver.errors import RulesError  # noqa: E402
 from solver.rules import rules_for  # noqa: E402
@@ -255,19 +255,28 @@ def test_information_state_tensors_and_strings_map_one_to_one(text: str) -> None
                 assert by_string.setdefault(string, key) == key
                 assert by_tensor.setdefault(key, string) == string
             state.apply_action(rng.choice(state.legal_actions()))
-        runs = [tokens(int(e.partition(":")[0]), e.partition(":")[2]) for e in state.turn.history_strings()]
-        written = [t for run_ in runs for t in run_]
+        # the record: the seed, each deal and the player's cards, the engine actions and what they gave
+        # the player, then the player's steps of the turn in progress (solver.envs.openspiel_history)
+        record = state.record_of(0)
+        assert record[0].startswith("seed ") and record[1] == "deal" and record[2].startswith("dealt ")
+        assert [e for e in record if ":" in e] == state.turn.history_strings()
+        written = [t for e in record for t in entry_tokens(e)] + [OWN + a for a in state.turn_steps(0)]
         part = state.information_state_tensor(0)[game.observation_tensor_size() :]
         assert part[: len(written)] == written and not any(part[len(written) :])
     assert len(by_string) > 100
 
 
 def test_the_history_part_decodes_to_the_history() -> None:
-    from solver.envs.openspiel_history import CARD
+    from solver.envs.openspiel_history import CARD, NUMBER
 
     # player 2 (3), play (9), straight (43), then the cards by index (3H 15, 4H 16, 5S 4)
     assert tokens(2, "play straight:3H 4H 5S") == [3, 9, 43, CARD + 15, CARD + 16, CARD + 4]
     # a wild's role: the wild (2S, 1), "=" (59), the card it stands for (6H, 18)
     assert tokens(0, "laydown 4H 5H 2S=6H 7H")[-4:] == [CARD + 1, 59, CARD + 18, CARD + 19]
+    # parallel straights declared with a shape (issue 36: 'no token for parallel-2x6:'): the kind, copies, length
+    cards = "5S 5H 6S 6H 7S 7H 2S 2H 2D 2C BJ RJ"
+    three, four = tokens(0, f"play parallel-3x4:{cards}"), tokens(0, f"play parallel-4x3:{cards}")
+    assert three[:5] == [1, 9, 44, NUMBER + 3, NUMBER + 4] and four[:5] == [1, 9, 44, NUMBER + 4, NUMBER + 3]
+    assert three[5:] == four[5:] == tokens(0, f"play parallel:{cards}")[3:]
     with pytest.raises(ValueError, match="no token for 'frobnicate'"):
         tokens(0, "frobnicate 3H")

@@ -85,7 +85,7 @@ def test_gym_env_plays_whole_games_against_built_in_players(game: str) -> None:
 def test_vector_env_steps_several_games() -> None:
     envs = vector_env("zsy", 3, ["random", "random", "random"], max_hands=1)
     obs, _info = envs.reset(seed=5)
-    assert obs["observation"].shape == (3, 1328) and obs["action_mask"].shape == (3, 170)
+    assert obs["observation"].shape == (3, 1346) and obs["action_mask"].shape == (3, 170)
     ended = 0
     for _ in range(600):
         actions = [int(np.flatnonzero(m)[0]) if m.any() else 0 for m in obs["action_mask"]]
