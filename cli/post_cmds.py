@@ -25,11 +25,12 @@ def post_cmd(
     ],
     fmt: Annotated[
         Optional[str],  # noqa: UP045
-        typer.Option("--format", help="markdown, bbcode or html: print that post on stdout too."),
+        typer.Option("--format", help="reddit, discord, bgg, html or markdown: print that post on stdout too."),
     ] = None,
     url: Annotated[
-        str, typer.Option("--url", help="The solver web page's address (shanghai serve).")
-    ] = "http://127.0.0.1:8000",
+        Optional[str],  # noqa: UP045
+        typer.Option("--url", help="The solver web page's public address: the post links the position there."),
+    ] = None,
     picture_url: Annotated[
         Optional[str],  # noqa: UP045
         typer.Option("--picture-url", help="Where the picture will be online (default: its file name)."),
@@ -37,9 +38,11 @@ def post_cmd(
     time_limit: TimeOpt = 10.0,
     json_out: Annotated[bool, typer.Option("--json", help="Print what was written as JSON on stdout.")] = False,
 ) -> None:
-    """Write a post of a puzzle: the question picture, a link to the position on the page, the answer behind a spoiler.
+    """Write a post of a puzzle for each forum: the question picture, the answer behind the forum's spoiler.
 
-    Writes FOLDER/NAME.png and FOLDER/NAME.md, NAME.bbcode and NAME.html.
+    Writes FOLDER/NAME.png and NAME.reddit.md (>!...!<), NAME.discord.txt (||...||), NAME.bgg.txt
+    ([o]...[/o]), NAME.html and NAME.md (<details>); FOLDER is made if missing. With --url, each post
+    links the position on that page.
     """
     from solver.generate.post import FORMATS, SUFFIX, answer_words, post
     from solver.picture import puzzle_svg, svg_to_png
@@ -47,6 +50,8 @@ def post_cmd(
 
     if fmt is not None and fmt not in FORMATS:
         bad_input(f"--format must be one of {', '.join(FORMATS)}, not {fmt[:40]!r}")
+    if output.exists() and not output.is_dir():
+        bad_input(f"--output: {str(output)[-60:]} is a file, not a folder")
     make_folder(output)  # as generate -o: a missing folder is made
     try:
         puzzle = load(file)

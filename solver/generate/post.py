@@ -1,24 +1,30 @@
 """Ways to post a puzzle: a forum post, the puzzle of the day, a puzzle book.
 
-- :func:`post` writes one puzzle as Markdown, BBCode or HTML: the title, the
-  question picture, a link that opens the position on the solver's web page
-  (the page keeps a position in its URL's fragment), and the answer in words
-  behind a spoiler (``<details>`` in Markdown and HTML, ``[spoiler]`` in BBCode).
+- :func:`post` writes one puzzle for a forum, with the answer in words behind
+  that forum's own spoiler: Reddit ``>!...!<``, Discord ``||...||``,
+  BoardGameGeek ``[o]...[/o]``, HTML ``<details>`` (and Markdown with
+  ``<details>``, which GitHub and Discourse fold). The title, the question
+  picture, and (only when a page address is given: ``--url``) a link that
+  opens the position on the solver's web page (the page keeps a position in
+  its URL's fragment).
 - :func:`daily` is the same puzzle for everyone on a date: the game and the
   level follow the calendar, the seed is the date, and the generator is
   reproducible, so every machine makes the same puzzle.
-- :func:`book` writes a PDF (``fpdf2``, the optional ``book`` extra): one
-  page a puzzle with its picture, then the answers.
+- :func:`book` writes a PDF (``fpdf2``, the optional ``book`` extra): a
+  contents page, the puzzles by game and level, then the answers, each
+  naming its puzzle's page; pictures as vector graphics at one scale.
 
 >>> from solver.puzzles import loads
 >>> p = loads('game = "manipulation"\\ntitle = "Six"\\n[position]\\ntable = ["3H 4H 5H 6H"]\\nhand = "7H"\\n')
 >>> page_link(p, "http://localhost:8000")
 'http://localhost:8000/manipulation#table=3H+4H+5H+6H&hand=7H'
->>> print(post(p, "bbcode", "six.png", "http://localhost:8000", ["Answer: play 1 card, 7H"]), end="")
+>>> print(post(p, "bgg", "six.png", None, ["Answer: play 1 card, 7H"]), end="")
 [b]Six[/b]
-[img]six.png[/img]
-[url=http://localhost:8000/manipulation#table=3H+4H+5H+6H&hand=7H]Open the position on the solver page[/url]
-[spoiler=Answer]Answer: play 1 card, 7H[/spoiler]
+Manipulation Shanghai
+[url=six.png]The position (picture)[/url]
+Answer: [o]Answer: play 1 card, 7H[/o]
+>>> print(post(p, "reddit", "six.png", None, ["Play 1 card", "7H to the run"]).splitlines()[-2:])
+['Answer: >!Play 1 card!<  ', '>!7H to the run!<']
 """
 
 from __future__ import annotations
@@ -36,12 +42,13 @@ from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle
 
 __all__ = ["FORMATS", "Format", "post", "page_link", "answer_words", "daily", "daily_choice", "book", "BookError"]
 
-Format = Literal["markdown", "bbcode", "html"]
-FORMATS: tuple[Format, ...] = ("markdown", "bbcode", "html")
-SUFFIX = {"markdown": "md", "bbcode": "bbcode", "html": "html"}
+Format = Literal["reddit", "discord", "bgg", "html", "markdown"]
+FORMATS: tuple[Format, ...] = ("reddit", "discord", "bgg", "html", "markdown")
+"""Each forum's post: its own spoiler, link and picture markup."""
+SUFFIX = {"reddit": "reddit.md", "discord": "discord.txt", "bgg": "bgg.txt", "html": "html", "markdown": "md"}
 
 DEFAULT_PAGE = "http://127.0.0.1:8000"
-"""Where ``shanghai serve`` puts the page by default (give ``--url`` for a public one)."""
+"""Where ``shanghai serve`` puts the page by default (a post links it only when ``--url`` names the page)."""
 
 
 class BookError(ShanghaiError):
@@ -92,28 +99,41 @@ def _level(puzzle: Puzzle) -> str:
     return GAME_NAMES[puzzle.game] + (f" · {level}" if level else "")
 
 
-def post(puzzle: Puzzle, fmt: Format, picture: str, page: str, answer: Sequence[str]) -> str:
-    """The post's text in ``fmt``: ``picture`` is the question picture's address, ``page`` the web page's."""
+def post(puzzle: Puzzle, fmt: Format, picture: str, page: str | None, answer: Sequence[str]) -> str:
+    """The post's text for the forum ``fmt``: ``picture`` is the question picture's address, ``page``
+    the web page's (None: no link; a post never links a page on the poster's own machine unasked).
+
+    The answer is only behind the forum's spoiler: Reddit's ``>!...!<`` and
+    Discord's ``||...||`` hide a line at a time, BoardGameGeek's ``[o]...[/o]``
+    and HTML's ``<details>`` hide the block.
+    """
     title = puzzle.title or f"{_level(puzzle)} puzzle"
-    link = page_link(puzzle, page)
+    link = page_link(puzzle, page) if page else None
+    level = _level(puzzle)
+    if fmt == "reddit":
+        hidden = "  \n".join(f">!{a}!<" for a in answer)
+        opened = f"[Open the position on the solver page]({link})\n\n" if link else ""
+        return f"**{title}**  \n{level}\n\n[The position (picture)]({picture})\n\n{opened}Answer: {hidden}\n"
+    if fmt == "discord":
+        hidden = "\n".join(f"||{a}||" for a in answer)
+        opened = f"Open the position on the solver page: <{link}>\n" if link else ""
+        return f"**{title}**\n{level}\n{picture}\n{opened}Answer:\n{hidden}\n"
+    if fmt == "bgg":
+        body = "\n".join(answer)
+        opened = f"[url={link}]Open the position on the solver page[/url]\n" if link else ""
+        return f"[b]{title}[/b]\n{level}\n[url={picture}]The position (picture)[/url]\n{opened}Answer: [o]{body}[/o]\n"
     if fmt == "markdown":
         lines = "  \n".join(answer)
+        opened = f"[Open the position on the solver page]({link})\n\n" if link else ""
         return (
-            f"**{title}**  \n{_level(puzzle)}\n\n![the position]({picture})\n\n"
-            f"[Open the position on the solver page]({link})\n\n"
+            f"**{title}**  \n{level}\n\n![the position]({picture})\n\n{opened}"
             f"<details><summary>Answer</summary>\n\n{lines}\n\n</details>\n"
         )
-    if fmt == "bbcode":
-        body = "\n".join(answer)
-        return (
-            f"[b]{title}[/b]\n[img]{picture}[/img]\n"
-            f"[url={link}]Open the position on the solver page[/url]\n[spoiler=Answer]{body}[/spoiler]\n"
-        )
     items = "".join(f"<li>{escape(a)}</li>" for a in answer)
+    opened = f'<p><a href="{escape(link)}">Open the position on the solver page</a></p>\n' if link else ""
     return (
-        f'<article class="shanghai-puzzle"><h2>{escape(title)}</h2><p>{escape(_level(puzzle))}</p>\n'
-        f'<img src="{escape(picture)}" alt="{escape(title)}">\n'
-        f'<p><a href="{escape(link)}">Open the position on the solver page</a></p>\n'
+        f'<article class="shanghai-puzzle"><h2>{escape(title)}</h2><p>{escape(level)}</p>\n'
+        f'<img src="{escape(picture)}" alt="{escape(title)}">\n{opened}'
         f"<details><summary>Answer</summary><ul>{items}</ul></details></article>\n"
     )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from html import escape
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -31,36 +32,51 @@ def test_the_link_holds_the_position_as_the_page_reads_it() -> None:
     assert fields["o.wild_cards"] == "jokers" and fields["o.jokers"] == "6"
 
 
-def test_each_format_has_the_picture_the_link_and_the_answer_behind_a_spoiler() -> None:
+def test_each_forum_has_its_own_spoiler_and_no_local_link_unasked() -> None:
     puzzle = load(REPLY)
-    words = ["Answer: reply set:7H 7D, then out in 3 plays"]
-    link = page_link(puzzle)
-    texts = {f: post(puzzle, f, "q.png", "http://127.0.0.1:8000", words) for f in FORMATS}
-    assert "![the position](q.png)" in texts["markdown"] and f"]({link})" in texts["markdown"]
-    assert "<details><summary>Answer</summary>" in texts["markdown"]
-    assert "[img]q.png[/img]" in texts["bbcode"] and f"[url={link}]" in texts["bbcode"]
-    assert "[spoiler=Answer]Answer: reply set:7H 7D" in texts["bbcode"]
-    assert (
-        '<img src="q.png"' in texts["html"]
-        and "<details><summary>Answer</summary><ul><li>Answer: reply" in texts["html"]
+    words = ["Answer: reply set:7H 7D, then out in 3 plays", "Why: it keeps the jokers"]
+    texts = {f: post(puzzle, f, "q.png", None, words) for f in FORMATS}
+    assert texts["reddit"].endswith(
+        ">!Answer: reply set:7H 7D, then out in 3 plays!<  \n>!Why: it keeps the jokers!<\n"
     )
-    for text in texts.values():  # the answer is only behind the spoiler
-        head = text.split("Answer</summary>")[0].split("[spoiler=Answer]")[0]
+    assert texts["discord"].endswith("||Answer: reply set:7H 7D, then out in 3 plays||\n||Why: it keeps the jokers||\n")
+    assert "Answer: [o]Answer: reply set:7H 7D" in texts["bgg"] and texts["bgg"].endswith("[/o]\n")
+    assert "[spoiler" not in texts["bgg"] and "<details>" not in texts["reddit"] + texts["discord"]
+    assert "<details><summary>Answer</summary><ul><li>Answer: reply" in texts["html"]
+    assert "<details><summary>Answer</summary>" in texts["markdown"]
+    for text in texts.values():  # the answer only behind the spoiler; no link to this machine
+        head = text.split("Answer</summary>")[0].split("[o]")[0].split(">!")[0].split("||")[0]
         assert "7H 7D" not in head
+        assert "127.0.0.1" not in text and "solver page" not in text
+    link = page_link(puzzle, "https://example.org/s")
+    linked = {f: post(puzzle, f, "q.png", "https://example.org/s", words) for f in FORMATS}
+    assert f"]({link})" in linked["reddit"] and f"<{link}>" in linked["discord"] and f"[url={link}]" in linked["bgg"]
+    assert f'href="{escape(link)}"' in linked["html"] and f"]({link})" in linked["markdown"]
 
 
-def test_post_cli_writes_the_picture_and_three_posts(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["post", str(REPLY), "-o", str(tmp_path), "--json"])
+def test_post_cli_writes_the_picture_and_a_post_for_each_forum(tmp_path: Path) -> None:
+    folder = tmp_path / "new" / "posts"  # -o makes the folder
+    result = runner.invoke(app, ["post", str(REPLY), "-o", str(folder), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert (tmp_path / "hard-reply-02.png").read_bytes()[:4] == b"\x89PNG"
-    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".bbcode", ".html", ".md", ".png"]
+    assert (folder / "hard-reply-02.png").read_bytes()[:4] == b"\x89PNG"
+    assert sorted(p.name.split(".", 1)[1] for p in folder.iterdir()) == [
+        "bgg.txt",
+        "discord.txt",
+        "html",
+        "md",
+        "png",
+        "reddit.md",
+    ]
     solution = load(REPLY).meta["solution"]
     assert data["answer"][0].startswith("Answer: reply ") and solution.split()[0] in data["answer"][0]
-    md = runner.invoke(app, ["post", str(REPLY), "-o", str(tmp_path), "--format", "markdown"])
-    assert md.exit_code == 0 and "<details><summary>Answer</summary>" in md.stdout
-    bad = runner.invoke(app, ["post", str(REPLY), "-o", str(tmp_path), "--format", "pdf"])
+    md = runner.invoke(app, ["post", str(REPLY), "-o", str(folder), "--format", "reddit", "--url", "https://x.org"])
+    assert md.exit_code == 0 and ">!Answer: reply" in md.stdout and "https://x.org/zsy#" in md.stdout
+    bad = runner.invoke(app, ["post", str(REPLY), "-o", str(folder), "--format", "pdf"])
     assert bad.exit_code == 2 and "--format must be one of" in bad.output
+    (tmp_path / "file").write_text("x")
+    clash = runner.invoke(app, ["post", str(REPLY), "-o", str(tmp_path / "file")])
+    assert clash.exit_code == 2 and "is a file, not a folder" in clash.output
 
 
 def test_the_puzzle_of_the_day_is_the_same_for_everyone_and_changes_by_day() -> None:
