@@ -9,6 +9,14 @@ from __future__ import annotations
 import sys
 
 
+def version_text() -> str:
+    """What ``shanghai --version`` prints: the package's version and which core runs."""
+    from solver import __version__
+    from solver.native import describe
+
+    return f"shanghai {__version__}, {describe()}"
+
+
 def start(args: list[str] | None = None) -> None:
     """Entry point of the ``shanghai`` console script: :func:`cli.main.main`, but ``--version`` at once.
 
@@ -18,10 +26,8 @@ def start(args: list[str] | None = None) -> None:
     """
     argv = sys.argv[1:] if args is None else args
     if argv == ["--version"]:
-        from solver import __version__
-
         try:
-            sys.stdout.write(f"shanghai {__version__}\n")
+            sys.stdout.write(version_text() + "\n")
             sys.stdout.flush()
         except (OSError, ValueError):  # a closed or broken stdout: the app's own handling
             pass

@@ -37,7 +37,6 @@ from cli.common import (
 from cli.inline import Inline, PresetName, check_applies, load_paths, parse_rule_overrides
 from cli.output import OutputFailed, guard, output_failed
 from cli.signals import EXIT_INTERRUPTED, interrupted, is_interrupt, watch_interrupts
-from solver import __version__
 from solver.cards import Card
 from solver.errors import ShanghaiError, SolverTimeout
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, position_json
@@ -82,9 +81,9 @@ RuleOpt = Annotated[
 
 def _version(value: bool) -> None:
     if value:
-        from solver.native import describe
+        from cli import version_text
 
-        out.print(f"shanghai {__version__}, {describe()}", highlight=False)
+        out.print(version_text(), highlight=False)
         raise typer.Exit()
 
 

@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from solver.extras import require
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
@@ -174,6 +175,7 @@ def test_render_fits_its_shape(tmp_path: Path) -> None:
 
 
 def test_post_daily_and_book_fit_their_shapes(tmp_path: Path) -> None:
+    require("fpdf", "book")  # the book extra: without it this test skips (the root conftest)
     path = sorted((ROOT / "puzzles" / "zsy").glob("*.toml"))[0]
     posted = lines_of(["post", str(path), "-o", str(tmp_path), "--json"])[0]
     fits(posted, "post")

@@ -9,10 +9,10 @@ import warnings
 
 import pytest
 
-from tests.envs.needs import need
+from solver.extras import require
 
-pyspiel = need("pyspiel", "openspiel")
-gymnasium = need("gymnasium", "rl")
+pyspiel = require("pyspiel", "openspiel")
+gymnasium = require("gymnasium", "rl")
 import solver.envs.openspiel  # noqa: E402,F401
 from solver.envs.single import gym_env, masked  # noqa: E402
 from solver.errors import IllegalActionError  # noqa: E402

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from tests.envs.needs import need
+from solver.extras import require
 
-pyspiel = need("pyspiel", "openspiel")
-np = need("numpy", "openspiel")
+pyspiel = require("pyspiel", "openspiel")
+np = require("numpy", "openspiel")
 import solver.envs.openspiel  # noqa: E402,F401
 
 CHANCE = -1

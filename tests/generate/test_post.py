@@ -11,6 +11,7 @@ from urllib.parse import parse_qsl, urlsplit
 from typer.testing import CliRunner
 
 from cli.main import app
+from solver.extras import require
 from solver.generate.post import FORMATS, daily, daily_choice, page_link, post
 from solver.puzzles import ContractPosition, dumps, load
 
@@ -99,6 +100,7 @@ def test_daily_cli(tmp_path: Path) -> None:
 
 
 def test_book_writes_a_pdf_puzzles_then_answers(tmp_path: Path) -> None:
+    require("fpdf", "book")  # the book extra: without it this test skips (the root conftest)
     files = [str(REPLY), str(LAYOFF)]
     result = runner.invoke(app, ["book", *files, "-o", str(tmp_path / "book.pdf"), "--json"])
     assert result.exit_code == 0, result.output
