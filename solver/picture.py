@@ -26,6 +26,7 @@ small at the bottom. PNG goes through resvg (``resvg-py``: no browser).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from solver.answers import SolveOptions, solve_puzzle
@@ -86,11 +87,26 @@ def footer(puzzle: Puzzle) -> str:
     return " · ".join(parts)
 
 
+FONTS = tuple(str(Path(__file__).parent / "fonts" / f"LiberationSans-{w}.ttf") for w in ("Regular", "Bold"))
+"""The pictures' font, shipped with the package (Liberation Sans 1.07, GPL v2 with the font exception,
+solver/fonts/LICENSE: the metrics of Arial, which the SVG asks for): a PNG is the same bytes on every machine, whatever fonts it has."""
+
+
 def svg_to_png(svg: str) -> bytes:
-    """PNG bytes of an SVG picture (twice its size, for sharp posts)."""
+    """PNG bytes of an SVG picture (twice its size, for sharp posts), drawn with :data:`FONTS` only."""
     import resvg_py
 
-    return bytes(resvg_py.svg_to_bytes(svg_string=svg, zoom=2.0))
+    family = "Liberation Sans"
+    return bytes(
+        resvg_py.svg_to_bytes(
+            svg_string=svg,
+            zoom=2.0,
+            skip_system_fonts=True,
+            font_files=list(FONTS),
+            font_family=family,
+            sans_serif_family=family,
+        )
+    )
 
 
 # --- roles and order ---------------------------------------------------------------------
