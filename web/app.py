@@ -19,7 +19,6 @@ import html
 import json
 import os
 import re
-import secrets
 import typing
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from functools import cache
@@ -43,7 +42,7 @@ from solver import __version__
 from solver.engine import GAME_NAMES
 from web.engine import EngineError, Limits, WebEngine
 from web.http import CSP, STATUS, Guard, Head, cached, document_errors, error, json_depth
-from web.seats import hint_facts
+from web.seats import HUMAN, deal_seed, hint_facts
 
 __all__ = ["create_app", "STATUS", "CSP", "json_depth"]
 
@@ -88,12 +87,18 @@ class HintRequest(_Body):
 
 
 class NewGameRequest(_Body):
-    """``new_game``: a seeded game (a random seed when none is given)."""
+    """``new_game``: a seeded game (the server draws the seed when none is given, and always when two
+    or more seats are human)."""
 
     game: GameName
     rules: dict[str, Any] = Field(default_factory=dict, description="A preset and rule options.")
     players: int = Field(4, ge=2, le=8)
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=2**63 - 1,
+        description="The deal (drawn by the server when absent); refused with two or more human seats.",
+    )
     options: dict[str, Any] = Field(
         default_factory=dict, description="Engine options: max_hands, max_rounds, turn_limit, time_limit."
     )
@@ -399,10 +404,14 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
     @app.post("/api/new_game", tags=["protocol"])
     async def new_game(body: NewGameRequest, request: Request) -> dict[str, Any]:
         """Start a game: its ``game_id``, ``seats``, a ``token`` for each human seat, and the AI seats'
-        moves before the first human turn (``ai_moves``). The seed is not shown until the game ends."""
+        moves before the first human turn (``ai_moves``). The seed is not shown until the game ends; with
+        two or more human seats the server draws it and refuses one from the client."""
         fields = _fields(body)
-        fields.setdefault("seed", secrets.randbelow(2**31))
         seats = _seats(body.seats, body.players)
+        try:
+            fields["seed"] = deal_seed(seats, body.seed)
+        except ValueError as exc:
+            raise EngineError("bad_value", str(exc)) from None
         return await engine.new_game({"cmd": "new_game", **fields}, seats, _client(request))
 
     def game_command(cmd: str, model: type[GameRequest], doc: str) -> None:
@@ -445,6 +454,10 @@ def _game_routes(app: FastAPI, engine: WebEngine) -> None:
         """Replay a game record into a new game (seats and tokens as for ``new_game``)."""
         players = body.record.get("num_players", 4)
         seats = _seats(body.seats, players if isinstance(players, int) and not isinstance(players, bool) else 4)
+        if seats.count(HUMAN) >= 2:  # whoever sends a record knows its deal
+            raise EngineError(
+                "bad_value", "a record is replayed with one human seat: its deal is known to whoever sends it"
+            )
         return await engine.load_record(body.record, seats, _client(request))
 
     @app.get("/api/health", tags=["games"])
