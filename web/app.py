@@ -41,7 +41,7 @@ except ImportError as _exc:  # one line naming the extra, not the raw import err
 from solver import __version__
 from solver.engine import GAME_NAMES
 from web.engine import EngineError, Limits, WebEngine
-from web.http import CSP, STATUS, Guard, Head, cached, document_errors, error, json_depth
+from web.http import CSP, STATUS, Guard, Head, cached, crashed, document_errors, error, json_depth
 from web.seats import HUMAN, deal_seed, hint_facts
 
 __all__ = ["create_app", "STATUS", "CSP", "json_depth"]
@@ -198,7 +198,11 @@ def _static(name: str) -> str:
 
 
 def _has_static(name: str) -> bool:
-    return resources.files("web").joinpath("static", name).is_file()
+    """Whether ``name`` is a static file (a name the file system refuses, too long say, is not)."""
+    try:
+        return resources.files("web").joinpath("static", name).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 @cache
@@ -375,7 +379,7 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:
-        return error("internal_error", f"{type(exc).__name__}: {exc}")
+        return crashed(exc)
 
     # --- the protocol's commands ---
 
@@ -575,6 +579,6 @@ def _page_routes(app: FastAPI) -> None:
         if name == "cards.svg":  # the card sprite (also inlined in each page)
             return cached(request, _sprite(), "image/svg+xml", 3600)
         suffix = name[name.rfind(".") :] if "." in name else ""
-        if suffix not in _TYPES or not re.fullmatch(r"[a-z0-9_-]+\.[a-z]+", name) or not _has_static(name):
-            raise EngineError("not_found", f"no file {name!r}")
+        if suffix not in _TYPES or not re.fullmatch(r"[a-z0-9_-]{1,64}\.[a-z]{1,4}", name) or not _has_static(name):
+            raise EngineError("not_found", f"no file {name[:64]!r}")
         return cached(request, _static(name), _TYPES[suffix], 300)
