@@ -31,7 +31,7 @@ try:
     from fastapi import FastAPI, Request
     from fastapi.exceptions import RequestValidationError
     from fastapi.openapi.utils import get_openapi
-    from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+    from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
     from pydantic import BaseModel, ConfigDict, Field
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.middleware.gzip import GZipMiddleware
@@ -144,6 +144,39 @@ class AiMoveRequest(GameRequest):
     time_limit: float | None = None
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     apply: bool = False
+
+
+class MovesRequest(_Body):
+    """``moves``: the moves made from ``start`` on (public), and the game's public status."""
+
+    game_id: str = Field(max_length=64)
+    start: int = Field(0, ge=0, le=1_000_000, description="The number of the first move wanted (0: all).")
+
+
+class HandOverRequest(GameRequest):
+    """``hand_over``: another human seat, to move for a while, handed to an AI player."""
+
+    seat: int = Field(ge=0, le=16)
+    ai: Literal["random", "greedy", "solver"] = "greedy"
+
+
+class LeaveRequest(GameRequest):
+    """``leave``: the token's seat handed to an AI player (the others play on)."""
+
+    ai: Literal["random", "greedy", "solver"] = "greedy"
+
+
+class SeatRef(_Body):
+    """A game and the token of one of its seats."""
+
+    game_id: str = Field(max_length=64)
+    token: str = Field(max_length=128)
+
+
+class GamesRequest(_Body):
+    """``games``: the games of a "your games" list (what the page keeps in the browser)."""
+
+    games: list[SeatRef] = Field(max_length=50)
 
 
 class RecordRequest(_Body):
@@ -297,6 +330,55 @@ def _api_docs(schema: dict[str, Any]) -> str:
     return "".join(parts)
 
 
+# --- live updates ---------------------------------------------------------------------------
+
+
+async def _event_stream(engine: WebEngine, game_id: str, request: Request, after: int) -> Response:
+    """The stream of ``GET /api/events?game_id=<id>`` (see there): an event whenever the game changes (woken
+    by :class:`web.events.Hub`), a comment line every 15 s otherwise; it ends with the game."""
+    if len(game_id) > 64:
+        raise EngineError("unknown_game", "no such game")
+    last = request.headers.get("last-event-id", "")
+    start = int(last) if last.isdigit() and len(last) < 8 else max(0, min(after, 1_000_000))
+    if len(engine.hub) >= engine.limits.max_streams:
+        raise EngineError("busy", "too many live streams; the page polls instead", retry_after=5)
+    first = await engine.moves(game_id, start)  # an unknown game is a 404 here, not a stream
+
+    async def stream() -> AsyncIterator[bytes]:
+        nonlocal start
+        data: dict[str, Any] | None = first
+        sent: tuple[Any, ...] | None = None
+        yield b"retry: 2000\n\n"
+        async with engine.hub.waiter(game_id) as changed:
+            while True:
+                if data is not None:
+                    key = (data["actions"], data["to_move"], tuple(data["seats"]), data["terminal"])
+                    if key != sent or data["moves"]:
+                        start = data["start"] + len(data["moves"])
+                        text = json.dumps(data, separators=(",", ":"))
+                        yield f"id: {start}\nevent: moves\ndata: {text}\n\n".encode()
+                        sent = key
+                    if data["terminal"] and not data["moves"]:
+                        return
+                try:
+                    await asyncio.wait_for(changed.wait(), 15.0)
+                except TimeoutError:
+                    yield b": waiting\n\n"
+                if await request.is_disconnected():
+                    return
+                changed.clear()
+                try:
+                    data = await engine.moves(game_id, start)
+                except EngineError as exc:
+                    if exc.code != "busy":  # the store away: try again on the next wake
+                        yield f"event: gone\ndata: {json.dumps({'code': exc.code})}\n\n".encode()
+                        return
+                    data = None
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+
 # --- the app --------------------------------------------------------------------------------------
 
 
@@ -445,7 +527,41 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
     )
     game_command("record", GameRequest, "The game record (replays exactly), once the game has ended.")
     game_command("keep", GameRequest, "Keep this game (and its record) for a day instead of an hour idle.")
-    game_command("close", GameRequest, "Forget a game (needs a seat's token; a finished game's record stays).")
+    game_command(
+        "close",
+        GameRequest,
+        "Forget a game (needs a seat's token; a finished game's record stays); with other human seats, "
+        "leave it instead.",
+    )
+    game_command(
+        "claim",
+        GameRequest,
+        "Open an invite: the seat's token is replaced by a fresh one, answered here (the link's token "
+        "no longer acts for the seat).",
+    )
+    game_command("leave", LeaveRequest, "Hand the token's seat to an AI player; the other seats play on.")
+    game_command(
+        "hand_over",
+        HandOverRequest,
+        "Hand another human seat to an AI player, once it has been to move for a while (absent).",
+    )
+
+    @app.post("/api/moves", tags=["games"])
+    async def moves(body: MovesRequest) -> dict[str, Any]:
+        """The moves made from ``start`` on (they are public once made) and the public status: the
+        polling form of ``GET /api/events?game_id=<id>``."""
+        return await engine.moves(body.game_id, body.start)
+
+    @app.post("/api/games", tags=["games"])
+    async def games(body: GamesRequest) -> dict[str, Any]:
+        """Where each game of a "your games" list is (``gone``: expired, closed or not the token's)."""
+        return {"games": await engine.summaries([(g.game_id, g.token) for g in body.games])}
+
+    @app.get("/api/events", tags=["games"])
+    async def events(game_id: str, request: Request, after: int = 0) -> Response:
+        """The game's moves as they are made: Server-Sent Events (``event: moves``, the ``moves``
+        answer as data, ``id``: the moves made so far), from move ``after`` (or ``Last-Event-ID``)."""
+        return await _event_stream(engine, game_id, request, after)
 
     # --- web additions ---
 
