@@ -399,6 +399,16 @@ class RedisStore:
     def unlock(self, gid: str, holder: str) -> None:
         self._call(self._unlock, keys=[self._k("g", gid, "lease")], args=[holder])
 
+    def persistence(self) -> tuple[bool, bool] | None:
+        """Whether Redis writes its data to disk: (an append-only file, snapshots), or None when
+        it will not say (``CONFIG`` disabled)."""
+        try:
+            aof = self._redis.config_get("appendonly").get("appendonly", "no")
+            save = self._redis.config_get("save").get("save", "")
+        except self._errors:
+            return None
+        return str(aof) in ("yes", "b'yes'"), bool(str(save).strip())
+
     def close(self) -> None:
         self._redis.close()
 
