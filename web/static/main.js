@@ -2,7 +2,7 @@
 // share it, and play against AI players. Plain JavaScript modules, no build step, no network
 // but this server; cards are the <symbol>s of the sprite the server inlines (solver/svg.py).
 import { $, el, api, download, readFile } from "./util.js";
-import { GAME, gameTitle } from "./cards.js";
+import { GAME, gameTitle, setFourColour } from "./cards.js";
 import { S, resetZones, puzzle, writeHash, readHash, loadPuzzleData, rulesChanged, changed, redrawEntry } from "./entry.js";
 import { solve, renderAnswer } from "./answers.js";
 import { setupPlay, redrawPlay, drawPresets, openKeptGame } from "./play.js";
@@ -64,8 +64,8 @@ async function main() {
   $("#record-upload-btn").onclick = () => $("#record-upload").click();
   const four = $("#four-colour");
   four.checked = localStorage.getItem("shanghai-four-colour") === "1";
-  document.body.classList.toggle("four-colour", four.checked);
-  four.onchange = () => { document.body.classList.toggle("four-colour", four.checked); localStorage.setItem("shanghai-four-colour", four.checked ? "1" : "0"); };
+  setFourColour(four.checked);
+  four.onchange = () => { setFourColour(four.checked); localStorage.setItem("shanghai-four-colour", four.checked ? "1" : "0"); };
   $("#mode-play").onclick = () => setMode("play");
   S.meta = await api("rules");
   const upload = sessionStorage.getItem("shanghai-upload");
