@@ -101,9 +101,10 @@ def _drawn(page: Any, selector: str) -> dict[tuple[int, int, int], int]:
 
     image = Image.open(io.BytesIO(page.locator(selector).first.screenshot())).convert("RGB")
     out = dict.fromkeys((RED, BLUE, GREEN, INK), 0)
-    for pixel in image.getdata():
+    width, height = image.size
+    for pixel in (image.getpixel((x, y)) for x in range(width) for y in range(height)):
         for colour in out:
-            if sum(abs(a - b) for a, b in zip(pixel, colour, strict=True)) < 60:
+            if isinstance(pixel, tuple) and sum(abs(a - b) for a, b in zip(pixel, colour, strict=True)) < 60:
                 out[colour] += 1
     return out
 
