@@ -243,12 +243,13 @@ class WebEngine:
         self._threads.shutdown()
         self._games_up = False
         solvers = self.limits.workers or 4
+        lane = self.limits.light_lane
         self.solve_gate = FairGate(
-            solvers, self.limits.solver_share or solvers // 2, self.limits.client_queue, self.limits.max_pending
+            solvers, self.limits.solver_share or solvers // 2, self.limits.client_queue, self.limits.max_pending, lane
         )
         threads = self.limits.games_threads
         self.game_gate = FairGate(
-            threads, self.limits.game_share or threads // 2, self.limits.client_queue, self.limits.max_pending
+            threads, self.limits.game_share or threads // 2, self.limits.client_queue, self.limits.max_pending, lane
         )
 
     # --- lifecycle ------------------------------------------------------------------------

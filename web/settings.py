@@ -58,6 +58,9 @@ class Limits:
     ``client_queue``, 429 at once."""
     game_share: int = 0
     """Game threads (AI moves, game hints) one client may occupy at once (0: half of them)."""
+    light_lane: int = 1
+    """Solver workers (and game threads) kept for light clients: those with nothing running and
+    little recent use (:class:`web.fair.FairGate`); heavy clients share the others."""
     client_queue: int = 4
     """Heavy requests one client may have waiting beyond its share (more: 429 at once)."""
     games_threads: int = 8
