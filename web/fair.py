@@ -61,7 +61,7 @@ class FairGate:
     def use(self, client: str) -> float:
         """``client``'s recent use of the pool: worker-seconds, halving every :data:`HALF_LIFE` s."""
         value, when = self.used.get(client, (0.0, 0.0))
-        return value * 0.5 ** ((time.monotonic() - when) / HALF_LIFE)
+        return float(value * 0.5 ** ((time.monotonic() - when) / HALF_LIFE))
 
     def _add_use(self, client: str, seconds: float) -> None:
         self.used[client] = (self.use(client) + seconds, time.monotonic())
