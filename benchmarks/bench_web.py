@@ -413,10 +413,10 @@ def main() -> None:
     if args.heavy_clients:
         before = os.getloadavg()
         counts = [int(x) for x in args.heavy_clients.split(",")]
-        figures = heavy_clients(counts, args.heavy_seconds, console)
+        fair = heavy_clients(counts, args.heavy_seconds, console)
         after = os.getloadavg()
-        figures["load_average"] = [round(before[0], 2), round(after[0], 2)]
-        print(json.dumps({k: round(v, 1) if isinstance(v, float) else v for k, v in figures.items()}))
+        fair["load_average"] = [round(before[0], 2), round(after[0], 2)]
+        print(json.dumps({k: round(v, 1) if isinstance(v, float) else v for k, v in fair.items()}))
         return
     puzzles = _puzzles(50)
     if args.fleet_seconds > 0:
