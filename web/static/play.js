@@ -370,6 +370,8 @@ async function hint() {
     P.hint = h.action;
     note("hint", { action: h.action, reason: h.reason, why: h.why });
     renderActions();
+    const marked = $("#actions button.hinted");
+    if (marked && document.activeElement === $("#hint-btn")) marked.focus();  // the keyboard goes to the choice
   } catch (e) {
     failed(e);
   }
@@ -468,7 +470,20 @@ async function act(action) {
     failed(e);
   } finally {
     delete document.body.dataset.busy;
+    keepFocus();
   }
+}
+
+// After a move the focus stays in the game (the button pressed is gone): on the first action of the
+// next turn, else on Hint, else on the board's heading.
+function keepFocus() {
+  const at = document.activeElement;
+  if (at && at !== document.body && document.contains(at)) return;
+  const next = $("#play-actions:not([hidden]) #actions button") || (!$("#hint-btn").disabled && $("#hint-btn"));
+  if (next) { next.focus(); return; }
+  const board = $("#board");
+  board.tabIndex = -1;
+  board.focus({ preventScroll: true });
 }
 
 // --- drawing -----------------------------------------------------------------------------------
@@ -665,6 +680,8 @@ function renderActions() {
       el("button", { type: "button", id: "undo-meld-btn", "data-focus-key": "undo-meld", onclick: () => { P.melds.pop(); render(); } }, t("play.undo_meld"))));
     root.append(build);
   }
+  // The hint's choice said to screen readers too (the dashed outline is for the eye only).
+  root.append(el("span", { id: "hint-mark", class: "visually-hidden", text: t("play.hinted") }));
   const list = el("div", { class: "action-list", id: "actions" });
   const legal = P.legal.slice();
   if (hinted && !legal.includes(hinted)) legal.push(hinted);
@@ -685,6 +702,7 @@ function actionButton(a, hinted, cls) {
     label = el("span", {}, t("verb.play") + " ", cardsEl(put, { fan: true, mini: true }));
   } else label = actionEl(a, true);
   const inList = !cls;
-  return el("button", { type: "button", class: [cls, inList && a === hinted ? "hinted" : ""].filter(Boolean).join(" "),
-    "data-action": a, "data-focus-key": (inList ? "a:" : "c:") + a, title: t("play.notation", { action: a }), onclick: () => act(a) }, label);
+  const isHint = inList && a === hinted;
+  return el("button", { type: "button", class: [cls, isHint ? "hinted" : ""].filter(Boolean).join(" "),
+    "aria-describedby": isHint ? "hint-mark" : null, "data-action": a, "data-focus-key": (inList ? "a:" : "c:") + a, title: t("play.notation", { action: a }), onclick: () => act(a) }, label);
 }
