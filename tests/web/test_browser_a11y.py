@@ -64,7 +64,7 @@ def test_landmarks_h1_and_card_names(page: Any) -> None:
     for role in ("banner", "main", "contentinfo"):
         assert page.get_by_role(role).count() == 1, role
     assert page.get_attribute(".zone[data-kind='hand'] .card[data-card='KS']", "aria-label") == "king of spades"
-    assert page.get_attribute("#picker .chip[data-card='KS']", "aria-label").startswith("king of spades, 1 of")
+    assert page.get_attribute("#picker .chip[data-card='KS']", "aria-label").startswith("K 1/2, king of spades, 1 of")
 
 
 def _tab_to(page: Any, selector: str, limit: int = 300) -> None:
