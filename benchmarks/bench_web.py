@@ -2,6 +2,14 @@
 
     python -m benchmarks.bench_web [--requests 300] [--clients 50] [--seconds 60]
         [--fleet-clients 50] [--fleet-seconds 60] [--only-fleet]
+    python -m benchmarks.bench_web --heavy-clients 1,3,6 [--heavy-seconds 20]
+
+``--heavy-clients``: only the fair-share run (issue 37). One server (two solver
+processes); for each count N, N clients (each its own address) keep two heavy
+solves each in flight (four-deck positions of 150 table cards and 30 in hand,
+each a new one, ``time_limit`` 10) while a light
+client solves a six-card position one request after another for
+``--heavy-seconds``: the light client's p50 and p95 (target p95 < 1 s).
 
 First the fleet (:mod:`benchmarks.bench_web_fleet`): two server processes sharing a Redis,
 ``--fleet-clients`` clients playing games and solving, then the fairness run. Then:
@@ -29,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import platform
@@ -317,6 +326,75 @@ def load(port: int, puzzles: list[dict[str, Any]], clients: int, seconds: float,
     return {"load_requests": len(latencies), "load_errors": len(errors), "p50_ms": p50, "p95_ms": q[18]}
 
 
+def heavy_clients(counts: list[int], seconds: float, console: Console) -> dict[str, Any]:
+    """The fair-share run (see the module docstring); prints the table, returns the figures."""
+    import httpx
+
+    from benchmarks.bench_web_fleet import _heavy
+
+    light_puzzle = {
+        "game": "manipulation",
+        "rules": {"preset": "norwegian"},
+        "position": {"table": ["3H 4H 5H 6H", "3C 4C 5C 6C"], "hand": "6S KD"},
+    }
+    port = _free_port()
+    proc = _start(port, 2)
+    url = f"http://127.0.0.1:{port}"
+    figures: dict[str, Any] = {}
+    table = Table(title=f"light solves beside heavy clients (two heavy solves each in flight), {seconds:g} s each")
+    for col in ("heavy clients", "heavy done", "heavy 429", "5xx", "light solves", "light p50 ms", "light p95 ms",
+                "light max ms"):  # fmt: skip
+        table.add_column(col, justify="right")
+    try:
+        heavy = _heavy(5000)  # each solved once: a repeat would be a worker's cache hit, not heavy work
+        taken = itertools.count()
+        for n, count in enumerate(counts):
+            deadline = time.monotonic() + seconds
+            codes: list[int] = []
+            lock = threading.Lock()
+
+            def one(address: str, deadline: float = deadline, codes: list[int] = codes, lock: Any = lock) -> None:
+                with httpx.Client(base_url=url, headers={"x-forwarded-for": address}, timeout=120) as c:
+                    while time.monotonic() < deadline:
+                        with lock:
+                            i = next(taken) % len(heavy)  # past the last, repeats (cache hits)
+                        r = c.post("/api/solve", json={"puzzle": heavy[i], "time_limit": 10})
+                        with lock:
+                            codes.append(r.status_code)
+                        if r.status_code == 429:
+                            time.sleep(min(2.0, float(r.headers.get("retry-after", "1"))))
+
+            threads = [threading.Thread(target=one, args=(f"10.{n}.{h}.1",)) for h in range(count) for _ in range(2)]
+            for t in threads:
+                t.start()
+            time.sleep(1.0)
+            light: list[float] = []
+            light_codes: list[int] = []
+            with httpx.Client(base_url=url, headers={"x-forwarded-for": f"10.200.{n}.1"}, timeout=120) as c:
+                while time.monotonic() < deadline:
+                    start = time.perf_counter()
+                    r = c.post("/api/solve", json={"puzzle": light_puzzle, "time_limit": 5})
+                    light_codes.append(r.status_code)
+                    if r.status_code == 200:
+                        light.append((time.perf_counter() - start) * 1000)
+                    time.sleep(0.05)
+            for t in threads:
+                t.join()
+            q = statistics.quantiles(light, n=20) if len(light) > 1 else [0.0] * 19
+            p50 = statistics.median(light) if light else 0.0
+            bad = sum(c >= 500 for c in codes + light_codes)
+            table.add_row(str(count), str(codes.count(200)), str(codes.count(429)), str(bad), str(len(light)),
+                          f"{p50:.0f}", f"{q[18]:.0f}", f"{max(light, default=0):.0f}")  # fmt: skip
+            figures[f"heavy_{count}_light_p95_ms"] = q[18]
+            figures[f"heavy_{count}_light_p50_ms"] = p50
+            figures[f"heavy_{count}_5xx"] = bad
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    console.print(table)
+    return figures
+
+
 def main() -> None:
     """Measure and print the tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -327,8 +405,18 @@ def main() -> None:
     parser.add_argument("--fleet-clients", type=int, default=50)
     parser.add_argument("--fleet-seconds", type=float, default=60.0, help="the Redis fleet's play run (0: skip it)")
     parser.add_argument("--only-fleet", action="store_true", help="only the fleet's runs (play and fairness)")
+    parser.add_argument("--heavy-clients", default="", help="only the fair-share run, for these counts (1,3,6)")
+    parser.add_argument("--heavy-seconds", type=float, default=20.0, help="each fair-share run's length")
     args = parser.parse_args()
     console = Console(width=130)
+    if args.heavy_clients:
+        before = os.getloadavg()
+        counts = [int(x) for x in args.heavy_clients.split(",")]
+        fair = heavy_clients(counts, args.heavy_seconds, console)
+        after = os.getloadavg()
+        fair["load_average"] = [round(before[0], 2), round(after[0], 2)]
+        print(json.dumps({k: round(v, 1) if isinstance(v, float) else v for k, v in fair.items()}))
+        return
     puzzles = _puzzles(50)
     if args.fleet_seconds > 0:
         from benchmarks.bench_web_fleet import run

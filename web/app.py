@@ -19,7 +19,6 @@ import html
 import json
 import os
 import re
-import secrets
 import typing
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from functools import cache
@@ -32,7 +31,7 @@ try:
     from fastapi import FastAPI, Request
     from fastapi.exceptions import RequestValidationError
     from fastapi.openapi.utils import get_openapi
-    from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+    from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
     from pydantic import BaseModel, ConfigDict, Field
     from starlette.exceptions import HTTPException as StarletteHTTPException
     from starlette.middleware.gzip import GZipMiddleware
@@ -42,8 +41,8 @@ except ImportError as _exc:  # one line naming the extra, not the raw import err
 from solver import __version__
 from solver.engine import GAME_NAMES
 from web.engine import EngineError, Limits, WebEngine
-from web.http import CSP, STATUS, Guard, Head, cached, document_errors, error, json_depth
-from web.seats import hint_facts
+from web.http import CSP, STATUS, Guard, Head, cached, crashed, document_errors, error, json_depth
+from web.seats import HUMAN, deal_seed, hint_facts
 
 __all__ = ["create_app", "STATUS", "CSP", "json_depth"]
 
@@ -88,12 +87,18 @@ class HintRequest(_Body):
 
 
 class NewGameRequest(_Body):
-    """``new_game``: a seeded game (a random seed when none is given)."""
+    """``new_game``: a seeded game (the server draws the seed when none is given, and always when two
+    or more seats are human)."""
 
     game: GameName
     rules: dict[str, Any] = Field(default_factory=dict, description="A preset and rule options.")
     players: int = Field(4, ge=2, le=8)
-    seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    seed: int | None = Field(
+        None,
+        ge=0,
+        le=2**63 - 1,
+        description="The deal (drawn by the server when absent); refused with two or more human seats.",
+    )
     options: dict[str, Any] = Field(
         default_factory=dict, description="Engine options: max_hands, max_rounds, turn_limit, time_limit."
     )
@@ -139,6 +144,39 @@ class AiMoveRequest(GameRequest):
     time_limit: float | None = None
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     apply: bool = False
+
+
+class MovesRequest(_Body):
+    """``moves``: the moves made from ``start`` on (public), and the game's public status."""
+
+    game_id: str = Field(max_length=64)
+    start: int = Field(0, ge=0, le=1_000_000, description="The number of the first move wanted (0: all).")
+
+
+class HandOverRequest(GameRequest):
+    """``hand_over``: another human seat, to move for a while, handed to an AI player."""
+
+    seat: int = Field(ge=0, le=16)
+    ai: Literal["random", "greedy", "solver"] = "greedy"
+
+
+class LeaveRequest(GameRequest):
+    """``leave``: the token's seat handed to an AI player (the others play on)."""
+
+    ai: Literal["random", "greedy", "solver"] = "greedy"
+
+
+class SeatRef(_Body):
+    """A game and the token of one of its seats."""
+
+    game_id: str = Field(max_length=64)
+    token: str = Field(max_length=128)
+
+
+class GamesRequest(_Body):
+    """``games``: the games of a "your games" list (what the page keeps in the browser)."""
+
+    games: list[SeatRef] = Field(max_length=50)
 
 
 class RecordRequest(_Body):
@@ -193,7 +231,11 @@ def _static(name: str) -> str:
 
 
 def _has_static(name: str) -> bool:
-    return resources.files("web").joinpath("static", name).is_file()
+    """Whether ``name`` is a static file (a name the file system refuses, too long say, is not)."""
+    try:
+        return resources.files("web").joinpath("static", name).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 @cache
@@ -288,6 +330,55 @@ def _api_docs(schema: dict[str, Any]) -> str:
     return "".join(parts)
 
 
+# --- live updates ---------------------------------------------------------------------------
+
+
+async def _event_stream(engine: WebEngine, game_id: str, request: Request, after: int) -> Response:
+    """The stream of ``GET /api/events?game_id=<id>`` (see there): an event whenever the game changes (woken
+    by :class:`web.events.Hub`), a comment line every 15 s otherwise; it ends with the game."""
+    if len(game_id) > 64:
+        raise EngineError("unknown_game", "no such game")
+    last = request.headers.get("last-event-id", "")
+    start = int(last) if last.isdigit() and len(last) < 8 else max(0, min(after, 1_000_000))
+    if len(engine.hub) >= engine.limits.max_streams:
+        raise EngineError("busy", "too many live streams; the page polls instead", retry_after=5)
+    first = await engine.moves(game_id, start)  # an unknown game is a 404 here, not a stream
+
+    async def stream() -> AsyncIterator[bytes]:
+        nonlocal start
+        data: dict[str, Any] | None = first
+        sent: tuple[Any, ...] | None = None
+        yield b"retry: 2000\n\n"
+        async with engine.hub.waiter(game_id) as changed:
+            while True:
+                if data is not None:
+                    key = (data["actions"], data["to_move"], tuple(data["seats"]), data["terminal"])
+                    if key != sent or data["moves"]:
+                        start = data["start"] + len(data["moves"])
+                        text = json.dumps(data, separators=(",", ":"))
+                        yield f"id: {start}\nevent: moves\ndata: {text}\n\n".encode()
+                        sent = key
+                    if data["terminal"] and not data["moves"]:
+                        return
+                try:
+                    await asyncio.wait_for(changed.wait(), 15.0)
+                except TimeoutError:
+                    yield b": waiting\n\n"
+                if await request.is_disconnected():
+                    return
+                changed.clear()
+                try:
+                    data = await engine.moves(game_id, start)
+                except EngineError as exc:
+                    if exc.code != "busy":  # the store away: try again on the next wake
+                        yield f"event: gone\ndata: {json.dumps({'code': exc.code})}\n\n".encode()
+                        return
+                    data = None
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+
 # --- the app --------------------------------------------------------------------------------------
 
 
@@ -370,7 +461,7 @@ def _error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception) -> JSONResponse:
-        return error("internal_error", f"{type(exc).__name__}: {exc}")
+        return crashed(exc)
 
     # --- the protocol's commands ---
 
@@ -399,10 +490,14 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
     @app.post("/api/new_game", tags=["protocol"])
     async def new_game(body: NewGameRequest, request: Request) -> dict[str, Any]:
         """Start a game: its ``game_id``, ``seats``, a ``token`` for each human seat, and the AI seats'
-        moves before the first human turn (``ai_moves``). The seed is not shown until the game ends."""
+        moves before the first human turn (``ai_moves``). The seed is not shown until the game ends; with
+        two or more human seats the server draws it and refuses one from the client."""
         fields = _fields(body)
-        fields.setdefault("seed", secrets.randbelow(2**31))
         seats = _seats(body.seats, body.players)
+        try:
+            fields["seed"] = deal_seed(seats, body.seed)
+        except ValueError as exc:
+            raise EngineError("bad_value", str(exc)) from None
         return await engine.new_game({"cmd": "new_game", **fields}, seats, _client(request))
 
     def game_command(cmd: str, model: type[GameRequest], doc: str) -> None:
@@ -432,7 +527,41 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
     )
     game_command("record", GameRequest, "The game record (replays exactly), once the game has ended.")
     game_command("keep", GameRequest, "Keep this game (and its record) for a day instead of an hour idle.")
-    game_command("close", GameRequest, "Forget a game (needs a seat's token; a finished game's record stays).")
+    game_command(
+        "close",
+        GameRequest,
+        "Forget a game (needs a seat's token; a finished game's record stays); with other human seats, "
+        "leave it instead.",
+    )
+    game_command(
+        "claim",
+        GameRequest,
+        "Open an invite: the seat's token is replaced by a fresh one, answered here (the link's token "
+        "no longer acts for the seat).",
+    )
+    game_command("leave", LeaveRequest, "Hand the token's seat to an AI player; the other seats play on.")
+    game_command(
+        "hand_over",
+        HandOverRequest,
+        "Hand another human seat to an AI player, once it has been to move for a while (absent).",
+    )
+
+    @app.post("/api/moves", tags=["games"])
+    async def moves(body: MovesRequest) -> dict[str, Any]:
+        """The moves made from ``start`` on (they are public once made) and the public status: the
+        polling form of ``GET /api/events?game_id=<id>``."""
+        return await engine.moves(body.game_id, body.start)
+
+    @app.post("/api/games", tags=["games"])
+    async def games(body: GamesRequest) -> dict[str, Any]:
+        """Where each game of a "your games" list is (``gone``: expired, closed or not the token's)."""
+        return {"games": await engine.summaries([(g.game_id, g.token) for g in body.games])}
+
+    @app.get("/api/events", tags=["games"])
+    async def events(game_id: str, request: Request, after: int = 0) -> Response:
+        """The game's moves as they are made: Server-Sent Events (``event: moves``, the ``moves``
+        answer as data, ``id``: the moves made so far), from move ``after`` (or ``Last-Event-ID``)."""
+        return await _event_stream(engine, game_id, request, after)
 
     # --- web additions ---
 
@@ -445,6 +574,10 @@ def _game_routes(app: FastAPI, engine: WebEngine) -> None:
         """Replay a game record into a new game (seats and tokens as for ``new_game``)."""
         players = body.record.get("num_players", 4)
         seats = _seats(body.seats, players if isinstance(players, int) and not isinstance(players, bool) else 4)
+        if seats.count(HUMAN) >= 2:  # whoever sends a record knows its deal
+            raise EngineError(
+                "bad_value", "a record is replayed with one human seat: its deal is known to whoever sends it"
+            )
         return await engine.load_record(body.record, seats, _client(request))
 
     @app.get("/api/health", tags=["games"])
@@ -562,6 +695,6 @@ def _page_routes(app: FastAPI) -> None:
         if name == "cards.svg":  # the card sprite (also inlined in each page)
             return cached(request, _sprite(), "image/svg+xml", 3600)
         suffix = name[name.rfind(".") :] if "." in name else ""
-        if suffix not in _TYPES or not re.fullmatch(r"[a-z0-9_-]+\.[a-z]+", name) or not _has_static(name):
-            raise EngineError("not_found", f"no file {name!r}")
+        if suffix not in _TYPES or not re.fullmatch(r"[a-z0-9_-]{1,64}\.[a-z]{1,4}", name) or not _has_static(name):
+            raise EngineError("not_found", f"no file {name[:64]!r}")
         return cached(request, _static(name), _TYPES[suffix], 300)

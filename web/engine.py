@@ -32,6 +32,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from solver.engine.protocol import EngineServer
+from web.events import Hub
 from web.fair import FairGate
 from web.games import Games
 from web.seats import hash_token
@@ -40,7 +41,7 @@ from web.store import Store, StoreError, open_store
 
 __all__ = ["EngineError", "Limits", "WebEngine", "HEAVY"]
 
-HEAVY = frozenset({"apply", "hint", "ai_move"})
+HEAVY = frozenset({"apply", "hint", "ai_move", "leave", "hand_over", "close"})
 """Game commands that may search (AI moves, hints): they run within the client's share."""
 
 
@@ -235,18 +236,20 @@ class WebEngine:
         self.limits = limits or Limits()
         self.store: Store = store if store is not None and not isinstance(store, str) else open_store(store)
         self.games = Games(self.store, self.limits)
+        self.hub = Hub(self.store)
         self._pool: _ProcessPool | None = None
         self._solve_threads: concurrent.futures.ThreadPoolExecutor | None = None
         self._threads = self._light = concurrent.futures.ThreadPoolExecutor(1)
         self._threads.shutdown()
         self._games_up = False
         solvers = self.limits.workers or 4
+        lane = self.limits.light_lane
         self.solve_gate = FairGate(
-            solvers, self.limits.solver_share or solvers // 2, self.limits.client_queue, self.limits.max_pending
+            solvers, self.limits.solver_share or solvers // 2, self.limits.client_queue, self.limits.max_pending, lane
         )
         threads = self.limits.games_threads
         self.game_gate = FairGate(
-            threads, self.limits.game_share or threads // 2, self.limits.client_queue, self.limits.max_pending
+            threads, self.limits.game_share or threads // 2, self.limits.client_queue, self.limits.max_pending, lane
         )
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -279,6 +282,7 @@ class WebEngine:
             self._threads.shutdown(wait=False, cancel_futures=True)
             self._light.shutdown(wait=False, cancel_futures=True)
             self._games_up = False
+        self.hub.stop()
         self.store.close()
 
     # --- stateless requests ---------------------------------------------------------------
@@ -374,6 +378,18 @@ class WebEngine:
             "options": self._options(str(record["game"]), record.get("options", {})),
         }
         return await self._run(self.games.load_record, meta, list(record["actions"]), seats, owner, client=owner)
+
+    async def summaries(self, seats: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        """The games of a "your games" list (each a game id and the seat's token), in order."""
+
+        def run() -> dict[str, Any]:
+            return {"games": [self.games.summary(gid, token) for gid, token in seats]}
+
+        return list((await self._run(run))["games"])
+
+    async def moves(self, game_id: str, start: int) -> dict[str, Any]:
+        """The public moves from ``start`` on and the game's public status (a stream's event)."""
+        return await self._run(self.games.moves, game_id, start)
 
     def count(self) -> int:
         """Running games (in the store: every server process's)."""

@@ -31,13 +31,26 @@ from typing import Any
 
 from solver.engine.base import Game
 from solver.engine.protocol import EngineServer
-from web.seats import HUMAN, hand_list, new_tokens, public_reason, public_table, public_view, reason_facts, seat_of
+from web.seats import (
+    HUMAN,
+    hand_list,
+    hash_token,
+    new_tokens,
+    public_reason,
+    public_table,
+    public_view,
+    reason_facts,
+    seat_of,
+)
 from web.settings import EngineError, Limits
-from web.store import Store
+from web.store import Store, StoreError
 
 __all__ = ["Games"]
 
 _STATUS = ("to_move", "terminal", "scores", "winners", "actions")
+
+_PUBLIC_ENTRY = ("player", "action", "ai", "reason", "why", "table", "discard")
+"""The fields of a log entry anyone may read (the moves are public once made)."""
 
 
 @dataclass(slots=True)
@@ -136,7 +149,14 @@ class Games:
         if live.game.is_terminal():  # a finished game's record stays for record_ttl
             self.store.update(gid, {"finished": True}, ttl=self.limits.record_ttl)
             self.store.retire(gid, str(meta.get("owner", "")))
+        self._announce(gid)
         return True
+
+    def _announce(self, gid: str) -> None:
+        """Tell every stream of the game that it changed (a failure loses only the push: the
+        streams read the store on their timeouts, and the pages poll without them)."""
+        with contextlib.suppress(StoreError):
+            self.store.publish(gid)
 
     # --- seats -------------------------------------------------------------------------------
 
@@ -165,9 +185,19 @@ class Games:
         if "hand" in out:
             out["hand"] = hand_list(out["hand"])
         out["seats"] = list(meta["seats"])
+        out["idle"] = round(self._idle(meta, live.version), 1)
         if game.is_terminal():
             out["seed"] = meta["seed"]
         return out
+
+    def _idle(self, meta: Mapping[str, Any], version: int) -> float:
+        """Seconds since the game's last move (since it started, before the first)."""
+        if version:
+            last = self.store.log(meta["id"], version - 1) if "id" in meta else []
+            at = last[0].get("at") if last else None
+        else:
+            at = meta.get("started")
+        return max(0.0, time.time() - float(at)) if isinstance(at, (int, float)) else 0.0
 
     # --- commands ------------------------------------------------------------------------
 
@@ -193,15 +223,19 @@ class Games:
     ) -> dict[str, Any]:
         if self.store.count() >= self.limits.max_games:
             raise EngineError("busy", "too many games are running; try again later", retry_after=60)
-        if self.store.owned(owner) >= self.limits.games_per_client:
+        owned = self.store.owned_games(owner)
+        if len(owned) >= self.limits.games_per_client:
             raise EngineError(
                 "rate_limited",
-                f"you have {self.limits.games_per_client} games running; close one or finish it first",
-                retry_after=60,
+                f"you have {len(owned)} games running: {', '.join(g for g, _ in owned)}; close one (or finish "
+                f"it) to start another (a game left alone stops counting {self.limits.live_ttl:g} s after its "
+                "last move)",
+                retry_after=max(1.0, owned[0][1]),
             )
         tokens, hashes = new_tokens(seats)
         gid = secrets.token_urlsafe(12)
-        self.store.create(gid, {**meta, "seats": seats, "tokens": hashes, "owner": owner}, self.limits.game_ttl)
+        stored_meta = {**meta, "id": gid, "seats": seats, "tokens": hashes, "owner": owner, "started": time.time()}
+        self.store.create(gid, stored_meta, self.limits.game_ttl, self._live_ttl())
         if entries and not self.store.append(gid, 0, entries):
             raise EngineError("internal_error", "a new game's log was written by someone else")
         live.version = len(entries)
@@ -230,7 +264,19 @@ class Games:
         meta = self._meta(gid)
         token = fields.get("token")
         player = fields.get("player")
-        self.store.touch(gid, self.limits.game_ttl, str(meta.get("owner", "")))
+        running = not (meta.get("finished") or meta.get("closed"))
+        if cmd != "moves":  # a stream or a poll reading the moves is no player's use
+            self.store.touch(
+                gid, self.limits.game_ttl, str(meta.get("owner", "")), self._live_ttl() if running else None
+            )
+        if cmd == "moves":
+            return self.moves(gid, int(fields.get("start", 0)))
+        if cmd == "claim":
+            return self._claim(gid, meta, self._need_seat(meta, token))
+        if cmd in ("leave", "hand_over"):
+            mine = self._need_seat(meta, token)
+            target = mine if cmd == "leave" else int(fields.get("seat", -1))
+            return self._hand_over(gid, meta, mine, target, str(fields.get("ai", "greedy")))
         if cmd == "observe":
             seat = self._seat(meta, token, player)
             self._drive(gid, meta, wait=False)  # an AI seat left to move by a process that is gone
@@ -247,7 +293,10 @@ class Games:
             self.store.update(gid, {"keep": True}, ttl=self.limits.record_ttl)
             return {"game_id": gid, "keep": True}
         if cmd == "close":
-            self._need_seat(meta, token)
+            mine = self._need_seat(meta, token)
+            if list(meta["seats"]).count(HUMAN) > 1 and not meta.get("finished"):  # others play on
+                self._hand_over(gid, meta, mine, mine, "greedy")
+                return {"closed": gid}
             return self._close(gid, meta)
         seat = self._need_seat(meta, token, player)
         with self._locked(gid, meta) as live:
@@ -286,7 +335,7 @@ class Games:
                 at = live.version
                 status = live.ask({"cmd": "apply", "action": action, "player": seat})
                 text = str(game.history[-1]) if game.history else action
-                if self._commit(gid, meta, live, {"player": seat, "action": text}):
+                if self._commit(gid, meta, live, {"player": seat, "action": text, "at": time.time()}):
                     break
         if not status["terminal"]:
             self._drive(gid, meta, wait=True)
@@ -320,6 +369,88 @@ class Games:
             self.store.delete(gid)
             self._forget(gid, live)
         return {"closed": gid}
+
+    def _live_ttl(self) -> float:
+        return min(self.limits.live_ttl, self.limits.game_ttl)
+
+    def moves(self, gid: str, start: int = 0) -> dict[str, Any]:
+        """The moves logged from ``start`` on (public: the moves are seen by all once made) and the
+        public status: what a stream of the game or a poll sends (``start``: the first move's number)."""
+        meta = self._meta(gid)
+        start = max(0, start)
+        with self._locked(gid, meta) as live:
+            state = self._state(meta, live, None)
+            version = live.version
+        entries = self.store.log(gid, start)[: max(0, version - start)]
+        return {
+            "start": start,
+            "moves": [{k: e[k] for k in _PUBLIC_ENTRY if k in e} for e in entries],
+            **{k: state[k] for k in ("to_move", "terminal", "actions", "seats", "idle")},
+        }
+
+    def _claim(self, gid: str, meta: Mapping[str, Any], seat: int) -> dict[str, Any]:
+        """The seat's token replaced by a fresh one, given to the caller: an invite link opens its
+        seat once (whoever else holds the link, the inviter too, no longer acts for it)."""
+        token = secrets.token_urlsafe(18)
+        hashes = {**meta.get("tokens", {}), str(seat): hash_token(token)}
+        self.store.update(gid, {"tokens": hashes})
+        self._announce(gid)
+        return {"game_id": gid, "seat": seat, "token": token}
+
+    def _hand_over(self, gid: str, meta: Mapping[str, Any], seat: int, target: int, ai: str) -> dict[str, Any]:
+        """Seat ``target`` handed to an AI player of kind ``ai``: the caller's own seat (it leaves),
+        or another human seat that has been to move for ``absent_after`` seconds. A game left by its
+        last human is closed."""
+        from solver.engine.players import PLAYER_KINDS
+
+        seats = list(meta["seats"])
+        if ai not in PLAYER_KINDS:
+            raise EngineError("bad_value", f"unknown AI kind {ai[:40]!r} (known: {', '.join(PLAYER_KINDS)})")
+        if not 0 <= target < len(seats) or seats[target] != HUMAN:
+            raise EngineError("bad_value", f"seat {target} is not a human seat of this game")
+        if target != seat:
+            with self._locked(gid, meta) as live:
+                game = live.game
+                if game.is_terminal():
+                    raise EngineError("game_over", "the game is over")
+                idle = self._idle(meta, live.version)
+                if game.current_player() != target or idle < self.limits.absent_after:
+                    raise _forbidden(
+                        f"seat {target} can be handed to an AI once it has been to move for "
+                        f"{self.limits.absent_after:g} s"
+                    )
+        seats[target] = ai
+        tokens = {k: v for k, v in meta.get("tokens", {}).items() if k != str(target)}
+        if HUMAN not in seats:
+            self._close(gid, meta)
+            return {"game_id": gid, "seat": target, "ai": ai, "closed": True}
+        self.store.update(gid, {"seats": seats, "tokens": tokens})
+        self._announce(gid)
+        fresh = self._meta(gid)
+        self._drive(gid, fresh, wait=True)
+        return {"game_id": gid, "seat": target, "ai": ai, "closed": False}
+
+    def summary(self, gid: str, token: str) -> dict[str, Any]:
+        """A game of a "your games" list: which game, the token's seat and where the game is."""
+        meta = self.store.meta(gid)
+        seat = seat_of(meta.get("tokens", {}), token) if meta is not None else None
+        if meta is None or seat is None:
+            return {"game_id": gid, "gone": True}
+        with self._locked(gid, meta) as live:
+            game = live.game
+            over = game.is_terminal()
+            to_move = None if over else game.current_player()
+            actions = live.version
+        return {
+            "game_id": gid,
+            "game": meta["game"],
+            "seat": seat,
+            "seats": list(meta["seats"]),
+            "to_move": to_move,
+            "terminal": over,
+            "actions": actions,
+            "your_turn": to_move == seat,
+        }
 
     # --- the AI seats' schedule ---------------------------------------------------------------
 
@@ -370,5 +501,6 @@ class Games:
             "why": reason_facts(kind, str(move["action"]), before, after),
             "table": table,
             "discard": discard,
+            "at": time.time(),
         }
         self._commit(gid, meta, live, entry)

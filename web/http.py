@@ -4,6 +4,7 @@ HEAD, caching headers for static files, and the error responses of the OpenAPI d
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import re
 from collections.abc import Sequence
@@ -18,7 +19,20 @@ try:
 except ImportError as _exc:  # one line naming the extra, not the raw import error
     raise missing(_exc, "web") from None
 
-__all__ = ["STATUS", "CSP", "LOCAL_HOSTS", "error", "json_depth", "Guard", "Head", "cached", "document_errors"]
+__all__ = [
+    "STATUS",
+    "CSP",
+    "LOCAL_HOSTS",
+    "error",
+    "crashed",
+    "json_depth",
+    "Guard",
+    "Head",
+    "cached",
+    "document_errors",
+]
+
+_log = logging.getLogger("shanghai.web")
 
 STATUS: dict[str, int] = {
     "forbidden": 403,
@@ -64,6 +78,13 @@ def error(code: str, message: str, retry_after: float | None = None) -> JSONResp
     return JSONResponse(
         {"error": {"code": code, "message": message}}, status_code=STATUS.get(code, 400), headers=headers
     )
+
+
+def crashed(exc: BaseException) -> JSONResponse:
+    """The answer to a request the server failed on: 500 ``internal_error`` naming the kind of
+    failure only (an exception's text may hold the server's paths or data). The failure is logged."""
+    _log.error("a request failed", exc_info=exc)
+    return error("internal_error", f"the server failed on this request ({type(exc).__name__})")
 
 
 # --- middleware ---------------------------------------------------------------------------------
@@ -170,7 +191,19 @@ class Guard:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        await self.app(scope, replay, send_headers)
+        started = False
+
+        async def send_tracked(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send_headers(message)
+
+        try:
+            await self.app(scope, replay, send_tracked)
+        except Exception as exc:  # answered here, the connection stays usable (never a reset)
+            if started:
+                raise
+            await crashed(exc)(scope, receive, send_headers)
 
 
 class Head:

@@ -23,6 +23,7 @@ from typing import Any
 __all__ = [
     "HUMAN",
     "check_seats",
+    "deal_seed",
     "hash_token",
     "new_tokens",
     "seat_of",
@@ -247,3 +248,23 @@ def check_seats(seats: Sequence[str] | None, players: int) -> list[str]:
     if HUMAN not in seats:
         raise ValueError("at least one seat must be 'human'")
     return list(seats)
+
+
+SEED_LIMIT = 2**63
+"""Seeds are drawn from ``range(SEED_LIMIT)`` (the range ``new_game`` accepts)."""
+
+
+def deal_seed(seats: Sequence[str], seed: int | None) -> int:
+    """The seed a new game is dealt with. With two or more human seats the server draws it
+    (:mod:`secrets`) and a client's seed is refused (``ValueError``): whoever chose the seed could
+    replay the deal offline and read every other seat's hand. With one human seat the client may
+    fix the deal (a game to replay, a test); without one it is drawn too. The seed is shown when
+    the game ends."""
+    if sum(1 for kind in seats if kind == HUMAN) >= 2:
+        if seed is not None:
+            raise ValueError(
+                "a game with two or more human seats is dealt by the server: give no 'seed' "
+                "(it is shown when the game ends)"
+            )
+        return secrets.randbelow(SEED_LIMIT)
+    return secrets.randbelow(SEED_LIMIT) if seed is None else seed

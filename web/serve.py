@@ -15,7 +15,7 @@ from typing import Any
 from solver.extras import missing
 from web.settings import Limits
 
-__all__ = ["serve", "app_from_env", "check_port", "ServeError"]
+__all__ = ["serve", "app_from_env", "check_port", "persistence_warning", "ServeError"]
 
 _ENV = "SHANGHAI_WEB_CONFIG"
 """The environment variable that carries the settings to each worker process (uvicorn starts them)."""
@@ -59,9 +59,33 @@ def _check_store(store: str | None, workers: int) -> None:
             "otherwise have its own games)"
         )
     try:
-        open_store(store).close()
+        opened = open_store(store)
     except (StoreError, ValueError) as exc:
         raise ServeError(f"--store {store}: {exc}") from None
+    warning = persistence_warning(opened)
+    opened.close()
+    if warning is not None:
+        print(f"warning: {warning}", file=sys.stderr)
+
+
+def persistence_warning(store: Any) -> str | None:
+    """What a restart of the store would lose, when it would lose anything (None: it keeps every
+    game: Redis with an append-only file)."""
+    from web.store import RedisStore
+
+    if not isinstance(store, RedisStore):
+        return None
+    kept = store.persistence()
+    if kept is None:
+        return "the Redis store will not say whether it persists games (CONFIG is disabled); see docs/web.md"
+    aof, snapshots = kept
+    if aof:
+        return None
+    loses = "the moves since its last snapshot" if snapshots else "every game"
+    return (
+        f"the Redis store has no append-only file: a restart of Redis loses {loses}; "
+        "set 'appendonly yes' in redis.conf (docs/web.md, \"In production\")"
+    )
 
 
 def serve(

@@ -32,7 +32,16 @@ class Limits:
     games_per_client: int = 20
     """Running games one client (seat token, else address) may have started."""
     game_ttl: float = 3600.0
+    """Seconds a game is kept after its last use (its resume link works that long)."""
     record_ttl: float = 86400.0
+    """Seconds a finished (or kept) game's record is kept."""
+    live_ttl: float = 600.0
+    """Seconds after its last use a running game counts against the quotas (an abandoned game stops
+    counting long before it is forgotten)."""
+    absent_after: float = 60.0
+    """Seconds a human seat may be to move before the other human seats may hand it to an AI."""
+    max_streams: int = 256
+    """Live-update streams (``GET /api/events``) one server process holds at once."""
     max_body: int = 64 * 1024
     max_depth: int = 32
     """How deeply a request's JSON may nest (objects and lists)."""
@@ -49,6 +58,9 @@ class Limits:
     ``client_queue``, 429 at once."""
     game_share: int = 0
     """Game threads (AI moves, game hints) one client may occupy at once (0: half of them)."""
+    light_lane: int = 1
+    """Solver workers (and game threads) kept for light clients: those with nothing running and
+    little recent use (:class:`web.fair.FairGate`); heavy clients share the others."""
     client_queue: int = 4
     """Heavy requests one client may have waiting beyond its share (more: 429 at once)."""
     games_threads: int = 8

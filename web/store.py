@@ -16,7 +16,14 @@ lease (:meth:`Store.lock`) keeps two processes from computing the same AI
 move at once; it expires by itself if its holder dies.
 
 Keys expire on their own: ``ttl`` seconds after the last use while the game
-runs (:meth:`Store.touch`), longer once it is kept or finished.
+runs (:meth:`Store.touch`), longer once it is kept or finished. A game counts
+as *live* (against the quotas) only ``live`` seconds after its last use: an
+abandoned game stops counting long before it is forgotten, and its resume
+link works until then.
+
+Every change to a game is announced (:meth:`Store.publish`): in Redis on a
+pub/sub channel (``shanghai:ev:<id>``) that every server process listens to
+(:mod:`web.events`), in memory to this process's listeners.
 """
 
 from __future__ import annotations
@@ -38,8 +45,9 @@ class StoreError(Exception):
 class Store(Protocol):
     """The operations the web app needs (both stores implement them, with the same meaning)."""
 
-    def create(self, gid: str, meta: dict[str, Any], ttl: float) -> None:
-        """Store a new game (``meta``, an empty log); ``meta["owner"]`` is counted for its quota."""
+    def create(self, gid: str, meta: dict[str, Any], ttl: float, live: float | None = None) -> None:
+        """Store a new game (``meta``, an empty log) for ``ttl`` seconds; ``meta["owner"]`` is counted
+        for its quota for ``live`` seconds (default ``ttl``)."""
 
     def meta(self, gid: str) -> dict[str, Any] | None:
         """The game's meta, or None if there is no such game (or it expired)."""
@@ -53,8 +61,10 @@ class Store(Protocol):
     def update(self, gid: str, changes: dict[str, Any], ttl: float | None = None) -> None:
         """Change fields of the game's meta (and its time to live, when given)."""
 
-    def touch(self, gid: str, ttl: float, owner: str) -> None:
-        """The game (of ``owner``) was used: it lives ``ttl`` more seconds (never shortens a longer life)."""
+    def touch(self, gid: str, ttl: float, owner: str, live: float | None = None) -> None:
+        """The game (of ``owner``) was used: it lives ``ttl`` more seconds (never shortens a longer
+        life). Given ``live``, it counts as live (again, if it had stopped) ``live`` more seconds;
+        else a game still counted counts ``ttl`` more seconds."""
 
     def delete(self, gid: str) -> None:
         """Forget the game."""
@@ -64,6 +74,13 @@ class Store(Protocol):
 
     def owned(self, owner: str) -> int:
         """How many running games ``owner`` started."""
+
+    def owned_games(self, owner: str) -> list[tuple[str, float]]:
+        """The running games ``owner`` started, each with the seconds until it stops counting
+        (unless used again), the soonest first."""
+
+    def publish(self, gid: str) -> None:
+        """Announce that the game changed (its log or its seats) to every listener."""
 
     def retire(self, gid: str, owner: str) -> None:
         """The game no longer counts as running (finished, closed): off the counts."""
@@ -91,6 +108,8 @@ class MemoryStore:
         self._expires: dict[str, float] = {}
         self._running: dict[str, tuple[str, float]] = {}  # gid -> (owner, until when it counts)
         self._leases: dict[str, tuple[str, float]] = {}
+        self.listeners: list[Any] = []
+        """Callables called with a game id when it changes (:mod:`web.events`)."""
 
     def _sweep(self, now: float) -> None:
         for gid in [g for g, t in self._expires.items() if t <= now]:
@@ -105,13 +124,13 @@ class MemoryStore:
         self._running.pop(gid, None)
         self._leases.pop(gid, None)
 
-    def create(self, gid: str, meta: dict[str, Any], ttl: float) -> None:
+    def create(self, gid: str, meta: dict[str, Any], ttl: float, live: float | None = None) -> None:
         with self._lock:
             self._sweep(time.monotonic())
             self._meta[gid] = json.loads(json.dumps(meta))
             self._log[gid] = []
             self._expires[gid] = time.monotonic() + ttl
-            self._running[gid] = (str(meta.get("owner", "")), time.monotonic() + ttl)
+            self._running[gid] = (str(meta.get("owner", "")), time.monotonic() + (ttl if live is None else live))
 
     def meta(self, gid: str) -> dict[str, Any] | None:
         with self._lock:
@@ -139,13 +158,15 @@ class MemoryStore:
                 if ttl is not None:
                     self._expires[gid] = time.monotonic() + ttl
 
-    def touch(self, gid: str, ttl: float, owner: str) -> None:
+    def touch(self, gid: str, ttl: float, owner: str, live: float | None = None) -> None:
         with self._lock:
-            until = time.monotonic() + ttl
+            now = time.monotonic()
             if gid in self._expires:
-                self._expires[gid] = max(self._expires[gid], until)
-            if gid in self._running:
-                self._running[gid] = (owner, until)
+                self._expires[gid] = max(self._expires[gid], now + ttl)
+            if live is not None and gid in self._meta:
+                self._running[gid] = (owner, now + live)
+            elif gid in self._running:
+                self._running[gid] = (owner, now + ttl)
 
     def delete(self, gid: str) -> None:
         with self._lock:
@@ -160,6 +181,16 @@ class MemoryStore:
         with self._lock:
             self._sweep(time.monotonic())
             return sum(1 for o, _ in self._running.values() if o == owner)
+
+    def owned_games(self, owner: str) -> list[tuple[str, float]]:
+        with self._lock:
+            now = time.monotonic()
+            self._sweep(now)
+            return sorted(((g, t - now) for g, (o, t) in self._running.items() if o == owner), key=lambda x: x[1])
+
+    def publish(self, gid: str) -> None:
+        for listener in list(self.listeners):
+            listener(gid)
 
     def retire(self, gid: str, owner: str) -> None:
         with self._lock:
@@ -213,8 +244,13 @@ for i = 1, 2 do
   local left = redis.call('PTTL', KEYS[i])
   if left >= 0 and left < ms then redis.call('PEXPIRE', KEYS[i], ms) end
 end
-redis.call('ZADD', KEYS[3], 'XX', ARGV[3], ARGV[2])
-redis.call('ZADD', KEYS[4], 'XX', ARGV[3], ARGV[2])
+if ARGV[4] == '1' then
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[2])
+  redis.call('ZADD', KEYS[4], ARGV[3], ARGV[2])
+else
+  redis.call('ZADD', KEYS[3], 'XX', ARGV[3], ARGV[2])
+  redis.call('ZADD', KEYS[4], 'XX', ARGV[3], ARGV[2])
+end
 local left = redis.call('PTTL', KEYS[4])
 if left >= 0 and left < ms then redis.call('PEXPIRE', KEYS[4], ms) end
 return 1
@@ -236,6 +272,7 @@ class RedisStore:
             raise missing(exc, "web") from None
 
         self._redis = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5, health_check_interval=30)
+        self.url = url
         self.prefix = prefix
         self._append = self._redis.register_script(_APPEND)
         self._lock = self._redis.register_script(_LOCK)
@@ -256,9 +293,9 @@ class RedisStore:
         """Raise :class:`StoreError` unless Redis answers."""
         self._call(self._redis.ping)
 
-    def create(self, gid: str, meta: dict[str, Any], ttl: float) -> None:
+    def create(self, gid: str, meta: dict[str, Any], ttl: float, live: float | None = None) -> None:
         ms = int(ttl * 1000)
-        expiry = time.time() + ttl
+        expiry = time.time() + (ttl if live is None else live)
         owner = str(meta.get("owner", ""))
         pipe = self._redis.pipeline(transaction=True)
         pipe.set(self._k("g", gid), json.dumps(meta), px=ms)
@@ -308,9 +345,17 @@ class RedisStore:
                         raise StoreError(f"the game store is not answering ({type(exc).__name__})") from None
         raise StoreError("the game is changing too fast; try again")
 
-    def touch(self, gid: str, ttl: float, owner: str) -> None:
+    def touch(self, gid: str, ttl: float, owner: str, live: float | None = None) -> None:
         keys = [self._k("g", gid), self._k("g", gid, "log"), self._k("running"), self._k("owner", owner)]
-        self._call(self._touch, keys=keys, args=[int(ttl * 1000), gid, time.time() + ttl])
+        until = time.time() + (ttl if live is None else live)
+        self._call(self._touch, keys=keys, args=[int(ttl * 1000), gid, until, "0" if live is None else "1"])
+
+    def channel(self, gid: str) -> str:
+        """The pub/sub channel announcing the game's changes."""
+        return self._k("ev", gid)
+
+    def publish(self, gid: str) -> None:
+        self._call(self._redis.publish, self.channel(gid), "1")
 
     def delete(self, gid: str) -> None:
         meta = self.meta(gid)
@@ -333,6 +378,15 @@ class RedisStore:
     def owned(self, owner: str) -> int:
         return self._live(self._k("owner", owner))
 
+    def owned_games(self, owner: str) -> list[tuple[str, float]]:
+        key = self._k("owner", owner)
+        pipe = self._redis.pipeline(transaction=True)
+        now = time.time()
+        pipe.zremrangebyscore(key, "-inf", now)
+        pipe.zrange(key, 0, -1, withscores=True)
+        rows = self._call(pipe.execute)[1]
+        return [(g.decode() if isinstance(g, bytes) else str(g), float(t) - now) for g, t in rows]
+
     def retire(self, gid: str, owner: str) -> None:
         pipe = self._redis.pipeline(transaction=True)
         pipe.zrem(self._k("running"), gid)
@@ -344,6 +398,16 @@ class RedisStore:
 
     def unlock(self, gid: str, holder: str) -> None:
         self._call(self._unlock, keys=[self._k("g", gid, "lease")], args=[holder])
+
+    def persistence(self) -> tuple[bool, bool] | None:
+        """Whether Redis writes its data to disk: (an append-only file, snapshots), or None when
+        it will not say (``CONFIG`` disabled)."""
+        try:
+            aof = self._redis.config_get("appendonly").get("appendonly", "no")
+            save = self._redis.config_get("save").get("save", "")
+        except self._errors:
+            return None
+        return str(aof) in ("yes", "b'yes'"), bool(str(save).strip())
 
     def close(self) -> None:
         self._redis.close()

@@ -64,7 +64,7 @@ def test_landmarks_h1_and_card_names(page: Any) -> None:
     for role in ("banner", "main", "contentinfo"):
         assert page.get_by_role(role).count() == 1, role
     assert page.get_attribute(".zone[data-kind='hand'] .card[data-card='KS']", "aria-label") == "king of spades"
-    assert page.get_attribute("#picker .chip[data-card='KS']", "aria-label").startswith("king of spades, 1 of")
+    assert page.get_attribute("#picker .chip[data-card='KS']", "aria-label").startswith("K 1/2, king of spades, 1 of")
 
 
 def _tab_to(page: Any, selector: str, limit: int = 300) -> None:
@@ -97,3 +97,30 @@ def test_keyboard_only_entry_and_solve(page: Any) -> None:
     _tab_to(page, "#mode-play", 400)
     ring = page.evaluate("() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, parseFloat(s.outlineWidth), s.outlineColor]; }")
     assert ring[0] != "none" and ring[1] >= 2
+
+
+def test_the_hint_by_keyboard_announced_and_focus_kept_after_each_move(page: Any) -> None:
+    """Hint by keyboard: the focus goes to the hinted button, which says it is the hint's choice to
+    a screen reader (its accessible description, not only a dashed outline); after each move made
+    with Enter the focus stays in the game (it fell to the body after 6 of 15 moves)."""
+    _open(page, "/zsy")
+    page.click("#mode-play")
+    page.select_option("#play-ai", "greedy")
+    page.click("#new-game")
+    page.wait_for_selector("#actions button")
+    for move in range(8):
+        page.locator("#play-actions:not([hidden]) #actions button").first.wait_for(timeout=30000)
+        page.focus("#hint-btn")
+        page.keyboard.press("Enter")
+        hinted = page.locator("#actions button.hinted")
+        hinted.wait_for(timeout=30000)
+        expect(hinted).to_be_focused()
+        expect(hinted).to_have_accessible_description("the hint's choice")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("body:not([data-busy])")
+        page.wait_for_function("() => !document.querySelector('#actions button.hinted')")
+        if page.locator("#final").count():
+            break
+        assert page.evaluate("() => document.activeElement !== document.body && document.activeElement !== null"), move
+        assert page.evaluate("() => !!document.activeElement.closest('#play-view')"), move
+    assert_clean(page, "a game's hinted button")

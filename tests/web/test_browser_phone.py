@@ -89,14 +89,44 @@ def test_one_solve_control_and_rule_help_on_tap(phone: Any) -> None:
     assert phone.get_attribute("button[aria-controls='help-decks']", "aria-expanded") == "true"
 
 
+RED, BLUE, GREEN, INK = (200, 16, 46), (11, 92, 173), (27, 122, 53), (27, 27, 31)
+
+
+def _drawn(page: Any, selector: str) -> dict[tuple[int, int, int], int]:
+    """How many pixels of each suit colour the card drawn at ``selector`` shows (a screenshot:
+    what is on the screen, not what the sprite says)."""
+    import io
+
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(page.locator(selector).first.screenshot())).convert("RGB")
+    out = dict.fromkeys((RED, BLUE, GREEN, INK), 0)
+    width, height = image.size
+    for pixel in (image.getpixel((x, y)) for x in range(width) for y in range(height)):
+        for colour in out:
+            if isinstance(pixel, tuple) and sum(abs(a - b) for a, b in zip(pixel, colour, strict=True)) < 60:
+                out[colour] += 1
+    return out
+
+
 def test_four_colour_deck(phone: Any) -> None:
-    _open(phone, "/manipulation")
-    fill = "() => getComputedStyle(document.querySelector('#card-5D [fill=\"#c8102e\"]')).fill"
-    assert phone.evaluate(fill) == "rgb(200, 16, 46)"
+    """The switch recolours the cards drawn (read from the screen: diamonds blue, clubs green), also
+    those drawn before it was set, and leaves the page's text dark on light (it made the body white)."""
+    _open(phone, "/manipulation#hand=7D+7C")
+    diamond, club = "#position .card[data-card='7D']", "#position .card[data-card='7C']"
+    before = _drawn(phone, diamond), _drawn(phone, club)
+    assert before[0][RED] > 50 and before[0][BLUE] == 0 and before[1][INK] > 50 and before[1][GREEN] == 0
     phone.tap("#four-colour")
-    assert phone.evaluate(fill) == "rgb(11, 92, 173)"
-    _open(phone, "/contract")  # the choice is kept
-    assert phone.evaluate(fill) == "rgb(11, 92, 173)"
+    after = _drawn(phone, diamond), _drawn(phone, club)
+    assert after[0][BLUE] > 50 and after[0][RED] == 0, after
+    assert after[1][GREEN] > 50 and after[1][INK] < before[1][INK] // 4, after
+    text = "() => getComputedStyle(document.querySelector('#answer p')).color"
+    assert phone.evaluate(text) not in ("rgb(255, 255, 255)",)
+    assert phone.evaluate("() => getComputedStyle(document.body).color") != "rgb(255, 255, 255)"
+    _open(phone, "/contract#hand=9D")  # the choice is kept, and cards drawn afresh use it
+    drawn = _drawn(phone, "#position .card[data-card='9D']")
+    assert drawn[BLUE] > 50 and drawn[RED] == 0
+    assert_clean(phone, "four-colour deck")
 
 
 def test_hand_sorted_by_rank_or_suit(phone: Any) -> None:

@@ -128,3 +128,37 @@ def test_a_quota_of_games_per_client() -> None:
             return result
 
         assert c.portal.call(other)["tokens"]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("heavy_clients", [1, 3, 6])
+def test_a_light_client_starts_at_once_beside_any_number_of_heavy_ones(heavy_clients: int) -> None:
+    """Two workers, one kept for light work: however many heavy clients keep two long requests
+    each in flight, a light client's request starts at once; the heavy ones share the other worker."""
+    gate = FairGate(capacity=2, share=1, queue=4, max_waiting=100, reserved=1, light_seconds=0.05)
+    most = {"heavy": 0}
+    waited: list[float] = []
+
+    async def job(client: str, seconds: float) -> None:
+        asked = time.monotonic()
+        async with gate.slot(client, 1):
+            if client == "light":
+                waited.append(time.monotonic() - asked)
+            else:
+                most["heavy"] = max(most["heavy"], sum(n for c, n in gate.running.items() if c != "light"))
+            await asyncio.sleep(seconds)
+
+    async def run() -> None:
+        heavy = [f"h{i}" for i in range(heavy_clients)]
+        await asyncio.gather(*(job(h, 0.08) for h in heavy))  # each has used the pool: heavy now
+        assert all(not gate.light(h) for h in heavy) and gate.light("light")
+        most["heavy"] = 0
+        tasks = [asyncio.create_task(job(h, 0.3)) for h in heavy for _ in range(2)]
+        await asyncio.sleep(0.02)
+        for _ in range(5):
+            await job("light", 0.01)
+            await asyncio.sleep(0.03)
+        await asyncio.gather(*tasks)
+
+    run_async(run)
+    assert len(waited) == 5 and max(waited) < 0.05, waited
+    assert most["heavy"] == 1  # the heavy clients never take the light lane

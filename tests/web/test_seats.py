@@ -21,6 +21,8 @@ def _code(response: Any) -> str:
 
 def _game(client: TestClient, game: str = "zsy", seats: list[str] | None = None, **more: Any) -> dict[str, Any]:
     body: dict[str, Any] = {"game": game, "players": 4, "seed": 7, **more}
+    if body["seed"] is None:
+        del body["seed"]
     if seats is not None:
         body["seats"] = seats
     r = client.post("/api/new_game", json=body)
@@ -64,7 +66,7 @@ def test_acting_needs_the_seats_token(client: TestClient) -> None:
 
 
 def test_two_humans_each_see_their_own_hand(client: TestClient) -> None:
-    g = _game(client, seats=["human", "greedy", "human", "greedy"], options={"max_hands": 1})
+    g = _game(client, seats=["human", "greedy", "human", "greedy"], options={"max_hands": 1}, seed=None)
     gid = g["game_id"]
     assert set(g["tokens"]) == {"0", "2"} and g["tokens"]["0"] != g["tokens"]["2"]
     t0, t2 = g["tokens"]["0"], g["tokens"]["2"]
@@ -153,3 +155,47 @@ def test_an_apply_sent_twice_is_applied_once(client: TestClient) -> None:
     # Without 'expect' an apply is taken on the game as it is now (the protocol's own behaviour).
     legal = client.post("/api/legal", json={"game_id": gid, "token": token}).json()["actions"]
     assert client.post("/api/apply", json={"game_id": gid, "token": token, "action": legal[0]}).status_code == 200
+
+
+def test_two_humans_no_client_knows_the_deal(client: TestClient) -> None:
+    """With two or more human seats the server draws the seed: a client's seed (which would let its
+    sender replay the deal and read the other seat's hand) is refused, in new_game and load_record,
+    and the seed is shown only once the game has ended; then the record replays the game exactly."""
+    two = ["human", "greedy", "human", "greedy"]
+    r = client.post("/api/new_game", json={"game": "zsy", "players": 4, "seats": two, "seed": 12345})
+    assert _code(r) == "bad_value" and "dealt by the server" in r.json()["error"]["message"]
+    # One human seat may still fix the deal (a game to replay).
+    one = ["human", "greedy", "greedy", "greedy"]
+    assert _game(client, seats=one, seed=12345)["tokens"].keys() == {"0"}
+    g = _game(client, seats=two, seed=None, options={"max_hands": 1})
+    gid, tokens = g["game_id"], g["tokens"]
+    assert "seed" not in g and set(tokens) == {"0", "2"}
+    other = _game(client, seats=two, seed=None, options={"max_hands": 1})
+    hands = [client.post("/api/observe", json={"game_id": x["game_id"], "token": x["tokens"]["0"]}).json()["hand"]
+             for x in (g, other)]  # fmt: skip
+    assert hands[0] != hands[1]  # drawn afresh for each game
+    for _ in range(400):
+        public = client.post("/api/observe", json={"game_id": gid}).json()
+        if public["terminal"]:
+            break
+        assert "seed" not in public
+        token = tokens[str(public["to_move"])]
+        assert "seed" not in client.post("/api/observe", json={"game_id": gid, "token": token}).json()
+        legal = client.post("/api/legal", json={"game_id": gid, "token": token}).json()["actions"]
+        r = client.post("/api/apply", json={"game_id": gid, "token": token, "action": legal[0]})
+        assert r.status_code == 200, r.text
+    else:
+        raise AssertionError("the game did not end")
+    seed = public["seed"]
+    assert isinstance(seed, int) and 0 <= seed < 2**63
+    record = client.post("/api/record", json={"game_id": gid, "token": tokens["0"]}).json()
+    assert record["seed"] == seed
+    server = EngineServer()  # the record replays the same game: the revealed seed is the deal's
+    server.handle({"cmd": "new_game", "game": "zsy", "players": 4, "seed": seed, "options": {"max_hands": 1}})
+    for action in record["actions"]:
+        assert "error" not in server.handle({"cmd": "apply", "game_id": "g1", "action": action}), action
+    assert server.handle({"cmd": "observe", "game_id": "g1"})["result"]["scores"] == public["scores"]
+    # A record's deal is known to whoever sends it: it is replayed with one human seat only.
+    r = client.post("/api/load_record", json={"record": record, "seats": two})
+    assert _code(r) == "bad_value"
+    assert client.post("/api/load_record", json={"record": record, "seats": one}).status_code == 200

@@ -16,12 +16,40 @@ export function contractName(text) {
   return String(text || "").split(/(\s+)/).map((w) => (has("meld." + w) ? t("meld." + w) : w)).join("");
 }
 
+// The 4-colour deck: diamonds blue, clubs green. A card drawn is a <use> of the sprite's symbol,
+// whose copy no style sheet reaches, so the page makes recoloured symbols ("four-card-7D") and
+// points every card and suit drawn at them (and back).
+const FOUR = { D: ["#c8102e", "#0b5cad"], C: ["#1b1b1f", "#1b7a35"] };
+
+function symbolFor(id) {
+  const plain = id.replace(/^four-/, "");
+  return document.body.classList.contains("four-colour") && /^(card|suit)-.*[DC]$/.test(plain) ? "four-" + plain : plain;
+}
+
+export function setFourColour(on) {
+  document.body.classList.toggle("four-colour", on);
+  if (on && !document.getElementById("four-suit-D")) {
+    for (const sym of document.querySelectorAll('svg.card-sprite symbol[id^="card-"], svg.card-sprite symbol[id^="suit-"]')) {
+      const suit = sym.id.slice(-1);
+      if (!FOUR[suit]) continue;
+      const copy = sym.cloneNode(true);
+      copy.id = "four-" + sym.id;
+      for (const n of copy.querySelectorAll(`[fill="${FOUR[suit][0]}"]`)) n.setAttribute("fill", FOUR[suit][1]);
+      sym.parentNode.append(copy);
+    }
+  }
+  for (const use of document.querySelectorAll("use")) {
+    const href = use.getAttribute("href") || "";
+    if (href.startsWith("#")) use.setAttribute("href", "#" + symbolFor(href.slice(1)));
+  }
+}
+
 export function svgUse(id, viewBox) {
   const svg = document.createElementNS(SVGNS, "svg");
   svg.setAttribute("viewBox", viewBox);
   svg.setAttribute("aria-hidden", "true");
   const use = document.createElementNS(SVGNS, "use");
-  use.setAttribute("href", "#" + id);
+  use.setAttribute("href", "#" + symbolFor(id));
   svg.append(use);
   return svg;
 }

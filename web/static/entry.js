@@ -342,26 +342,28 @@ function renderPicker() {
   if (S.zones.length > 1) head.append(el("button", { type: "button", class: "small", id: "picker-next", "data-focus-key": "picker-next", onclick: nextZone }, t("picker.next_zone")));
   root.replaceChildren(head);
   const grid = el("div", { class: "picker-grid" });
-  const chip = (code, label) => {
+  // A chip's name starts with the text it shows, rank and count ("K 0/2": WCAG 2.5.3, label in
+  // name, so a voice user can say what they see), then the card's full name and the count in words.
+  const chip = (code, label, shown) => {
     const limit = S.deck[code] || 0;
     const n = u.get(code) || 0;
     return el("button", { type: "button", class: "chip suit-" + code.slice(-1) + (isRed(code) ? " red" : "") + (n ? " used" : ""), "data-card": code,
       "data-focus-key": "chip-" + code,
-      disabled: n >= limit, "aria-label": t("picker.chip", { card: cardName(code), n, limit }),
-      onclick: () => addCard(code) }, label, el("span", { class: "count", text: n + "/" + limit }));
+      disabled: n >= limit, "aria-label": `${shown} ${n}/${limit}, ` + t("picker.chip", { card: cardName(code), n, limit }),
+      onclick: () => addCard(code) }, label, " ", el("span", { class: "count", text: n + "/" + limit }));
   };
   for (const s of SUITS) {
     grid.append(el("span", { class: "suit-label" }, svgUse("suit-" + s, "0 0 100 100")));
     RANKS.forEach((r, i) => {
       if (i === 7) grid.append(el("span", { class: "suit-label cont" }));
       const lab = el("span", {}, r);
-      grid.append(chip(r + s, lab));
+      grid.append(chip(r + s, lab, r));
     });
     grid.append(el("span", { class: "filler" }));
   }
   root.append(grid);
   const jokers = JOKERS.filter((j) => S.deck[j]);
-  if (jokers.length) root.append(el("div", { class: "jokers" }, jokers.map((j) => chip(j, el("span", { text: j })))));
+  if (jokers.length) root.append(el("div", { class: "jokers" }, jokers.map((j) => chip(j, el("span", { text: j }), j))));
 }
 
 // A new empty table meld after the last one, made the zone being filled.

@@ -2,10 +2,10 @@
 // share it, and play against AI players. Plain JavaScript modules, no build step, no network
 // but this server; cards are the <symbol>s of the sprite the server inlines (solver/svg.py).
 import { $, el, api, download, readFile } from "./util.js";
-import { GAME, gameTitle } from "./cards.js";
+import { GAME, gameTitle, setFourColour } from "./cards.js";
 import { S, resetZones, puzzle, writeHash, readHash, loadPuzzleData, rulesChanged, changed, redrawEntry } from "./entry.js";
 import { solve, renderAnswer } from "./answers.js";
-import { setupPlay, redrawPlay, drawPresets } from "./play.js";
+import { setupPlay, redrawPlay, drawPresets, openKeptGame } from "./play.js";
 import { LANGUAGES, chooseLanguage, setLanguage, translateStatic, t, tn, errorText } from "./i18n.js";
 
 
@@ -64,13 +64,17 @@ async function main() {
   $("#record-upload-btn").onclick = () => $("#record-upload").click();
   const four = $("#four-colour");
   four.checked = localStorage.getItem("shanghai-four-colour") === "1";
-  document.body.classList.toggle("four-colour", four.checked);
-  four.onchange = () => { document.body.classList.toggle("four-colour", four.checked); localStorage.setItem("shanghai-four-colour", four.checked ? "1" : "0"); };
+  setFourColour(four.checked);
+  four.onchange = () => { setFourColour(four.checked); localStorage.setItem("shanghai-four-colour", four.checked ? "1" : "0"); };
   $("#mode-play").onclick = () => setMode("play");
   S.meta = await api("rules");
   const upload = sessionStorage.getItem("shanghai-upload");
   sessionStorage.removeItem("shanghai-upload");
   if (location.hash === "#play") { setMode("play"); history.replaceState(null, "", location.pathname + location.search); }
+  else if (sessionStorage.getItem("shanghai-mode") === "play") setMode("play");  // a reload keeps the mode
+  // A game's link (resume or invite): opened below, its token out of the address bar at once.
+  const link = /^#(g|join)=/.test(location.hash) ? location.hash : null;
+  if (link) { setMode("play"); history.replaceState(null, "", location.pathname + location.search); }
   if (upload) loadPuzzleData(JSON.parse(upload)); else readHash();
   $("#solve-btn").onclick = solve;
   $("#clear-btn").onclick = () => { resetZones(); S.round = 1; S.laidDown = false; S.beatKind = ""; S.title = ""; S.answer = null; clearAnswer(); changed(); };
@@ -97,8 +101,12 @@ async function main() {
     finally { e.target.value = ""; }
   };
   // Another link opened in this tab: a new position, so the old answer goes.
-  window.addEventListener("hashchange", () => { if (location.hash !== "#play") { readHash(); clearAnswer(); rulesChanged(); } });
+  window.addEventListener("hashchange", () => {
+    if (/^#(g|join)=/.test(location.hash)) { const hash = location.hash; setMode("play"); history.replaceState(null, "", location.pathname + location.search); openKeptGame(hash); }
+    else if (location.hash !== "#play") { readHash(); clearAnswer(); rulesChanged(); }
+  });
   setupPlay();
+  await openKeptGame(link);
   await rulesChanged();
   document.body.dataset.ready = "1";
 }

@@ -8,7 +8,197 @@ import { t, tn, errorText, hintWhy } from "./i18n.js";
 const P = {
   id: null, token: null, obs: null, legal: [], hand: [], selected: [], melds: [], hint: null,
   busy: false, fresh: new Map(), players: 4, ai: "solver", sort: localStorage.getItem("shanghai-sort") || "rank",
+  seat: 0, logged: 0, source: null, poll: null, invites: {},
 };
+
+// --- games kept in the browser: each game's seat token (docs/web.md, "Games that survive") ---------
+
+const GAMES_KEY = "shanghai-games";
+const GAME_NAMES = { manipulation: "game.short.manipulation", contract: "game.short.contract", zsy: "game.short.zsy" };
+function gameName(game) { return GAME_NAMES[game] ? t(GAME_NAMES[game]) : game; }
+const CURRENT_KEY = "shanghai-current-" + GAME;
+
+function keptGames() {
+  try { const list = JSON.parse(localStorage.getItem(GAMES_KEY) || "[]"); return Array.isArray(list) ? list : []; }
+  catch (e) { return []; }
+}
+function keepGame(entry) {
+  const list = keptGames().filter((g) => g.game_id !== entry.game_id);
+  list.unshift(entry);
+  localStorage.setItem(GAMES_KEY, JSON.stringify(list.slice(0, 50)));
+  localStorage.setItem(CURRENT_KEY, entry.game_id);
+}
+function forgetGame(gid) {
+  localStorage.setItem(GAMES_KEY, JSON.stringify(keptGames().filter((g) => g.game_id !== gid)));
+  if (localStorage.getItem(CURRENT_KEY) === gid) localStorage.removeItem(CURRENT_KEY);
+}
+// A link that opens a game at a seat: #g= (resume) or #join= (an invite, claimed once). The token
+// is in the fragment: never sent to the server in an address, nor in a Referer.
+function gameLink(kind, game, gid, token) { return `${location.origin}/${game}#${kind}=${encodeURIComponent(gid)}&t=${encodeURIComponent(token)}`; }
+
+// The game a page opens with: a link's (resume or invite), else this game's current one.
+export async function openKeptGame(link) {
+  const hash = new URLSearchParams((link || "").slice(1));
+  const gid = hash.get("g") || hash.get("join");
+  const token = hash.get("t");
+  if (gid && token) {
+    if (hash.get("join")) {
+      try {
+        const claimed = await api("claim", { game_id: gid, token });
+        keepGame({ game_id: gid, token: claimed.token, game: GAME, seat: claimed.seat });
+        await resume(gid, claimed.token, "play.joined");
+      } catch (e) { failed(e); }
+      return true;
+    }
+    keepGame({ game_id: gid, token, game: GAME, seat: null });
+    await resume(gid, token, "play.resumed");
+    return true;
+  }
+  const current = localStorage.getItem(CURRENT_KEY);
+  const kept = keptGames().find((g) => g.game_id === current);
+  if (kept) { await resume(kept.game_id, kept.token, "play.resumed"); return true; }
+  drawMyGames();
+  return false;
+}
+
+async function resume(gid, token, message) {
+  stopLive();
+  let obs;
+  try {
+    obs = await api("observe", { game_id: gid, token });
+  } catch (e) {
+    forgetGame(gid);
+    note("play.gone", {}, true);
+    drawMyGames();
+    return;
+  }
+  P.id = gid; P.token = token; P.seat = obs.player; P.players = obs.hand_sizes.length; P.obs = null;
+  keepGame({ game_id: gid, token, game: GAME, seat: P.seat });
+  $("#log").replaceChildren();
+  LOG = []; P.logged = 0; P.fresh = new Map();
+  const moves = await api("moves", { game_id: gid, start: 0 });
+  addMoves(0, moves.moves, []);
+  await refresh(obs);
+  showLinks();
+  startLive();
+  note(message, { n: P.seat });
+  drawMyGames();
+}
+
+// The resume link of this seat and, for a new game with other people, an invite link per seat.
+function showLinks() {
+  const box = $("#game-links");
+  box.hidden = !P.id;
+  if (!P.id) return;
+  const rows = [el("p", {}, el("a", { id: "resume-link", href: gameLink("g", GAME, P.id, P.token), text: t("play.resume_link") }))];
+  const invites = Object.entries(P.invites).filter(([seat]) => Number(seat) !== P.seat);
+  if (invites.length) {
+    rows.push(el("p", { text: t("play.invites") }));
+    rows.push(el("ul", { id: "invites" }, invites.map(([seat, token]) => {
+      const url = gameLink("join", GAME, P.id, token);
+      return el("li", { "data-seat": seat }, el("a", { href: url, class: "invite", text: t("play.invite_seat", { n: seat }) }), " ",
+        el("button", { type: "button", class: "small", onclick: () => navigator.clipboard.writeText(url).catch(() => {}) }, t("play.copy")));
+    })));
+  }
+  box.replaceChildren(...rows);
+}
+
+// "Your games": every game kept in this browser, where it stands, opened or closed from here.
+export async function drawMyGames() {
+  const root = $("#my-games");
+  const list = keptGames();
+  if (!list.length) { root.hidden = true; return; }
+  let games;
+  try { games = (await api("games", { games: list.map((g) => ({ game_id: g.game_id, token: g.token })) })).games; }
+  catch (e) { return; }
+  for (const g of games) if (g.gone) forgetGame(g.game_id);
+  const kept = keptGames();
+  const live = games.filter((g) => !g.gone);
+  root.hidden = !live.length;
+  root.replaceChildren(el("h2", { text: t("play.my_games") }), el("ul", { id: "my-games-list" }, live.map((g) => {
+    const entry = kept.find((k) => k.game_id === g.game_id);
+    const status = g.terminal ? t("play.status_over") : g.your_turn ? t("play.your_turn") : t("play.status_wait", { n: g.to_move });
+    const here = g.game_id === P.id;
+    return el("li", { "data-game-id": g.game_id, class: here ? "current" : "" },
+      el("b", { text: gameName(g.game) }), ` · ${t("play.player", { n: g.seat })} · ${status} `,
+      here ? null : el("a", { class: "button small open-game", href: gameLink("g", g.game, g.game_id, entry.token), text: t("play.open") }),
+      el("button", { type: "button", class: "small close-game", onclick: () => closeGame(g.game_id, entry.token) }, t("play.close")));
+  })));
+}
+
+async function closeGame(gid, token) {
+  try { await api("close", { game_id: gid, token }); } catch (e) { /* gone already */ }
+  forgetGame(gid);
+  if (gid === P.id) {
+    stopLive();
+    P.id = null; P.obs = null; P.legal = [];
+    $("#board").replaceChildren(el("p", { class: "muted", text: t("play.closed") }));
+    $("#play-actions").hidden = true;
+    $("#game-links").hidden = true;
+    $("#leave-btn").disabled = true;
+    $("#hint-btn").disabled = true;
+  }
+  drawMyGames();
+}
+
+// --- live: the other seats' moves as they are made (Server-Sent Events, else polling) -----------------
+
+function stopLive() {
+  if (P.source) { P.source.close(); P.source = null; }
+  if (P.poll) { clearInterval(P.poll); P.poll = null; }
+}
+
+function startLive() {
+  stopLive();
+  if (!P.id || (P.obs && P.obs.terminal)) return;
+  const gid = P.id;
+  if (typeof EventSource === "undefined") { startPolling(gid); return; }
+  const source = new EventSource(`/api/events?game_id=${encodeURIComponent(gid)}&after=${P.logged}`);
+  P.source = source;
+  document.body.dataset.live = "connecting";
+  source.addEventListener("open", () => { document.body.dataset.live = "stream"; });
+  source.addEventListener("moves", (e) => { if (P.id === gid) changed(JSON.parse(e.data)); });
+  source.addEventListener("gone", () => { stopLive(); });
+  source.addEventListener("error", () => {
+    // The browser reconnects by itself (from the last move seen); closed for good: poll instead.
+    if (source.readyState === EventSource.CLOSED && P.source === source) { P.source = null; startPolling(gid); }
+  });
+}
+
+function startPolling(gid) {
+  document.body.dataset.live = "polling";
+  P.poll = setInterval(async () => {
+    if (P.id !== gid || P.busy) return;
+    try { changed(await api("moves", { game_id: gid, start: P.logged })); } catch (e) { /* the next poll tries again */ }
+  }, 2000);
+}
+
+// A stream's or a poll's news: the moves not yet shown, and the board again if the game moved on.
+async function changed(data) {
+  const startTable = P.obs && data.start === P.obs.actions ? tableCodes(P.obs.table) : null;
+  if (data.moves.length && data.start + data.moves.length > P.logged && P.logged >= data.start) P.fresh = new Map();
+  addMoves(data.start, data.moves, startTable);
+  const moved = !P.obs || data.actions !== P.obs.actions || data.to_move !== P.obs.to_move || String(data.seats) !== String(P.obs.seats);
+  if (moved && !P.busy) {
+    await refresh();
+    if (P.obs.terminal) { stopLive(); drawMyGames(); }
+  }
+}
+
+// Moves of the game's log from number `start` on, each shown once (a stream, a poll and an apply's
+// answer may all bring the same move).
+function addMoves(start, moves, startTable, mine) {
+  let before = startTable;
+  moves.forEach((m, k) => {
+    let put = [];
+    if (m.table) { const after = tableCodes(m.table); if (before) put = added(before, after); before = after; }
+    else { if (k === 0 && mine) put = mine; before = null; }
+    if (start + k !== P.logged) return;
+    if (m.player !== P.seat) for (const c of put) P.fresh.set(c, (P.fresh.get(c) || 0) + 1);
+    logMove(m.player, m.action, m.why || null, m.reason, put);
+    P.logged += 1;
+  });
+}
 
 // The status line: a message key and its parameters (kept, so a language switch writes it again),
 // or an error answer of the server.
@@ -46,7 +236,11 @@ export function setupPlay() {
   $("#hint-btn").onclick = hint;
   $("#record-btn").onclick = downloadRecord;
   $("#record-upload").onchange = loadRecord;
+  $("#leave-btn").onclick = () => P.id && closeGame(P.id, P.token);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) document.title = TITLE; });
 }
+
+const TITLE = document.title;
 
 // The player counts the chosen preset allows: its min_players..max_players as the rule set
 // itself reads them (/api/deck answers the effective rules).
@@ -65,8 +259,8 @@ async function playerCounts() {
   players.replaceChildren(...range.map((n) => el("option", { value: n, text: String(n), selected: n === pick })));
 }
 
-function seats() {
-  return Array.from({ length: P.players }, (_, i) => (i === 0 ? "human" : P.ai));
+function seats(humans) {
+  return Array.from({ length: P.players }, (_, i) => (i < humans ? "human" : P.ai));
 }
 
 // Engine options a page may add for a shorter game (tests: `document.body.dataset.playOptions`;
@@ -82,7 +276,8 @@ async function newGame() {
   LOG = [];
   note("play.dealing");
   try {
-    const body = { game: GAME, rules: { preset: $("#play-preset").value }, players: P.players, seats: seats(), options: extraOptions() };
+    const humans = Math.min(parseInt($("#play-humans").value, 10) || 1, P.players);
+    const body = { game: GAME, rules: { preset: $("#play-preset").value }, players: P.players, seats: seats(humans), options: extraOptions() };
     if (document.body.dataset.playSeed) body.seed = parseInt(document.body.dataset.playSeed, 10);
     if (document.body.dataset.playRules) Object.assign(body.rules, JSON.parse(document.body.dataset.playRules));
     const r = await api("new_game", body);
@@ -93,15 +288,24 @@ async function newGame() {
 }
 
 async function started(r, message, params) {
+  stopLive();
   P.id = r.game_id;
+  P.seat = 0;
   P.token = r.tokens["0"];
+  P.invites = r.tokens;
   P.obs = null;
   P.players = r.players || P.players;
-  await api("keep", { game_id: P.id, token: P.token });
+  keepGame({ game_id: P.id, token: P.token, game: GAME, seat: 0 });
   // A new deal starts from an empty table; a loaded record from the table before the AI moves.
-  const first = (r.ai_moves || [])[0];
-  showAIMoves(r.ai_moves || [], r.actions && first ? tableCodes(first.table) : []);
+  const moves = r.ai_moves || [];
+  const first = moves[0];
+  P.fresh = new Map();
+  P.logged = r.actions || 0;
+  addMoves(P.logged, moves, r.actions && first ? null : []);
   await refresh();
+  showLinks();
+  startLive();
+  drawMyGames();
   note(message, params);
 }
 
@@ -114,7 +318,7 @@ async function loadRecord(e) {
     P.ai = $("#play-ai").value;
     $("#log").replaceChildren();
     LOG = [];
-    const r = await api("load_record", { record, seats: seats() });
+    const r = await api("load_record", { record, seats: seats(1) });
     await started(r, "play.record_loaded", { n: r.actions });
   } catch (exc) {
     note("play.record_failed", { error: exc instanceof SyntaxError ? t("error.parse_error") : errorText(exc) }, true);
@@ -166,6 +370,8 @@ async function hint() {
     P.hint = h.action;
     note("hint", { action: h.action, reason: h.reason, why: h.why });
     renderActions();
+    const marked = $("#actions button.hinted");
+    if (marked && document.activeElement === $("#hint-btn")) marked.focus();  // the keyboard goes to the choice
   } catch (e) {
     failed(e);
   }
@@ -179,11 +385,14 @@ async function refresh(state) {
   P.melds = [];
   P.swapFrom = undefined;
   P.hint = null;
-  P.legal = !P.obs.terminal && P.obs.to_move === 0 ? (await api("legal", { game_id: P.id, token: P.token })).actions : [];
+  P.legal = !P.obs.terminal && P.obs.to_move === P.seat ? (await api("legal", { game_id: P.id, token: P.token })).actions : [];
   render();
   $("#hint-btn").disabled = !P.legal.length;
   $("#record-btn").disabled = !P.obs.terminal;
+  $("#leave-btn").disabled = false;
   note(P.obs.terminal ? "play.over" : P.legal.length ? "play.your_turn" : null);
+  // Turn notification: the tab's title, when the page is not in view.
+  if (P.legal.length && document.hidden) document.title = "● " + t("play.your_turn") + " · " + TITLE;
 }
 
 function tableCodes(table) {
@@ -200,19 +409,6 @@ function added(before, after) {
   return out;
 }
 
-// Each AI move logged as what it changed (the cards put on the table, the discard), and the
-// cards that moved highlighted on the board until the player's next move.
-function showAIMoves(moves, startTable) {
-  let before = startTable;
-  P.fresh = new Map();
-  for (const m of moves) {
-    const after = tableCodes(m.table);
-    const put = added(before, after);
-    for (const c of put) P.fresh.set(c, (P.fresh.get(c) || 0) + 1);
-    logMove(m.player, m.action, m.why || null, m.reason, put);
-    before = after;
-  }
-}
 
 // The moves logged (kept, so a language switch writes the log again).
 let LOG = [];
@@ -228,13 +424,13 @@ export function drawLog() {
 }
 
 function logEntry({ player, action, why, reason, put }) {
-  const who = el("b", { text: player === 0 ? t("play.you_said") : t("play.player_said", { n: player }) });
+  const who = el("b", { text: player === P.seat ? t("play.you_said") : t("play.player_said", { n: player }) });
   let what;
-  if (GAME === "manipulation" && action.startsWith("play ")) {
+  if (GAME === "manipulation" && action.startsWith("play ") && put.length) {
     what = el("span", { class: "action" }, t("play.put_on_table") + " ", cardsEl(put, { fan: true, mini: true, marks: put.map(() => "moved") }));
   } else what = actionEl(action, true);
   const li = el("li", { "data-player": player, "data-action": action }, " ", who, " ", what);
-  if (player !== 0 && (why || reason)) li.append(el("div", { class: "reason" }, why ? reasonText(why) : reason));
+  if (player !== P.seat && (why || reason)) li.append(el("div", { class: "reason" }, why ? reasonText(why) : reason));
   return li;
 }
 
@@ -258,18 +454,36 @@ function mineCards(action, before) {
 async function act(action) {
   if (P.busy || !P.id) return;
   P.busy = true;
+  document.body.dataset.busy = "1";
   const before = tableCodes(P.obs.table);
   const mine = mineCards(action, before);
   try {
-    const r = await api("apply", { game_id: P.id, token: P.token, action, expect: P.obs.actions });
-    logMove(0, action, null, null, mine);
-    showAIMoves(r.ai_moves || [], before.concat([mine]));
+    const expect = P.obs.actions;
+    const r = await api("apply", { game_id: P.id, token: P.token, action, expect });
+    P.fresh = new Map();
+    addMoves(expect, [{ player: P.seat, action }], null, mine);
+    addMoves(expect + 1, r.ai_moves || [], before.concat([mine]));
     P.busy = false;
     await refresh(r.state);
   } catch (e) {
     P.busy = false;
     failed(e);
+  } finally {
+    delete document.body.dataset.busy;
+    keepFocus();
   }
+}
+
+// After a move the focus stays in the game (the button pressed is gone): on the first action of the
+// next turn, else on Hint, else on the board's heading.
+function keepFocus() {
+  const at = document.activeElement;
+  if (at && at !== document.body && document.contains(at)) return;
+  const next = $("#play-actions:not([hidden]) #actions button") || (!$("#hint-btn").disabled && $("#hint-btn"));
+  if (next) { next.focus(); return; }
+  const board = $("#board");
+  board.tabIndex = -1;
+  board.focus({ preventScroll: true });
 }
 
 // --- drawing -----------------------------------------------------------------------------------
@@ -278,6 +492,8 @@ async function act(action) {
 export function redrawPlay() {
   drawLog();
   drawNote();
+  showLinks();
+  drawMyGames();
   if (P.obs) render();
 }
 
@@ -295,7 +511,8 @@ function renderBoard() {
   const seatsRow = el("ul", { class: "seats", "aria-label": t("play.players_label") });
   for (let i = 0; i < o.hand_sizes.length; i++) {
     seatsRow.append(el("li", { class: "seat" + (o.to_move === i && !o.terminal ? " to-move" : ""), "data-seat": i },
-      el("b", { text: i === 0 ? t("play.you") : t("play.player", { n: i }) }), " · ", ...tn("play.seat", { cards: t("play.cards", { n: o.hand_sizes[i] }), score: el("span", { class: "score", text: String(o.scores[i]) }) })));
+      el("b", { text: i === P.seat ? t("play.you") : t("play.player", { n: i }) }), " · ", ...tn("play.seat", { cards: t("play.cards", { n: o.hand_sizes[i] }), score: el("span", { class: "score", text: String(o.scores[i]) }) }),
+      handOverButton(o, i)));
   }
   board.append(seatsRow);
   const info = [];
@@ -316,7 +533,7 @@ function renderBoard() {
     const targets = meldTargets();
     board.append(el("div", { id: "play-table" }, table.map((m, i) => {
       const cards = tokens(typeof m === "string" ? m : m.cards);
-      const tag = typeof m === "string" ? meldName(i) : meldName(i) + " · " + (m.owner === 0 ? t("play.you") : t("play.player", { n: m.owner }));
+      const tag = typeof m === "string" ? meldName(i) : meldName(i) + " · " + (m.owner === P.seat ? t("play.you") : t("play.player", { n: m.owner }));
       const row = el("div", { class: "meld-row", "data-meld": i }, el("span", { class: "tag", text: tag }), cardsEl(cards, { marks: marks(cards) }));
       if (targets.has(i)) {
         row.append(el("button", { type: "button", class: "small target", "data-meld-target": i, "data-focus-key": "meld-" + i,
@@ -344,11 +561,26 @@ function renderBoard() {
   if (focused) { const again = board.querySelector(`[data-focus-key="${focused}"]`); if (again) again.focus(); }
 }
 
+// Another person's seat, to move for a while (absent): the others may hand it to an AI player.
+let ABSENT_TIMER = null;
+function handOverButton(o, i) {
+  if (o.terminal || i === P.seat || o.to_move !== i || !o.seats || o.seats[i] !== "human") return null;
+  const wait = 60 - (o.idle || 0);
+  if (wait > 0) {
+    clearTimeout(ABSENT_TIMER);
+    ABSENT_TIMER = setTimeout(() => { if (P.obs === o) renderBoard(); }, wait * 1000 + 500);
+    return null;
+  }
+  return el("button", { type: "button", class: "small hand-over", "data-seat": i, onclick: async () => {
+    try { await api("hand_over", { game_id: P.id, token: P.token, seat: i, ai: P.ai || "greedy" }); await refresh(); } catch (e) { failed(e); }
+  } }, t("play.hand_over"));
+}
+
 function finalScores(o) {
   const table = el("table", {}, el("tr", {}, el("th", { text: t("play.player_col") }), el("th", { text: t("play.score_col") })),
-    o.scores.map((s, i) => el("tr", {}, el("td", { text: i === 0 ? t("play.you") : t("play.player", { n: i }) }), el("td", { text: String(s) }))));
+    o.scores.map((s, i) => el("tr", {}, el("td", { text: i === P.seat ? t("play.you") : t("play.player", { n: i }) }), el("td", { text: String(s) }))));
   const winners = o.winners || [];
-  const won = winners.includes(0);
+  const won = winners.includes(P.seat);
   const names = new Intl.ListFormat(document.documentElement.lang, { type: "conjunction" }).format(winners.map((w) => t("play.player", { n: w })));
   return el("div", { class: "final", id: "final" }, el("h2", { text: won ? t("play.you_win") : t("play.game_over", { winners: names, n: winners.length }) }), table);
 }
@@ -448,6 +680,8 @@ function renderActions() {
       el("button", { type: "button", id: "undo-meld-btn", "data-focus-key": "undo-meld", onclick: () => { P.melds.pop(); render(); } }, t("play.undo_meld"))));
     root.append(build);
   }
+  // The hint's choice said to screen readers too (the dashed outline is for the eye only).
+  root.append(el("span", { id: "hint-mark", class: "visually-hidden", text: t("play.hinted") }));
   const list = el("div", { class: "action-list", id: "actions" });
   const legal = P.legal.slice();
   if (hinted && !legal.includes(hinted)) legal.push(hinted);
@@ -468,6 +702,7 @@ function actionButton(a, hinted, cls) {
     label = el("span", {}, t("verb.play") + " ", cardsEl(put, { fan: true, mini: true }));
   } else label = actionEl(a, true);
   const inList = !cls;
-  return el("button", { type: "button", class: [cls, inList && a === hinted ? "hinted" : ""].filter(Boolean).join(" "),
-    "data-action": a, "data-focus-key": (inList ? "a:" : "c:") + a, title: t("play.notation", { action: a }), onclick: () => act(a) }, label);
+  const isHint = inList && a === hinted;
+  return el("button", { type: "button", class: [cls, isHint ? "hinted" : ""].filter(Boolean).join(" "),
+    "aria-describedby": isHint ? "hint-mark" : null, "data-action": a, "data-focus-key": (inList ? "a:" : "c:") + a, title: t("play.notation", { action: a }), onclick: () => act(a) }, label);
 }
