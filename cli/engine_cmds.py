@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from cli import choices
 from cli.common import (
@@ -412,6 +410,8 @@ def _selfplay_kinds(game_name: str, rules: Any, players: str | None) -> list[str
 
 def _print_selfplay(title: str, summary: dict[str, Any], workers: int) -> None:
     """The self-play summary as a table of players and one line of totals."""
+    from rich.table import Table  # imported by the command that prints it, not by every command
+
     table = Table(title=title)
     for col in ("player", "seats", "win rate", "95% CI", "mean score"):
         table.add_column(col, justify="right" if col != "player" else "left")
@@ -483,6 +483,8 @@ def selfplay_cmd(
         new_game(game_name, rules, len(kinds), seed, **options)
     except ShanghaiError as exc:
         bad_input(str(exc))
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),

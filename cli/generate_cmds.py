@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cli import choices
 from cli.common import bad_input, emit_json, err, out
@@ -68,6 +67,8 @@ def generate_cmd(
     and --json is not set: the TOML texts, a line --- between two, which
     ``shanghai solve -`` reads).
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     from cli.main import _parse_rule_overrides
 
     if game not in GAMES:

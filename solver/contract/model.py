@@ -36,7 +36,7 @@ __all__ = ["Plan", "DistancePlan", "solve_lay_down", "solve_distance"]
 @cache
 def _suit_windows(ace: str, length: int, suit: Suit) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """Every run window of ``length``+ nodes in ``suit``, with the card index of each node."""
-    from solver.graph.runs import run_windows  # networkx: imported when a model is first built
+    from solver.graph.runs import run_windows
 
     return tuple((w, tuple(position_card(p, suit).index for p in w)) for w in run_windows(ace, length, 13))
 

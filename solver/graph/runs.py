@@ -16,10 +16,12 @@ high ace. The ace option only decides which positions exist, so ``low``,
 from __future__ import annotations
 
 from functools import cache
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from solver.ranks import position_range, position_rank, positions_of
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["rank_graph", "run_windows", "position_rank", "positions_of"]
 
@@ -27,6 +29,8 @@ __all__ = ["rank_graph", "run_windows", "position_rank", "positions_of"]
 @cache
 def rank_graph(ace: str) -> nx.DiGraph:
     """The directed path of rank positions a run may climb under ``ace``."""
+    import networkx as nx  # imported on first use: run_windows walks the same path without it
+
     lo, hi = position_range(ace)
     graph = nx.DiGraph()
     graph.add_nodes_from(range(lo, hi + 1))
@@ -41,17 +45,11 @@ def run_windows(ace: str, min_len: int, max_len: int = 13) -> tuple[tuple[int, .
     A path holds each position once; a path through both ace nodes would
     hold the ace twice, so it is left out (it needs 14 nodes anyway).
     """
-    graph = rank_graph(ace)
+    lo, hi = position_range(ace)  # the rank graph's nodes; each node's one successor is the next
     out: list[tuple[int, ...]] = []
-    for start in sorted(graph.nodes):
-        path = [start]
-        node = start
-        while True:
-            if min_len <= len(path) <= max_len and not (1 in path and 14 in path):
-                out.append(tuple(path))
-            successors = list(graph.successors(node))
-            if not successors or len(path) >= max_len:
-                break
-            node = successors[0]
-            path.append(node)
+    for start in range(lo, hi + 1):
+        for end in range(start + max(min_len, 1) - 1, min(start + max_len - 1, hi) + 1):
+            path = tuple(range(start, end + 1))
+            if not (1 in path and 14 in path):
+                out.append(path)
     return tuple(out)

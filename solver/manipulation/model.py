@@ -200,7 +200,7 @@ class Template:
 @cache
 def template(decks: int, ace: Ace, jokers: int, objective: Objective) -> Template:
     """Build (once, then cached) the model template of a rule set and objective."""
-    from solver.graph.runs import run_windows  # networkx: imported when a model is first built
+    from solver.graph.runs import run_windows
 
     b = Builder(cp.CpModelProto())
     usage = [b.var(0, decks) for _ in range(N_NATURAL)]
