@@ -27,7 +27,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "train": ("torch",),
     "web": ("fastapi", "starlette", "pydantic", "uvicorn", "httpx", "playwright", "redis"),
     "webtest": ("schemathesis",),
-    "book": ("fpdf",),
+    "book": ("fpdf", "pypdfium2"),
     "bench": ("rummikub_solver", "rlcard", "matplotlib"),
     "dev": ("ruff", "mypy", "pybind11"),
 }

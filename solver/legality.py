@@ -2,7 +2,9 @@
 
 Every card count stays within the decks (hand, table and every other card
 in view together), and in Contract Shanghai the melds on the table are what
-the players who laid down laid down (:mod:`solver.contract.legality`). The
+the players who laid down laid down (:mod:`solver.contract.legality`); a
+Zheng Shang You hand holds no more than a deal gives the fewest players
+the rules allow (:func:`zsy_size_problem`). The
 puzzle parser (:func:`solver.puzzles.from_data`: files, inline positions,
 the web page) and the generator both ask here.
 
@@ -20,7 +22,7 @@ from typing import Any
 from solver.cards import Cards
 from solver.errors import PuzzleError, ShanghaiError
 
-__all__ = ["position_problem", "check_legal", "IllegalPositionError"]
+__all__ = ["position_problem", "check_legal", "IllegalPositionError", "zsy_deal_size", "zsy_size_problem"]
 
 
 class IllegalPositionError(PuzzleError):
@@ -44,7 +46,7 @@ def _cards_in_view(position: Any) -> tuple[Cards, str]:
 
 def position_problem(position: Any, rules: Any) -> str | None:
     """Why ``position`` is illegal under ``rules`` (None when it is legal)."""
-    from solver.puzzles import ContractPosition
+    from solver.puzzles import ContractPosition, ZsyPosition
 
     cards, what = _cards_in_view(position)
     try:
@@ -55,6 +57,32 @@ def position_problem(position: Any, rules: Any) -> str | None:
         from solver.contract.legality import contract_problem
 
         return contract_problem(position.round, position.table, position.laid_down, rules)
+    if isinstance(position, ZsyPosition):
+        return zsy_size_problem(position, rules)
+    return None
+
+
+def zsy_deal_size(rules: Any) -> int:
+    """The most cards a Zheng Shang You hand can hold: the whole deck dealt (uneven hands are fine)
+    among the fewest players the rules allow (``min_players``): 14 of 54 among 4, 27 among 2.
+
+    >>> from solver.rules import ZsyRules
+    >>> zsy_deal_size(ZsyRules()), zsy_deal_size(ZsyRules(min_players=2))
+    (14, 27)
+    """
+    return -(-len(rules.deck) // int(rules.min_players))
+
+
+def zsy_size_problem(position: Any, rules: Any) -> str | None:
+    """Why a Zheng Shang You hand (or the last opponent's) is larger than any deal under ``rules``
+    (None when both fit): hands only shrink after the deal."""
+    most = zsy_deal_size(rules)
+    for name, cards in (("hand", position.hand), ("opponent", position.opponent)):
+        if cards is not None and len(cards) > most:
+            return (
+                f"{name} holds {len(cards)} cards, but a deal of {len(rules.deck)} cards among at least "
+                f"{rules.min_players} players gives at most {most} (rule option min_players)"
+            )
     return None
 
 

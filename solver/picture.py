@@ -36,7 +36,7 @@ from solver.melds import Meld, resolve_roles
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 from solver.svg import Group, Item, Section, sections_svg
 
-__all__ = ["puzzle_svg", "svg_to_png", "answer_notes", "footer", "GAME_NAMES"]
+__all__ = ["puzzle_svg", "svg_to_png", "answer_notes", "footer", "footer_lines", "GAME_NAMES"]
 
 GAME_NAMES = {"manipulation": "Manipulation Shanghai", "contract": "Contract Shanghai", "zsy": "Zheng Shang You"}
 """The games' names as printed on a picture."""
@@ -61,7 +61,7 @@ def puzzle_svg(puzzle: Puzzle, *, answer: bool = False, time_limit: float = 10.0
         more, notes = _SOLUTIONS[puzzle.game](puzzle, solved.result)
         sections.extend(more)
     return sections_svg(
-        sections, title=puzzle.title or f"{GAME_NAMES[puzzle.game]} puzzle", notes=notes, footer=[footer(puzzle)]
+        sections, title=puzzle.title or f"{GAME_NAMES[puzzle.game]} puzzle", notes=notes, footer=footer_lines(puzzle)
     )
 
 
@@ -85,6 +85,29 @@ def footer(puzzle: Puzzle) -> str:
         score = puzzle.meta.get("score")
         parts.append(f"difficulty: {level}" + (f" (score {score})" if score is not None else ""))
     return " · ".join(parts)
+
+
+FOOTER_CHARS = 88
+"""The longest footer line: what the narrowest picture (``min_width`` 560 of :func:`solver.svg.sections_svg`)
+holds at the footer's size, so :func:`solver.svg.wrap` never breaks a line."""
+
+
+def footer_lines(puzzle: Puzzle) -> list[str]:
+    """The footer's parts (:func:`footer`) in lines that fit the narrowest picture, broken only
+    between parts: "difficulty: hard (score 9.5)" stays on one line.
+
+    >>> from solver.puzzles import loads
+    >>> p = loads('game = "contract"\\n[position]\\nround = 5\\nhand = "3H"\\n[meta]\\ndifficulty = "hard"\\nscore = 9.5\\n')
+    >>> footer_lines(p)
+    ['Contract Shanghai · round 5: set + run + run · rules: default', 'difficulty: hard (score 9.5)']
+    """
+    lines: list[str] = []
+    for part in footer(puzzle).split(" · "):
+        if lines and len(lines[-1]) + 3 + len(part) <= FOOTER_CHARS:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part)
+    return lines
 
 
 FONTS = tuple(str(Path(__file__).parent / "fonts" / f"LiberationSans-{w}.ttf") for w in ("Regular", "Bold"))
@@ -299,7 +322,7 @@ def _whole(
     also = f" (as good: {', '.join(others)})" if others else (" (the only one)" if discards else "")
     notes = [
         f"Answer: discard {card}{also}, and the rest goes down at once: {' | '.join(map(str, down.melds))}",
-        f"Then discarding {card} goes out.",
+        "The discard goes out.",
     ]
     sections = [Section("discard", [group]), Section("lay down", [_meld(m, puzzle.rules) for m in down.melds])]
     return sections, notes
@@ -320,18 +343,37 @@ def _discard(puzzle: Puzzle, pos: ContractPosition) -> tuple[list[Section], list
     now = distance_to_contract(pos.hand, rules, pos.round, options=False).missing
     ranked = best_discards(pos.hand, rules, pos.round)
     if not ranked:
-        return [], [f"The contract is {now} card(s) away."]
+        return [], [f"The contract is {_cards_away(now)}."]
     card, after = ranked[0]
     ties = [str(c) for c, d in ranked if d == after]
     group = _discard_framed(pos.hand, card)
     also = f" (as good: {', '.join(t for t in ties if t != str(card))})" if len(ties) > 1 else ""
-    words = [f"Answer: discard {card}{also}; the contract is then {after} card(s) away (now {now})."]
-    return [Section("discard", [group])], words
+    words = [f"Answer: discard {card}{also}; the contract is then {_cards_away(after)} (now {now})."]
+    return [Section("discard", [group])], words + _why_discard(ranked)
 
 
-def _zsy_roles(combo: Any) -> list[str | None]:
-    """What each wild (a 2 or a joker) of a combination stands for, by the combination's shape."""
-    from solver.zsy import is_wild, value_symbol, zsy_value
+def _cards_away(missing: int) -> str:
+    return f"{missing} card{'' if missing == 1 else 's'} away"
+
+
+def _why_discard(ranked: Sequence[tuple[Card, int]]) -> list[str]:
+    """Why that card: the distance to the contract after each candidate discard, grouped by distance
+    (the hand's cards in :func:`solver.contract.best_discards` order)."""
+    from solver.contract import UNREACHABLE
+
+    by: dict[int, list[str]] = {}
+    for c, d in ranked:
+        by.setdefault(d, []).append(str(c))
+    parts = []
+    for d, cards in sorted(by.items()):
+        away = "out of reach" if d >= UNREACHABLE else _cards_away(d)
+        parts.append(f"{' '.join(cards)}: {away}")
+    return [f"Why: after each discard, {'; '.join(parts)}."]
+
+
+def _zsy_placed(combo: Any) -> list[tuple[Card, int | None]]:
+    """The combination's cards by rank, each wild with the value it stands for (None: a natural)."""
+    from solver.zsy import is_wild, zsy_value
 
     cards = sorted(combo.cards, key=lambda c: (zsy_value(c), c.index))
     naturals = [
@@ -344,21 +386,25 @@ def _zsy_roles(combo: Any) -> list[str | None]:
             need += [v] * max(0, combo.copies - naturals.count(v))
     elif combo.kind == "set":
         need = [combo.top] * (len(cards) - naturals.count(combo.top))
-    roles: list[str | None] = []
+    placed: list[tuple[Card, int | None]] = []
     fill = iter(need)
     for c in cards:
         natural = not is_wild(c) or (combo.kind in ("single", "set") and zsy_value(c) == combo.top)
-        roles.append(None if natural else next((value_symbol(v) for v in fill), None))
-    return roles
+        placed.append((c, None if natural else next(fill, None)))
+    return placed
 
 
 def _combo_group(combo: Any, mark: str | None = None, badge: int | None = None) -> Group:
-    """A combination's cards by rank (parallel straights pair by pair), wilds tagged with their roles."""
-    from solver.zsy import zsy_value
+    """A combination's cards by rank, each wild at the rank it stands for (a straight's gap filled
+    in place; parallel straights pair by pair: ``6 6 7 2(=7) 8 8``), tagged with its role."""
+    from solver.zsy import value_symbol, zsy_value
 
-    cards = sorted(combo.cards, key=lambda c: (zsy_value(c), c.index))
-    roles = _zsy_roles(combo)
-    return [(c, mark, badge if i == 0 else None, roles[i]) for i, c in enumerate(cards)]
+    placed = sorted(
+        _zsy_placed(combo), key=lambda cv: (zsy_value(cv[0]) if cv[1] is None else cv[1], cv[1] is not None)
+    )
+    return [
+        (c, mark, badge if i == 0 else None, None if v is None else value_symbol(v)) for i, (c, v) in enumerate(placed)
+    ]
 
 
 def _zsy_position(pos: ZsyPosition, rules: Any) -> list[Section]:

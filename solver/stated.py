@@ -38,6 +38,15 @@ and must reach the optimum the solver proves:
   only the rule functions are shared), and it is the one winning lead the
   solver found.
 
+Every other claim of the file is checked too: a Manipulation new table
+must be a least change (as many old melds kept whole, then no more table
+cards moved, than the solver's least-change answer; the features'
+``moved_cards`` and ``melds_broken`` are its own), the numbers of the title
+(:func:`title_problems`: "Play 3 of your 4 cards", "Out in 2 plays", the
+round and its contract) are the answer's, and the ``[meta]`` difficulty is
+re-measured (:func:`difficulty_problems`: the models that miss the answer
+asked again, the level's rung, the idea, the score).
+
 >>> from solver.puzzles import loads
 >>> p = loads('game = "zsy"\\n[position]\\nhand = "3H 4H 5H"\\n[answer]\\nfewest_plays = 1\\n'
 ...           '[meta]\\nkind = "out"\\nsolution = ["straight:3H 4H 6H"]\\n')
@@ -54,7 +63,7 @@ from solver.cards import Cards
 from solver.errors import ShanghaiError
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 
-__all__ = ["stated_problem", "replay_moves"]
+__all__ = ["stated_problem", "replay_moves", "title_problems", "difficulty_problems"]
 
 
 def _plain(text: str) -> Cards:
@@ -156,6 +165,7 @@ def _manipulation(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     best = puzzle.answer.get("played", data.get("cards"))
     if best is not None and len(played) != best:
         out.append(f"the new table plays {len(played)} cards, the best plays {best}")
+    out += _least_change(puzzle, data, new, played)
     lines = puzzle.meta.get("solution")
     if isinstance(lines, list):
         moved, why = replay_moves([m.multiset for m in pos.table], [m.multiset for m in new], pos.hand, lines)
@@ -163,6 +173,34 @@ def _manipulation(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
             why = f"the moves play {moved}, the new table {played}"
         if why is not None:
             out.append(why)
+    return out
+
+
+def _least_change(puzzle: Puzzle, data: Mapping[str, Any], new: list[Any], played: Cards) -> list[str]:
+    """The new table changes the table least: it keeps as many old melds whole as the solver's
+    least-change answer, then moves no more table cards (both measured by the same matching,
+    :func:`solver.manipulation.moves.diff_tables`); ``[meta.features]``' ``moved_cards`` and
+    ``melds_broken`` are the new table's."""
+    from solver.manipulation.moves import diff_tables
+
+    pos = puzzle.position
+    assert isinstance(pos, ManipulationPosition)
+    diff = diff_tables(pos.table, new, played)
+    out = []
+    if data.get("objective") == "cards" and len(played) == data.get("cards") and "kept_melds" in data:
+        best = (int(data["kept_melds"]), -int(data["moved_cards"]))
+        if (diff.kept_melds, -diff.moved_cards) < best:
+            out.append(
+                f"the new table keeps {diff.kept_melds} melds whole and moves {diff.moved_cards} table cards; "
+                f"the least change keeps {best[0]} and moves {-best[1]}"
+            )
+    feats = puzzle.meta.get("features")
+    if isinstance(feats, dict):
+        if "moved_cards" in feats and feats["moved_cards"] != diff.moved_cards:
+            out.append(f"the new table moves {diff.moved_cards} table cards, the features say {feats['moved_cards']}")
+        broken = len(pos.table) - diff.kept_melds
+        if "melds_broken" in feats and feats["melds_broken"] != broken:
+            out.append(f"the new table breaks {broken} melds, the features say {feats['melds_broken']}")
     return out
 
 
@@ -415,10 +453,115 @@ def stated_problem(puzzle: Puzzle, data: Mapping[str, Any]) -> str | None:
     """
     kind = puzzle.meta.get("kind") or ("play" if puzzle.game == "manipulation" else "")
     check = _CHECKS.get((puzzle.game, str(kind)))
-    if check is None or ("solution" not in puzzle.meta and "new_table" not in puzzle.meta):
-        return None
-    try:
-        problems = check(puzzle, data)
-    except ShanghaiError as exc:
-        problems = [str(exc)]
-    return "; ".join(f"stated solution: {p}" for p in problems) or None
+    problems: list[str] = []
+    if check is not None and ("solution" in puzzle.meta or "new_table" in puzzle.meta):
+        try:
+            problems = [f"stated solution: {p}" for p in check(puzzle, data)]
+        except ShanghaiError as exc:
+            problems = [f"stated solution: {exc}"]
+    problems += [f"title: {p}" for p in title_problems(puzzle, data)]
+    problems += [f"[meta] difficulty: {p}" for p in difficulty_problems(puzzle)]
+    return "; ".join(problems) or None
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def title_problems(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
+    """What the title promises that the solver's answer ``data`` does not bear out.
+
+    The numbers of the generators' titles are claims: "Play 3 of your 4
+    cards" (the best plays 3, the hand holds 4), "Out in 2 plays", "Best
+    lay-off: 2 of 5 cards", "Go out this turn: lay off 3 cards", "... to
+    leave 12 points" (the whole-turn plan), "(round 2: set + run)" (the
+    position's round and its contract). A title with none of these makes no
+    claim.
+
+    >>> from solver.puzzles import loads
+    >>> p = loads('game = "zsy"\\ntitle = "Out in 1 play"\\n[position]\\nhand = "3H 4H 5H 9S"\\n')
+    >>> title_problems(p, {"fewest_plays": 2})
+    ['it says 1 play, the fewest are 2 plays']
+    """
+    import re
+
+    title = puzzle.title
+    pos = puzzle.position
+    out: list[str] = []
+    hand = len(pos.hand)
+    if isinstance(pos, ManipulationPosition):
+        m = re.search(r"Play (\d+) of your (\d+) cards?", title)
+        if m and data.get("objective") == "cards":
+            if int(m[1]) != data.get("cards"):
+                out.append(f"it says play {m[1]}, the best plays {_n(int(data.get('cards') or 0), 'card')}")
+            if int(m[2]) != hand:
+                out.append(f"it says {m[2]} cards in hand, the hand holds {hand}")
+    elif isinstance(pos, ContractPosition):
+        layoff = data.get("layoff") or {}
+        best = int(layoff.get("cards", 0))
+        m = re.search(r"Best lay-off: (\d+) of (\d+) cards?", title)
+        if m and int(m[1]) != best:
+            out.append(f"it says lay off {m[1]}, the best lays off {best}")
+        if m and int(m[2]) != hand:
+            out.append(f"it says {m[2]} cards in hand, the hand holds {hand}")
+        m = re.search(r"Go out this turn: lay off (\d+) cards?", title)
+        if m and (int(m[1]) != best or hand - best > 1):
+            out.append(f"it says go out laying off {m[1]}, the best lays off {best} of {hand} cards")
+        m = re.search(r"\(round (\d+): ([^)]*)\)", title)
+        if m:
+            rules: Any = puzzle.rules
+            if int(m[1]) != pos.round:
+                out.append(f"it says round {m[1]}, the position is round {pos.round}")
+            elif m[2] != rules.contract_text(pos.round):
+                out.append(f"it says the contract is {m[2]}, round {pos.round}'s is {rules.contract_text(pos.round)}")
+        m = re.search(r"leave (\d+) points?", title)
+        if m:
+            from solver.contract import plan_after_draw
+
+            left = plan_after_draw(pos.hand, pos.table, puzzle.rules, pos.round, seen=pos.dead).points_left  # type: ignore[arg-type]
+            if int(m[1]) != left:
+                out.append(f"it says {m[1]} points are left, the best turn leaves {left}")
+    else:
+        m = re.search(r"Out in (\d+) plays?", title)
+        if m and "fewest_plays" in data and int(m[1]) != data["fewest_plays"]:
+            out.append(f"it says {_n(int(m[1]), 'play')}, the fewest are {_n(int(data['fewest_plays']), 'play')}")
+    return out
+
+
+def difficulty_problems(puzzle: Puzzle) -> list[str]:
+    """The ``[meta]`` difficulty re-measured: the models that miss the answer are asked again
+    (:func:`solver.generate.calibrate.misses`) and must be the stated ``missed_by``, the puzzle must
+    stand on a rung of the stated level (:func:`solver.generate.ladder.rung_for`: the level's models
+    miss it, its decoys), its ``idea`` that rung's, and the ``score`` the features' weighted sum.
+    A difficulty without its measured features is refused; no difficulty, no claim."""
+    level = puzzle.meta.get("difficulty")
+    if level is None:
+        return []
+    from solver.generate.calibrate import misses
+    from solver.generate.difficulty import LEVELS, WEIGHTS, score
+    from solver.generate.ladder import rung_for
+
+    if level not in LEVELS:
+        return [f"{level!r} is not a level ({', '.join(LEVELS)})"]
+    feats = puzzle.meta.get("features")
+    if not isinstance(feats, dict) or "missed_by" not in feats:
+        return [f"{level} is stated without the measured features (missed_by)"]
+    missed = misses(puzzle)
+    out = []
+    measured = [name for name, miss in missed.items() if miss]
+    if sorted(map(str, feats["missed_by"])) != sorted(measured):
+        out.append(
+            f"missed by {', '.join(measured) or 'no model'}, the file says {', '.join(feats['missed_by']) or 'none'}"
+        )
+    rung = rung_for(puzzle, level, missed.__getitem__)
+    if rung is None:
+        at = [lv for lv in LEVELS if rung_for(puzzle, lv, missed.__getitem__) is not None]
+        out.append(
+            f"{level} is not the measured level ({', '.join(at) or 'none'}: missed by {', '.join(measured) or 'no model'})"
+        )
+    elif "idea" in feats and feats["idea"] != rung.idea:
+        out.append(f"the idea is {rung.idea!r}, the file says {feats['idea']!r}")
+    numbers = {k: v for k, v in feats.items() if k in WEIGHTS[puzzle.game]}
+    if "score" in puzzle.meta and numbers and score(puzzle.game, numbers) != puzzle.meta["score"]:
+        out.append(f"the features score {score(puzzle.game, numbers)}, the file says {puzzle.meta['score']}")
+    return out

@@ -23,12 +23,24 @@ the same puzzles. The measured shares are in docs/generate.md
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from solver.generate.difficulty import Level
 from solver.puzzles import Puzzle
 
-__all__ = ["Rung", "LADDER", "QUESTIONS", "ON_REQUEST", "kinds_at", "questions_at", "fewest_decoys", "place", "decoys"]
+__all__ = [
+    "Rung",
+    "LADDER",
+    "QUESTIONS",
+    "ON_REQUEST",
+    "kinds_at",
+    "questions_at",
+    "fewest_decoys",
+    "place",
+    "rung_for",
+    "decoys",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +136,11 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
         "hard": (
             Rung(("out", "reply"), ("greedy", "glance"), ("solver",), "a straight the greedy breaks", decoys=1),
             Rung(
-                ("lead",), ("greedy", "glance"), ("solver",), "a lead they can beat: a line deeper than one ply", decoys=3
+                ("lead",),
+                ("greedy", "glance"),
+                ("solver",),
+                "a lead they can beat: a line deeper than one ply",
+                decoys=3,
             ),
         ),
         "expert": (
@@ -223,16 +239,25 @@ def place(puzzle: Puzzle, level: Level) -> Puzzle | None:
             asked[name] = not models[name](puzzle)
         return asked[name]
 
+    rung = rung_for(puzzle, level, missed)
+    if rung is None:
+        return None
+    features = dict(puzzle.meta.get("features", {}))
+    features["idea"] = rung.idea
+    features["missed_by"] = [m for m in models if missed(m)]
+    return replace(puzzle, meta={**puzzle.meta, "difficulty": level, "features": features})
+
+
+def rung_for(puzzle: Puzzle, level: Level, missed: Callable[[str], bool]) -> Rung | None:
+    """The first rung of ``level`` the puzzle stands on (None: none), ``missed(model)`` telling
+    whether a model misses its answer (asked lazily: the rung's models first)."""
     kind = str(puzzle.meta.get("kind"))
+    feats = puzzle.meta.get("features", {})
     for rung in LADDER[puzzle.game][level]:
-        feats = puzzle.meta.get("features", {})
         if kind not in rung.kinds or decoys(puzzle) < rung.decoys:
             continue
         if any(int(feats.get(name, 0)) < least for name, least in rung.at_least):
             continue
         if all(missed(m) for m in rung.miss) and not any(missed(m) for m in rung.find):
-            features = dict(puzzle.meta.get("features", {}))
-            features["idea"] = rung.idea
-            features["missed_by"] = [m for m in models if missed(m)]
-            return replace(puzzle, meta={**puzzle.meta, "difficulty": level, "features": features})
+            return rung
     return None

@@ -30,6 +30,7 @@ Answer: [o]Answer: play 1 card, 7H[/o]
 from __future__ import annotations
 
 import datetime as dt
+import io
 from collections.abc import Sequence
 from html import escape
 from pathlib import Path
@@ -40,7 +41,18 @@ from solver.errors import ShanghaiError
 from solver.extras import require
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle
 
-__all__ = ["FORMATS", "Format", "post", "page_link", "answer_words", "daily", "daily_choice", "book", "BookError"]
+__all__ = [
+    "FORMATS",
+    "Format",
+    "post",
+    "page_link",
+    "answer_words",
+    "daily",
+    "daily_choice",
+    "book",
+    "book_order",
+    "BookError",
+]
 
 Format = Literal["reddit", "discord", "bgg", "html", "markdown"]
 FORMATS: tuple[Format, ...] = ("reddit", "discord", "bgg", "html", "markdown")
@@ -170,34 +182,129 @@ def daily(date: dt.date, game: str | None = None, level: str | None = None, ques
 
 # --- the puzzle book ----------------------------------------------------------------------
 
+BOOK_MARGIN = 15.0
+"""The page margins (mm); the footer sits in the bottom one."""
+_HEADING_H = 12.0
+_TOC_LINE_H = 7.0
+
+
+def book_order(puzzles: Sequence[Puzzle]) -> list[Puzzle]:
+    """The puzzles as the book prints them: by game (:data:`~solver.generate.GAMES`' order), then by
+    level (easy to expert, unrated last), each group in the order given."""
+    from solver.generate import GAMES, LEVELS
+
+    def key(puzzle: Puzzle) -> tuple[int, int]:
+        level = puzzle.meta.get("difficulty")
+        return GAMES.index(puzzle.game), LEVELS.index(level) if level in LEVELS else len(LEVELS)
+
+    return sorted(puzzles, key=key)
+
+
+def _level_name(puzzle: Puzzle) -> str:
+    level = puzzle.meta.get("difficulty")
+    return str(level).capitalize() if level else "Unrated"
+
+
+def _svg_size(svg: str) -> tuple[float, float]:
+    """A picture's width and height in its own units (its ``viewBox``)."""
+    head = svg[: svg.index(">")]
+    box = head.split('viewBox="', 1)[1].split('"', 1)[0].split()
+    return float(box[2]), float(box[3])
+
+
+def _paper(svg: str) -> bytes:
+    """The picture for the printed page: white paper, no tinted background (and fpdf2 reads no
+    ``100%`` sizes)."""
+    return svg.replace('<rect width="100%" height="100%" fill="#f4f1ea"/>', "", 1).encode()
+
 
 def book(puzzles: Sequence[Puzzle], out: Path, *, title: str = "Shanghai puzzles", time_limit: float = 10.0) -> int:
-    """Write a PDF book: a title page, one page a puzzle (its picture), then the answers (pictures and words).
+    """Write a PDF book: a title page with the contents, the puzzles by game and level (one a page),
+    then the answers, each naming its puzzle's page. Returns the number of pages.
 
-    Returns the number of pages.
+    The contents list each game, each level in it and each puzzle with its
+    page (fpdf2's outline: the PDF reader's bookmarks too); every page but
+    the first has its number in the footer. Pictures are vector graphics
+    (the SVG of :mod:`solver.picture`, drawn by fpdf2), all at one scale:
+    the largest that fits the widest and the tallest picture of the book.
     """
     if not puzzles:
         raise BookError("no puzzles to put in a book")
     FPDF = require("fpdf", "book").FPDF  # MissingExtra (one line naming the extra) without it
-    import io
+    from solver.picture import GAME_NAMES, puzzle_svg
 
-    from solver.picture import puzzle_svg, svg_to_png
-
+    ordered = book_order(puzzles)
+    questions = [puzzle_svg(p) for p in ordered]
+    answers = [puzzle_svg(p, answer=True, time_limit=time_limit) for p in ordered]
     pdf: Any = FPDF(format="A4")
-    pdf.set_auto_page_break(auto=True, margin=15)
+    pdf.set_margins(BOOK_MARGIN, BOOK_MARGIN, BOOK_MARGIN)
+    pdf.set_auto_page_break(auto=True, margin=BOOK_MARGIN)
     pdf.set_creation_date(dt.datetime(2000, 1, 1, tzinfo=dt.UTC))  # the same puzzles make the same file
+    sizes = [_svg_size(s) for s in questions + answers]
+    room = pdf.eph - _HEADING_H - 4
+    scale = min(pdf.epw / max(w for w, _ in sizes), room / max(h for _, h in sizes))  # mm a picture unit
+
+    def footer() -> None:
+        if pdf.page_no() > 1:
+            pdf.set_y(-BOOK_MARGIN + 4)
+            pdf.set_font("helvetica", "", 9)
+            pdf.cell(0, 5, f"{pdf.page_no()}", align="C")
+
+    pdf.footer = footer  # fpdf2 calls self.footer() as each page closes
     pdf.add_page()
     pdf.set_font("helvetica", "B", 28)
-    pdf.cell(0, 40, _latin(title), new_x="LMARGIN", new_y="NEXT", align="C")
-    pdf.set_font("helvetica", "", 14)
-    pdf.cell(0, 10, f"{len(puzzles)} puzzles, then their answers", new_x="LMARGIN", new_y="NEXT", align="C")
-    for n, puzzle in enumerate(puzzles, 1):
-        _picture_page(pdf, f"Puzzle {n}", io.BytesIO(svg_to_png(puzzle_svg(puzzle))))
-    for n, puzzle in enumerate(puzzles, 1):
-        picture = io.BytesIO(svg_to_png(puzzle_svg(puzzle, answer=True, time_limit=time_limit)))
-        _picture_page(pdf, f"Answer {n}", picture)
+    pdf.cell(0, 20, _latin(title), new_x="LMARGIN", new_y="NEXT", align="C")
+    pdf.set_font("helvetica", "", 13)
+    pdf.cell(0, 8, f"{len(ordered)} puzzles, then their answers", new_x="LMARGIN", new_y="NEXT", align="C")
+    pdf.ln(4)
+    entries = 1 + sum(1 for _ in _groups(ordered)) + len({p.game for p in ordered}) + len(ordered)
+    first = int((pdf.eph - pdf.get_y() - 12) // _TOC_LINE_H)  # contents lines under the title
+    per_page = int((pdf.eph - 12) // _TOC_LINE_H)
+    pages = 1 + max(0, -(-(entries - first) // per_page))
+    pdf.insert_toc_placeholder(_contents, pages=pages)
+    page_of: list[int] = []
+    game, level = "", ""
+    for n, (puzzle, svg) in enumerate(zip(ordered, questions, strict=True), 1):
+        if n > 1:  # the placeholder's page break opened the first puzzle's page
+            pdf.add_page()
+        if puzzle.game != game:
+            game, level = puzzle.game, ""
+            pdf.start_section(GAME_NAMES[game], level=0)
+        if _level_name(puzzle) != level:
+            level = _level_name(puzzle)
+            pdf.start_section(level, level=1)
+        heading = f"Puzzle {n}: {puzzle.title}" if puzzle.title else f"Puzzle {n}"
+        pdf.start_section(_latin(heading), level=2)
+        page_of.append(pdf.page_no())
+        _picture(pdf, f"Puzzle {n}", f"{GAME_NAMES[puzzle.game]} - {level.lower()}", svg, scale)
+    for n, svg in enumerate(answers, 1):
+        pdf.add_page()
+        if n == 1:
+            pdf.start_section("Answers", level=0)
+        _picture(pdf, f"Answer {n}", f"puzzle {n}, page {page_of[n - 1]}", svg, scale)
     pdf.output(str(out))
     return int(pdf.pages_count)
+
+
+def _groups(puzzles: Sequence[Puzzle]) -> set[tuple[str, str]]:
+    return {(p.game, _level_name(p)) for p in puzzles}
+
+
+def _contents(pdf: Any, outline: Sequence[Any]) -> None:
+    """The contents: each section (game, level, puzzle, the answers) with its page, indented by level."""
+    pdf.set_x(pdf.l_margin)
+    pdf.set_font("helvetica", "B", 16)
+    pdf.cell(0, 10, "Contents", new_x="LMARGIN", new_y="NEXT")
+    for section in outline:
+        pdf.set_font("helvetica", "B" if section.level < 2 else "", 12 if section.level == 0 else 11)
+        indent = 8.0 * section.level
+        pdf.set_x(pdf.l_margin + indent)
+        room = pdf.epw - indent - 15
+        name = section.name
+        while pdf.get_string_width(name) > room - 2 and len(name) > 4:
+            name = name[:-5].rstrip() + "..."
+        pdf.cell(room, _TOC_LINE_H, name)
+        pdf.cell(15, _TOC_LINE_H, str(section.page_number), align="R", new_x="LMARGIN", new_y="NEXT")
 
 
 def _latin(text: str) -> str:
@@ -205,8 +312,11 @@ def _latin(text: str) -> str:
     return text.replace("—", "-").replace("·", "-").encode("latin-1", "replace").decode("latin-1")
 
 
-def _picture_page(pdf: Any, heading: str, png: Any) -> None:
-    pdf.add_page()
+def _picture(pdf: Any, heading: str, note: str, svg: str, scale: float) -> None:
+    """A heading, a small note beside it, and the picture at the book's scale."""
     pdf.set_font("helvetica", "B", 16)
-    pdf.cell(0, 10, heading, new_x="LMARGIN", new_y="NEXT")
-    pdf.image(png, w=pdf.epw, keep_aspect_ratio=True, h=pdf.eph - 15)
+    pdf.cell(pdf.get_string_width(heading) + 4, _HEADING_H, heading)
+    pdf.set_font("helvetica", "", 11)
+    pdf.cell(0, _HEADING_H, _latin(note), new_x="LMARGIN", new_y="NEXT")
+    width, _ = _svg_size(svg)
+    pdf.image(io.BytesIO(_paper(svg)), w=width * scale)

@@ -29,6 +29,7 @@ from solver.errors import ComboError
 from solver.generate.difficulty import SOLVE_SECONDS, Level, measure
 from solver.generate.ladder import fewest_decoys, place
 from solver.generate.players import zsy_lead, zsy_out_plays, zsy_reply
+from solver.legality import zsy_deal_size
 from solver.puzzles import Puzzle, ZsyPosition
 from solver.rules import ZsyRules
 from solver.zsy import Combo, best_reply, classify, fewest_plays, legal_moves, plays_after, zsy_value
@@ -50,7 +51,7 @@ HAND_SIZES: dict[Level, tuple[int, int]] = {
     "hard": (9, 12),
     "expert": (11, 14),
 }
-"""Hand sizes per level (inclusive)."""
+"""Hand sizes per level (inclusive), within what a deal gives (:func:`_hand_size`)."""
 
 LEAD_SIZES: dict[Level, tuple[tuple[int, int], tuple[int, int]]] = {
     "easy": ((2, 3), (1, 1)),
@@ -120,12 +121,20 @@ def verify_split(hand: Cards, plays: tuple[Combo, ...], rules: ZsyRules) -> None
             raise ComboError(f"{p} is not a {p.kind}")
 
 
+def _hand_size(rng: random.Random, rules: ZsyRules, level: Level) -> int:
+    """A hand size of the level's range that a deal can give: no more than the deck dealt among the
+    fewest players the rules allow (:func:`solver.legality.zsy_deal_size`: 14 among 4)."""
+    low, high = HAND_SIZES[level]
+    most = zsy_deal_size(rules)
+    return rng.randint(min(low, most), min(high, most))
+
+
 def _codes(cards: Cards) -> str:
     return " ".join(c.code for c in sorted(cards, key=_order))
 
 
 def _out(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
-    hand = random_hand(rng, rules, rng.randint(*HAND_SIZES[level]))
+    hand = random_hand(rng, rules, _hand_size(rng, rules, level))
     split = fewest_plays(hand, rules, time_limit=SOLVE_SECONDS)
     k = split.count
     if split.status != "optimal" or k < 2 or len(hand) < k + 3:
@@ -162,7 +171,7 @@ def _reply(rng: random.Random, rules: ZsyRules, level: Level) -> Puzzle | None:
     """A "which reply" puzzle whose answer is the one best reply (:func:`solver.zsy.best_reply`):
     a reply that shortens the hand (leaves fewer plays than now, and no other cards do), or a pass
     when every reply leaves more plays than now."""
-    hand = random_hand(rng, rules, rng.randint(*HAND_SIZES[level]))
+    hand = random_hand(rng, rules, _hand_size(rng, rules, level))
     other = random_hand(rng, rules, 6, Cards(rules.deck) - hand)
     leads = [m for m in legal_moves(other, None, rules) if m.kind != "single" or rng.random() < 0.2]
     if not leads:

@@ -162,7 +162,10 @@ def test_an_inline_endgame_and_its_bad_input() -> None:
     assert result.exit_code == 2 and "--opponent does not apply to manipulation" in result.output
     too_big = "3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 3H 4H 5H 6H 7H"
     result = runner.invoke(app, ["solve", "--game", "zsy", "--hand", too_big, "--opponent", "4D"])
-    assert result.exit_code == 2 and "hands of at most 16 cards" in result.output
+    assert result.exit_code == 2 and "hand holds 17 cards" in result.output  # no deal among 4 gives 17
+    two = ["--rule", "min_players=2"]  # a deal between two players gives 27: the endgame's own limit
+    result = runner.invoke(app, ["solve", "--game", "zsy", *two, "--hand", too_big, "--opponent", "4D"])
+    assert result.exit_code == 2 and "hands of at most 16 cards" in result.output, result.output
 
 
 def test_an_endgame_past_its_time_limit_is_a_timeout_not_a_guess() -> None:

@@ -10,10 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from solver.cards import Cards
 from solver.errors import PuzzleError
 from solver.generate import generate
 from solver.legality import IllegalPositionError, position_problem
-from solver.puzzles import ContractPosition, Puzzle, iter_puzzle_paths, load, loads
+from solver.puzzles import ContractPosition, Puzzle, ZsyPosition, iter_puzzle_paths, load, loads
+from solver.rules import ZsyRules
 
 ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
@@ -176,3 +178,27 @@ def test_card_counts_within_the_decks_in_every_game() -> None:
     assert "3 copies of 5H" in (position_problem(manip, ManipulationRules(decks=2)) or "")
     cpos = ContractPosition(1, Cards.parse("5H 5H 5H"))
     assert "3 copies of 5H" in (position_problem(cpos, ContractRules()) or "")
+
+
+def test_a_zsy_hand_holds_no_more_than_a_deal_gives() -> None:
+    fifteen = "3H 3D 4H 4D 5H 5D 6H 6D 7H 7D 8H 8D 9H 9D 10H"
+    problem = position_problem(ZsyPosition(Cards.parse(fifteen)), ZsyRules())
+    assert problem == (
+        "hand holds 15 cards, but a deal of 54 cards among at least 4 players gives at most 14 (rule option min_players)"
+    )
+    with pytest.raises(IllegalPositionError, match="hand holds 15 cards"):
+        loads(f'game = "zsy"\n[position]\nhand = "{fifteen}"\n')
+    assert loads(f'game = "zsy"\n[rules]\nmin_players = 3\n[position]\nhand = "{fifteen}"\n').position.hand
+    endgame = f'game = "zsy"\n[rules]\nmin_players = 6\n[position]\nhand = "3S"\nopponent = "{fifteen[:32]}"\n'
+    with pytest.raises(
+        IllegalPositionError, match=r"opponent holds 11 cards.*among at least 6 players gives at most 9"
+    ):
+        loads(endgame)
+    result = runner.invoke(app, ["solve", "--game", "zsy", "--hand", fifteen.replace(" ", ","), "--check"])
+    assert result.exit_code == 2 and "hand holds 15 cards" in result.output, result.output
+
+
+def test_generated_zsy_hands_fit_the_deal() -> None:
+    few = ZsyRules(min_players=6)  # 54 cards among 6: at most 9 a hand
+    for puzzle in generate("zsy", "expert", 2, seed=3, rules=few):  # expert deals 11-14 cards by default
+        assert len(puzzle.position.hand) <= 9 and position_problem(puzzle.position, few) is None

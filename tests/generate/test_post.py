@@ -18,6 +18,7 @@ from solver.puzzles import ContractPosition, dumps, load
 ROOT = Path(__file__).resolve().parents[2]
 REPLY = ROOT / "puzzles" / "generated" / "zsy" / "hard-reply-02.toml"
 LAYOFF = ROOT / "puzzles" / "contract" / "poker-layoff-joker-swap.toml"
+SMALL = ROOT / "puzzles" / "manipulation" / "small-1deck-both-1.toml"
 runner = CliRunner()
 
 
@@ -126,3 +127,45 @@ def test_the_puzzle_of_the_day_of_one_question(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "no easy contract 'laydown' puzzles" in bad.output, bad.output
     bad = runner.invoke(app, ["daily", "--date", "2026-12-07", "--game", "zsy", "--question", "nope"])
     assert bad.exit_code == 2 and "unknown question 'nope'" in bad.output, bad.output
+
+
+def test_the_book_has_contents_sections_page_numbers_and_vector_pictures(tmp_path: Path) -> None:
+    require("fpdf", "book")  # the book extra: without it this test skips (the root conftest)
+    pdfium = require("pypdfium2", "book")
+    mixed = [REPLY, LAYOFF, ROOT / "puzzles" / "contract" / "r1-one-short.toml", SMALL]  # the games mixed
+    out = tmp_path / "book.pdf"
+    result = runner.invoke(app, ["book", *map(str, mixed), "-o", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    doc = pdfium.PdfDocument(str(out))
+    pages = [doc[i].get_textpage().get_text_range().replace("\r\n", "\n").splitlines() for i in range(len(doc))]
+    assert len(pages) == json.loads(result.stdout)["pages"] == 1 + 4 + 4
+    contents = pages[0]
+    assert contents[:3] == ["Shanghai puzzles", "4 puzzles, then their answers", "Contents"]
+    entries = [line.rsplit(" ", 1) for line in contents[3:]]
+    names = [name for name, _ in entries]
+    # by game (Manipulation, Contract, Zheng Shang You), then level
+    assert names.index("Manipulation Shanghai") < names.index("Contract Shanghai") < names.index("Zheng Shang You")
+    assert names[names.index("Zheng Shang You") + 1] == "Hard" and names[-1] == "Answers"
+    puzzle_pages = {}
+    for name, page in entries:  # each entry's page holds it, and its footer prints that number
+        text = pages[int(page) - 1]
+        assert text[-1] == page, (name, page, text[-1])
+        if name.startswith("Puzzle "):
+            number = name.split(":")[0]
+            assert text[0].startswith(f"{number} "), (name, text[0])
+            puzzle_pages[number.split()[1]] = page
+    assert list(puzzle_pages) == ["1", "2", "3", "4"] and pages[0][-1] != "1"  # no number on the title page
+    answers = int(entries[-1][1])
+    for n in range(1, 5):  # each answer names its puzzle's page
+        assert pages[answers - 2 + n][0] == f"Answer {n} puzzle {n}, page {puzzle_pages[str(n)]}"
+    assert pages[int(puzzle_pages["4"]) - 1][0] == "Puzzle 4 Zheng Shang You - hard"
+    assert b"/Subtype /Image" not in out.read_bytes()  # the pictures are vector graphics, not images
+    for i in range(2):  # the first pages as PNG: the contents, then a picture drawn in colour
+        image = doc[i].render(scale=1).to_pil().convert("RGB")
+        png = tmp_path / f"page{i + 1}.png"
+        image.save(png)
+        assert png.read_bytes()[:4] == b"\x89PNG"
+        colours = {colour for _, colour in image.getcolors(maxcolors=1 << 24)}
+        assert (0, 0, 0) in colours or min(sum(c) for c in colours) < 100  # dark text is drawn
+        if i == 1:
+            assert any(r > 150 and g < 80 and b < 80 for r, g, b in colours)  # a red card's ink

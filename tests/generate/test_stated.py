@@ -11,7 +11,7 @@ from cli.main import app
 from solver.answers import SolveOptions, solve_puzzle
 from solver.cards import Cards
 from solver.contract import best_discards
-from solver.puzzles import ContractPosition, Puzzle, ZsyPosition, dumps, iter_puzzle_paths, load
+from solver.puzzles import ContractPosition, Puzzle, ZsyPosition, dumps, iter_puzzle_paths, load, loads
 from solver.stated import replay_moves
 from solver.zsy import combo_from_position, fewest_plays, legal_moves
 
@@ -137,3 +137,68 @@ def test_the_cli_check_fails_on_a_tampered_file(tmp_path: Path) -> None:
     (tmp_path / "tampered.toml").write_text(dumps(tampered(puzzle, new_table=new)), encoding="utf-8")
     result = runner.invoke(app, ["solve", "--check", str(tmp_path / "tampered.toml")])
     assert result.exit_code == 1 and "stated solution" in result.output
+
+
+def titled(puzzle: Puzzle, title: str) -> Puzzle:
+    return Puzzle(puzzle.game, puzzle.rules, puzzle.position, title, dict(puzzle.answer), "", dict(puzzle.meta))
+
+
+def test_a_new_table_that_moves_more_than_the_least_change_fails() -> None:
+    text = (
+        'game = "manipulation"\ntitle = "Play 1 of your 1 cards"\n[position]\ntable = ["3H 4H 5H 6H 7H"]\n'
+        'hand = "8H"\n[answer]\nplayed = 1\ncards = "8H"\n[meta]\nkind = "play"\n'
+    )
+    least = loads(text + 'new_table = ["3H 4H 5H 6H 7H 8H"]\n')
+    assert mismatch(least) is None
+    split = loads(text + 'new_table = ["3H 4H 5H", "6H 7H 8H"]\n')  # the right card, two table cards moved
+    problem = mismatch(split)
+    assert problem is not None and "keeps 0 melds whole and moves 2 table cards" in problem, problem
+    assert "the least change keeps 1 and moves 0" in problem
+    bundled = first("manipulation", "play", "medium")
+    assert mismatch(bundled) is None
+    feats = {**bundled.meta["features"], "moved_cards": bundled.meta["features"]["moved_cards"] + 1}
+    problem = mismatch(tampered(bundled, features=feats))
+    assert problem is not None and "table cards, the features say" in problem
+
+
+def test_a_difficulty_the_models_do_not_measure_fails() -> None:
+    easy = first("manipulation", "play", "easy")
+    assert mismatch(easy) is None
+    problem = mismatch(tampered(easy, difficulty="expert"))
+    assert problem is not None and "[meta] difficulty: expert is not the measured level (easy" in problem, problem
+    feats = {**easy.meta["features"], "missed_by": ["greedy", "shallow-1", "shallow-2", "glance"]}
+    problem = mismatch(tampered(easy, features=feats))  # "missed by every model" on an easy puzzle
+    assert problem is not None and "missed by greedy, the file says greedy, shallow-1" in problem, problem
+    problem = mismatch(tampered(easy, score=easy.meta["score"] + 5))
+    assert problem is not None and "the features score" in problem
+    bare = {k: v for k, v in easy.meta.items() if k != "features"}
+    problem = mismatch(Puzzle(easy.game, easy.rules, easy.position, easy.title, dict(easy.answer), "", bare))
+    assert problem is not None and "without the measured features" in problem
+    expert = first("contract", "discard", "expert")
+    assert mismatch(expert) is None
+    problem = mismatch(tampered(expert, difficulty="easy"))
+    assert problem is not None and "easy is not the measured level (expert" in problem, problem
+
+
+def test_numbers_in_the_title_are_checked() -> None:
+    play = first("manipulation", "play")
+    n, hand = play.answer["played"], len(play.position.hand)
+    assert play.title == f"Play {n} of your {hand} cards" and mismatch(play) is None
+    problem = mismatch(titled(play, f"Play {n + 1} of your {hand} cards"))
+    assert problem is not None and f"title: it says play {n + 1}, the best plays {n} card" in problem, problem
+    problem = mismatch(titled(play, f"Play {n} of your {hand + 1} cards"))
+    assert problem is not None and f"it says {hand + 1} cards in hand" in problem
+    assert mismatch(titled(play, "Play as many cards as you can")) is None  # no claim
+    out = first("zsy", "out")
+    k = out.answer["fewest_plays"]
+    problem = mismatch(titled(out, f"Out in {k - 1} plays"))
+    assert problem is not None and f"the fewest are {k} plays" in problem, problem
+    layoff = first("contract", "layoff")
+    wrong = layoff.title.replace("Best lay-off: ", "Best lay-off: 1")
+    problem = mismatch(titled(layoff, wrong))
+    assert problem is not None and "title: it says lay off 1" in problem, problem
+    discard = first("contract", "discard")
+    pos = discard.position
+    assert isinstance(pos, ContractPosition) and f"(round {pos.round}:" in discard.title
+    problem = mismatch(titled(discard, discard.title.replace(f"(round {pos.round}:", f"(round {pos.round % 7 + 1}:")))
+    assert problem is not None and f"the position is round {pos.round}" in problem, problem
