@@ -559,31 +559,53 @@ def _run_order(cards: list[int], ace: str) -> list[int]:
     return sorted(cards, key=lambda c: 14 if c % 13 == 0 and high else c % 13 + 1)
 
 
-def _old_first(old: Sequence[Meld], melds: Sequence[list[int]]) -> tuple[Meld, ...]:
+def _old_first(old: tuple[Meld, ...], melds: Sequence[list[int]]) -> tuple[Meld, ...]:
     """The new table in a stable order: the old melds rebuilt unchanged first (as they were
     printed, in old order), then the others by the first old meld their cards come from (those
     with more of its cards first). ``melds`` are card indexes."""
+    keys, home = _old_table(old)
     waiting: dict[tuple[int, ...], list[int]] = {}
     for j, m in enumerate(melds):
         waiting.setdefault(tuple(sorted(m)), []).append(j)
     first: list[Meld] = []
     taken: set[int] = set()
+    for key, meld in zip(keys, old):
+        js = waiting.get(key)
+        if js:
+            taken.add(js.pop(0))
+            first.append(meld)
+    n = len(old)
+    get = home.get
+
+    def order(m: list[int]) -> tuple[int, int, list[int]]:
+        homes = [get(i, n) for i in m]
+        low = min(homes)
+        return low, -homes.count(low), m
+
+    rest = sorted((m for j, m in enumerate(melds) if j not in taken), key=order)
+    return (*first, *(Meld(tuple([ALL_CARDS[i] for i in m])) for m in rest))
+
+
+_OLD_TABLES: dict[int, tuple[tuple[Meld, ...], tuple[tuple[int, ...], ...], dict[int, int]]] = {}
+_OLD_TABLES_SIZE = 64
+
+
+def _old_table(old: tuple[Meld, ...]) -> tuple[tuple[tuple[int, ...], ...], dict[int, int]]:
+    """What :func:`_old_first` needs of the old table: each meld's sorted card indexes and, by card
+    index, the first old meld holding it. Remembered by the table object itself (a table stands for
+    several turns and several hands are asked about it); the entry holds the table."""
+    found = _OLD_TABLES.get(id(old))
+    if found is not None and found[0] is old:
+        return found[1], found[2]
+    keys: list[tuple[int, ...]] = []
     home: dict[int, int] = {}  # card index -> the first old meld holding it
     for k, meld in enumerate(old):
         indexes = [c.index for c in meld.cards]
         for i in indexes:
             if i not in home:
                 home[i] = k
-        js = waiting.get(tuple(sorted(indexes)))
-        if js:
-            taken.add(js.pop(0))
-            first.append(meld)
-    n = len(old)
-
-    def order(m: list[int]) -> tuple[int, int, list[int]]:
-        homes = [home.get(i, n) for i in m]
-        low = min(homes)
-        return low, -homes.count(low), m
-
-    rest = sorted((m for j, m in enumerate(melds) if j not in taken), key=order)
-    return (*first, *(Meld(tuple([ALL_CARDS[i] for i in m])) for m in rest))
+        keys.append(tuple(sorted(indexes)))
+    if len(_OLD_TABLES) >= _OLD_TABLES_SIZE:
+        _OLD_TABLES.clear()
+    _OLD_TABLES[id(old)] = (old, tuple(keys), home)
+    return tuple(keys), home
