@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import chain
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
@@ -423,8 +424,11 @@ class ManipulationGame(PenaltyGame):
                     return
             self._next_turn()
             return
-        new_cards = Cards(c for m in action.table for c in m.cards)
-        played = new_cards - self._table_cards()
+        # the cards played from the melds the play changed (the melds it keeps as the very same
+        # objects hold the same cards): the new table's cards without counting every meld again
+        gone, fresh = _changed(self.table, action.table)
+        played = Cards(chain.from_iterable(m.cards for m in fresh)) - Cards(chain.from_iterable(m.cards for m in gone))
+        new_cards = self._table_cards() + played
         self.hands[p] = self.hands[p] - played
         self.table = action.table
         self._on_table = (self.table, new_cards)

@@ -583,29 +583,47 @@ def _old_first(old: tuple[Meld, ...], melds: Sequence[list[int]]) -> tuple[Meld,
         return low, -homes.count(low), m
 
     rest = sorted((m for j, m in enumerate(melds) if j not in taken), key=order)
-    return (*first, *(Meld(tuple([ALL_CARDS[i] for i in m])) for m in rest))
+    return (*first, *map(_meld_of, rest))
 
 
-_OLD_TABLES: dict[int, tuple[tuple[Meld, ...], tuple[tuple[int, ...], ...], dict[int, int]]] = {}
-_OLD_TABLES_SIZE = 64
+_MELDS: dict[tuple[int, ...], Meld] = {}
+_MELDS_SIZE = 1 << 14  # entries before the memo starts afresh
 
 
-def _old_table(old: tuple[Meld, ...]) -> tuple[tuple[tuple[int, ...], ...], dict[int, int]]:
+def _meld_of(indexes: list[int]) -> Meld:
+    """The meld of these card indexes, in this order: one shared (immutable) object per order of
+    cards, so the memos keyed by the meld object (:func:`solver.manipulation.simple.additions`,
+    :func:`_old_table`) serve it on later turns."""
+    key = tuple(indexes)
+    meld = _MELDS.get(key)
+    if meld is None:
+        if len(_MELDS) >= _MELDS_SIZE:
+            _MELDS.clear()
+        meld = _MELDS[key] = Meld(tuple([ALL_CARDS[i] for i in key]))
+    return meld
+
+
+_MELD_KEYS: dict[int, tuple[Meld, tuple[int, ...], tuple[int, ...]]] = {}  # by id(meld); holds the meld
+_MELD_KEYS_SIZE = 1 << 14  # entries before the memo starts afresh
+
+
+def _old_table(old: tuple[Meld, ...]) -> tuple[list[tuple[int, ...]], dict[int, int]]:
     """What :func:`_old_first` needs of the old table: each meld's sorted card indexes and, by card
-    index, the first old meld holding it. Remembered by the table object itself (a table stands for
-    several turns and several hands are asked about it); the entry holds the table."""
-    found = _OLD_TABLES.get(id(old))
-    if found is not None and found[0] is old:
-        return found[1], found[2]
+    index, the first old meld holding it. A meld's indexes are remembered by the meld object (a
+    table's melds stand turn after turn; the entry holds the meld)."""
     keys: list[tuple[int, ...]] = []
+    cards: list[tuple[int, ...]] = []
     home: dict[int, int] = {}  # card index -> the first old meld holding it
-    for k, meld in enumerate(old):
-        indexes = [c.index for c in meld.cards]
-        for i in indexes:
-            if i not in home:
-                home[i] = k
-        keys.append(tuple(sorted(indexes)))
-    if len(_OLD_TABLES) >= _OLD_TABLES_SIZE:
-        _OLD_TABLES.clear()
-    _OLD_TABLES[id(old)] = (old, tuple(keys), home)
-    return tuple(keys), home
+    memo = _MELD_KEYS
+    for meld in old:
+        found = memo.get(id(meld))
+        if found is None or found[0] is not meld:
+            indexes = tuple([c.index for c in meld.cards])
+            if len(memo) >= _MELD_KEYS_SIZE:
+                memo.clear()
+            found = memo[id(meld)] = (meld, indexes, tuple(sorted(indexes)))
+        cards.append(found[1])
+        keys.append(found[2])
+    for k in range(len(old) - 1, -1, -1):  # backwards: the first meld holding a card has the last word
+        home.update(zip(cards[k], itertools.repeat(k)))
+    return keys, home

@@ -22,7 +22,7 @@ import solver.manipulation.natural as natural
 from solver.cards import ALL_CARDS, Cards
 from solver.engine.players import RandomPlayer
 from solver.manipulation.bound import _capacity, _counts_with_none, _joker_partner, playable_bound
-from solver.manipulation.game import ManipulationGame
+from solver.manipulation.game import ManipulationGame, MPlay
 from solver.melds import Meld
 from solver.ranks import JOKER_INDEX, N_NATURAL
 from solver.rules import ManipulationRules
@@ -152,4 +152,40 @@ def test_old_first_is_the_former_order(seed: int, moves: int, preset: str) -> No
             new = natural._old_first(old, [list(m) for m in melds])
             former = former_old_first(old, melds)
             assert new == former
-            assert all(a is b for a, b in zip(new, former) if any(a is m for m in old))
+            assert all(a is b for a, b in zip(new, former) if any(b is m for m in old))
+
+
+def test_a_meld_of_the_same_cards_is_one_shared_meld() -> None:
+    """``natural._meld_of``: the meld of those cards in that order (equal to a new one), the very
+    same object on a second call, another for another order."""
+    first = natural._meld_of([3, 4, 5])
+    assert first == Meld(tuple(ALL_CARDS[i] for i in (3, 4, 5)))
+    assert natural._meld_of([3, 4, 5]) is first
+    assert natural._meld_of([5, 4, 3]) == Meld(tuple(ALL_CARDS[i] for i in (5, 4, 3)))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    manipulation_rules.map(lambda r: ManipulationRules.from_dict({**r.to_dict(), "max_players": 8})),
+    st.integers(0, 10_000),
+)
+def test_a_play_takes_from_the_hand_what_the_new_table_adds(rules: ManipulationRules, seed: int) -> None:
+    """A random game's plays (``_apply`` counts only the melds a play changed): the hand loses, and
+    the table's cards gain, exactly what the whole new table holds beyond the old one."""
+    game = ManipulationGame(rules, 4, seed, max_hands=1)
+    rng = random.Random(seed)
+    plays = 0
+    while not game.is_terminal():
+        action = rng.choice(game.legal_actions())
+        if isinstance(action, MPlay):
+            p, old = game.to_move, Cards(c for m in game.table for c in m.cards)
+            new = Cards(c for m in action.table for c in m.cards)
+            hand = game.hands[p] - (new - old)
+            game.apply(action)
+            plays += 1
+            if game.hand_number == 1 and not game.is_terminal():
+                assert game.hands[p] == hand
+                assert game._table_cards() == new
+        else:
+            game.apply(action)
+    assert plays
