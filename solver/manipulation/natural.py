@@ -28,7 +28,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from operator import add, itemgetter
+from operator import add, itemgetter, sub
 from typing import NamedTuple
 
 from solver.cards import ALL_CARDS, Cards
@@ -469,7 +469,7 @@ def natural_play(
     if found is None:
         return NaturalPlay(Cards(), old)
     melds, used = found
-    played = Cards._make((*(u - t for u, t in zip(used, tc)), *(0 for _ in tc[N_NATURAL:])))
+    played = Cards._make((*map(sub, used, tc[:N_NATURAL]), *tc[N_NATURAL:]))  # no joker in play: zeros
     return NaturalPlay(played, _old_first(old, melds))
 
 
