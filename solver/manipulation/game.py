@@ -424,11 +424,8 @@ class ManipulationGame(PenaltyGame):
                     return
             self._next_turn()
             return
-        # the cards played from the melds the play changed (the melds it keeps as the very same
-        # objects hold the same cards): the new table's cards without counting every meld again
-        gone, fresh = _changed(self.table, action.table)
-        played = Cards(chain.from_iterable(m.cards for m in fresh)) - Cards(chain.from_iterable(m.cards for m in gone))
-        new_cards = self._table_cards() + played
+        new_cards = Cards(chain.from_iterable([m.cards for m in action.table]))
+        played = new_cards - self._table_cards()
         self.hands[p] = self.hands[p] - played
         self.table = action.table
         self._on_table = (self.table, new_cards)

@@ -170,8 +170,8 @@ def test_a_meld_of_the_same_cards_is_one_shared_meld() -> None:
     st.integers(0, 10_000),
 )
 def test_a_play_takes_from_the_hand_what_the_new_table_adds(rules: ManipulationRules, seed: int) -> None:
-    """A random game's plays (``_apply`` counts only the melds a play changed): the hand loses, and
-    the table's cards gain, exactly what the whole new table holds beyond the old one."""
+    """A random game's plays: the hand loses, and the table's cards gain, exactly what the whole
+    new table holds beyond the old one."""
     game = ManipulationGame(rules, 4, seed, max_hands=1)
     rng = random.Random(seed)
     plays = 0
