@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from itertools import compress
+from operator import add
 
 from solver.cards import Card, Cards
 from solver.ranks import (
@@ -131,15 +133,20 @@ def playable_bound(table: Cards, hand: Cards, rules: ManipulationRules) -> Cards
     ``table`` is the multiset of table cards. Exact as a bound: a card left out
     cannot be played in any rearrangement (see the module docstring).
     """
-    counts = _counts_with_none((table + hand).counts)
     tc, hc = table.counts, hand.counts
+    counts = list(map(add, tc, hc))
+    counts[_NONE] = 0  # see _counts_with_none
     out = [0] * len(hc)
-    for card in hand.distinct():
-        i = card.index
-        if i < N_NATURAL:
-            n = min(hc[i], _capacity(i, counts, rules) - tc[i])
-            if n > 0:
-                out[i] = n
+    # _capacity of each natural hand card, inlined (the engine asks this once per position)
+    jokers, decks, neighbours = counts[_J], rules.decks, _neighbours(rules.ace)
+    for i in compress(range(N_NATURAL), hc):
+        (a, b, c), windows = neighbours[i]
+        total = _set_capacity_of(counts[a], counts[b], counts[c], jokers, decks)
+        for n2, n1, m1, m2 in windows:
+            total += _run_capacity(counts[n2], counts[n1], counts[m1], counts[m2], jokers)
+        n = min(hc[i], total - tc[i])
+        if n > 0:
+            out[i] = n
     if hc[_J] and any(counts[i] and _joker_partner(i, counts, rules) for i in range(N_NATURAL)):
         out[_J] = hc[_J]
     return Cards._make(tuple(out))

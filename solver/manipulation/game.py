@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import chain
 from typing import Any, ClassVar, Literal
 
 from solver.cards import Card, Cards
@@ -423,7 +424,7 @@ class ManipulationGame(PenaltyGame):
                     return
             self._next_turn()
             return
-        new_cards = Cards(c for m in action.table for c in m.cards)
+        new_cards = Cards(chain.from_iterable([m.cards for m in action.table]))
         played = new_cards - self._table_cards()
         self.hands[p] = self.hands[p] - played
         self.table = action.table

@@ -28,7 +28,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from operator import add, itemgetter
+from operator import add, itemgetter, sub
 from typing import NamedTuple
 
 from solver.cards import ALL_CARDS, Cards
@@ -469,7 +469,7 @@ def natural_play(
     if found is None:
         return NaturalPlay(Cards(), old)
     melds, used = found
-    played = Cards._make((*(u - t for u, t in zip(used, tc)), *(0 for _ in tc[N_NATURAL:])))
+    played = Cards._make((*map(sub, used, tc[:N_NATURAL]), *tc[N_NATURAL:]))  # no joker in play: zeros
     return NaturalPlay(played, _old_first(old, melds))
 
 
@@ -559,31 +559,71 @@ def _run_order(cards: list[int], ace: str) -> list[int]:
     return sorted(cards, key=lambda c: 14 if c % 13 == 0 and high else c % 13 + 1)
 
 
-def _old_first(old: Sequence[Meld], melds: Sequence[list[int]]) -> tuple[Meld, ...]:
+def _old_first(old: tuple[Meld, ...], melds: Sequence[list[int]]) -> tuple[Meld, ...]:
     """The new table in a stable order: the old melds rebuilt unchanged first (as they were
     printed, in old order), then the others by the first old meld their cards come from (those
     with more of its cards first). ``melds`` are card indexes."""
+    keys, home = _old_table(old)
     waiting: dict[tuple[int, ...], list[int]] = {}
     for j, m in enumerate(melds):
         waiting.setdefault(tuple(sorted(m)), []).append(j)
     first: list[Meld] = []
     taken: set[int] = set()
-    home: dict[int, int] = {}  # card index -> the first old meld holding it
-    for k, meld in enumerate(old):
-        indexes = [c.index for c in meld.cards]
-        for i in indexes:
-            if i not in home:
-                home[i] = k
-        js = waiting.get(tuple(sorted(indexes)))
+    for key, meld in zip(keys, old):
+        js = waiting.get(key)
         if js:
             taken.add(js.pop(0))
             first.append(meld)
     n = len(old)
+    get = home.get
 
     def order(m: list[int]) -> tuple[int, int, list[int]]:
-        homes = [home.get(i, n) for i in m]
+        homes = [get(i, n) for i in m]
         low = min(homes)
         return low, -homes.count(low), m
 
     rest = sorted((m for j, m in enumerate(melds) if j not in taken), key=order)
-    return (*first, *(Meld(tuple([ALL_CARDS[i] for i in m])) for m in rest))
+    return (*first, *map(_meld_of, rest))
+
+
+_MELDS: dict[tuple[int, ...], Meld] = {}
+_MELDS_SIZE = 1 << 14  # entries before the memo starts afresh
+
+
+def _meld_of(indexes: list[int]) -> Meld:
+    """The meld of these card indexes, in this order: one shared (immutable) object per order of
+    cards, so the memos keyed by the meld object (:func:`solver.manipulation.simple.additions`,
+    :func:`_old_table`) serve it on later turns."""
+    key = tuple(indexes)
+    meld = _MELDS.get(key)
+    if meld is None:
+        if len(_MELDS) >= _MELDS_SIZE:
+            _MELDS.clear()
+        meld = _MELDS[key] = Meld(tuple([ALL_CARDS[i] for i in key]))
+    return meld
+
+
+_MELD_KEYS: dict[int, tuple[Meld, tuple[int, ...], tuple[int, ...]]] = {}  # by id(meld); holds the meld
+_MELD_KEYS_SIZE = 1 << 14  # entries before the memo starts afresh
+
+
+def _old_table(old: tuple[Meld, ...]) -> tuple[list[tuple[int, ...]], dict[int, int]]:
+    """What :func:`_old_first` needs of the old table: each meld's sorted card indexes and, by card
+    index, the first old meld holding it. A meld's indexes are remembered by the meld object (a
+    table's melds stand turn after turn; the entry holds the meld)."""
+    keys: list[tuple[int, ...]] = []
+    cards: list[tuple[int, ...]] = []
+    home: dict[int, int] = {}  # card index -> the first old meld holding it
+    memo = _MELD_KEYS
+    for meld in old:
+        found = memo.get(id(meld))
+        if found is None or found[0] is not meld:
+            indexes = tuple([c.index for c in meld.cards])
+            if len(memo) >= _MELD_KEYS_SIZE:
+                memo.clear()
+            found = memo[id(meld)] = (meld, indexes, tuple(sorted(indexes)))
+        cards.append(found[1])
+        keys.append(found[2])
+    for k in range(len(old) - 1, -1, -1):  # backwards: the first meld holding a card has the last word
+        home.update(zip(cards[k], itertools.repeat(k)))
+    return keys, home

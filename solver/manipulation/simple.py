@@ -228,11 +228,21 @@ def greedy_play(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) 
             break
         current = (*current, best)
         left = left - Cards(best.cards)
-    start = 0
-    while True:
-        added = next(additions(current, left, rules, start), None)
-        if added is None:
-            return current
-        start, grown = added
-        left = left - (Cards(grown.cards) - Cards(current[start].cards))
-        current = (*current[:start], grown, *current[start + 1 :])
+    # the additions, as ``next(additions(current, left, rules, start))`` again and again, in one
+    # loop: a growth adds the one card of its index, so the hand is tracked as counts
+    counts = list(left.counts)
+    variant = (rules.ace, rules.jokers > 0)
+    grown_table: list[Meld] | None = None
+    i = 0
+    while i < len(current):
+        meld = current[i] if grown_table is None else grown_table[i]
+        for index, grown in _growths(meld, variant, rules):
+            if counts[index]:
+                counts[index] -= 1
+                if grown_table is None:
+                    grown_table = list(current)
+                grown_table[i] = grown
+                break
+        else:
+            i += 1
+    return current if grown_table is None else tuple(grown_table)
