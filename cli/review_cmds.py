@@ -22,6 +22,14 @@ def review_cmd(
         int | None, typer.Option("--seat", help="The seat to review (default: the human seat, else 0).")
     ] = None,
     time_limit: Annotated[float, seconds_option("Seconds per solver question at each decision.")] = 2.0,
+    samples: Annotated[
+        int,
+        typer.Option(
+            "--samples",
+            help="Contract: judge each take or call by the expected points over this many deals resampled "
+            "from the seat's view (0: by the distance to the contract).",
+        ),
+    ] = 0,
     mistakes: Annotated[
         Path | None,
         typer.Option("--mistakes", help="A folder: write the three biggest mistakes there as puzzle files."),
@@ -54,7 +62,11 @@ def review_cmd(
         ) as bar:
             task = bar.add_task(f"reviewing {rec.game}", total=len(rec.actions))
             review = review_game(
-                rec, seat, time_limit=time_limit, progress=lambda done, total: bar.update(task, completed=done)
+                rec,
+                seat,
+                time_limit=time_limit,
+                samples=samples,
+                progress=lambda done, total: bar.update(task, completed=done),
             )
     except ShanghaiError as exc:
         bad_input(f"{record}: {exc}" if str(record) not in str(exc) else str(exc))

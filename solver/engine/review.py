@@ -19,7 +19,11 @@ below 0):
   out), so a card further from the contract weighs 10 points. A take, decline,
   call or no call (``offer``) is judged by the distance to the contract the
   choice leaves (:func:`solver.contract.best_turn`, :func:`solver.contract.turn.call_decision`),
-  10 points a card. The round's first discard is not judged.
+  10 points a card; with ``samples``, by the seat's expected penalty points for
+  the round over deals resampled from its view (:meth:`Game.resample`), both
+  choices played on from each deal by ``greedy`` players, and the best is the
+  choice with fewer expected points (best found). The round's first discard is
+  not judged.
 
 Every measure reads only what the seat knew when it chose: its own hand and
 the public cards (the table, the discard pile, the trick). No hidden card
@@ -41,7 +45,13 @@ from solver.cards import Cards
 from solver.engine.base import Game, GameRecord
 from solver.errors import PuzzleError, SolverTimeout, Status
 
-__all__ = ["DISTANCE_POINTS", "NOTE", "Move", "Review", "human_seat", "loss_svg", "review_game"]
+__all__ = ["DISTANCE_POINTS", "MAX_SAMPLES", "NOTE", "Move", "Review", "human_seat", "loss_svg", "review_game"]
+
+MAX_SAMPLES = 1000
+"""The most resampled deals a Contract take or call is judged over (``samples``)."""
+
+ROLLOUT_ACTIONS = 5000
+"""The most actions a sampled Contract round is played on for (the engine's turn limit ends it sooner)."""
 
 DISTANCE_POINTS = 10
 """What one card of distance to the contract weighs in Contract Shanghai's measure, in penalty points."""
@@ -162,22 +172,29 @@ def review_game(
     seat: int | None = None,
     *,
     time_limit: float = 2.0,
+    samples: int = 0,
     progress: Callable[[int, int], None] | None = None,
 ) -> Review:
     """Review ``seat``'s decisions (default :func:`human_seat`) in ``record``; ``time_limit`` seconds for
-    each solver question; ``progress(done, total)`` after each action replayed. Raises
-    :class:`~solver.errors.PuzzleError` for a seat the game does not have."""
+    each solver question; ``progress(done, total)`` after each action replayed. ``samples`` (Contract):
+    judge each take or call by the expected points over that many deals resampled from the seat's view
+    (:meth:`Game.resample`), played to the round's end by ``greedy`` players (0: by the distance to the
+    contract). Raises :class:`~solver.errors.PuzzleError` for a seat the game does not have or a
+    ``samples`` outside 0-:data:`MAX_SAMPLES`."""
     from solver.engine import new_game
 
     if seat is None:
         seat = human_seat(record)
     if not 0 <= seat < record.num_players:
         raise PuzzleError(f"--seat {seat}: the game has seats 0-{record.num_players - 1}")
+    if not 0 <= samples <= MAX_SAMPLES:
+        raise PuzzleError(f"--samples must be a whole number from 0 to {MAX_SAMPLES}, not {samples}")
     start = time.perf_counter()
     game = new_game(record.game, record.rules, record.num_players, record.seed, options=record.options)
     if hasattr(game, "time_limit"):
         game.time_limit = time_limit
     judge = _JUDGES[record.game](game, seat, time_limit)
+    judge.samples = samples
     total = len(record.actions)
     for i, text in enumerate(record.actions):
         from solver.errors import IllegalActionError
@@ -191,7 +208,14 @@ def review_game(
             progress(i + 1, total)
     judge.finish()
     seconds = time.perf_counter() - start
-    return Review(record.game, seat, UNITS[record.game], tuple(judge.moves), seconds, unjudged=judge.unjudged)
+    note = NOTE
+    if samples and record.game == "contract":
+        note += (
+            f"; a take or call by the expected points over {samples} deals of the hidden cards resampled "
+            "from the player's view (best found)"
+        )
+    moves = tuple(judge.moves)
+    return Review(record.game, seat, UNITS[record.game], moves, seconds, note=note, unjudged=judge.unjudged)
 
 
 class _Judge:
@@ -203,6 +227,7 @@ class _Judge:
         self.time_limit = time_limit
         self.moves: list[Move] = []
         self.unjudged = 0
+        self.samples = 0
 
     def deal(self) -> int:
         return int(self.game._epoch())
@@ -467,12 +492,56 @@ class _Contract(_Judge):
             now, with_card, proven = 0, 0, False
         if with_card is None:
             with_card = now
-        value = {True: DISTANCE_POINTS * with_card, False: DISTANCE_POINTS * now}
-        loss = max(0, value[takes] - value[wants])
+        value: dict[bool, float] = {True: DISTANCE_POINTS * with_card, False: DISTANCE_POINTS * now}
+        if self.samples:
+            value = self._expected_points(index)
+            wants = value[True] < value[False]
+            best_action = type(action)(p) if wants == takes else _other(action)
+            proven = False  # a sample's mean: best found
+        loss = max(0.0, value[takes] - value[wants])
         self.moves.append(
             Move(index, self.deal(), "offer", str(action), str(best_action), value[takes], value[wants], loss, proven)
         )
         game.apply(action)
+
+    def _expected_points(self, index: int) -> dict[bool, float]:
+        """The seat's mean penalty points for the round, taking (True) or not (False) the discard on offer,
+        over ``samples`` deals resampled from the seat's view, both choices played on from the same deal
+        with the same future by ``greedy`` players (paired deals)."""
+        import random
+
+        from solver.contract.actions import CCall, CDecline, CNoCall, CTake
+        from solver.engine.players import GreedyPlayer
+
+        game = self.game
+        p = self.seat
+        rng = random.Random(game.seed * 1_000_003 + index)
+        choices = {True: CTake(p), False: CDecline(p)} if game.phase == "offer" else {True: CCall(p), False: CNoCall(p)}
+        total = {True: 0.0, False: 0.0}
+        for k in range(self.samples):
+            deal = game.resample(p, rng)
+            for want, choice in choices.items():
+                g = deal.clone()
+                before = g.totals[p]
+                epoch = g._epoch()
+                g.apply(choice)
+                players = [GreedyPlayer(k * 31 + q) for q in range(g.num_players)]
+                for _ in range(ROLLOUT_ACTIONS):
+                    if g.is_terminal() or g._epoch() != epoch:
+                        break
+                    g.apply(players[g.current_player()].choose(g))
+                ended = g.is_terminal() or g._epoch() != epoch
+                held = sum(g.rules.points(c) for c in g.hands[p])
+                total[want] += g.totals[p] - before if ended else held
+        return {want: total[want] / self.samples for want in total}
+
+
+def _other(action: Any) -> Any:
+    """The other choice of an offer: take for decline, call for no call, and back."""
+    from solver.contract.actions import CCall, CDecline, CNoCall, CTake
+
+    other = {CTake: CDecline, CDecline: CTake, CCall: CNoCall, CNoCall: CCall}[type(action)]
+    return other(action.player)
 
 
 def _removed(action: Any) -> Cards | None:

@@ -197,3 +197,36 @@ def test_the_plot_marks_losses() -> None:
     record = played("zsy", 1, ["random", "greedy", "solver", "random"])
     review = review_game(record, record.players.index("random"))
     assert loss_svg(review).count("#c0392b") == sum(1 for m in review.moves if m.loss)
+
+
+def test_sampled_offers_are_judged_by_expected_points_from_the_seats_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``samples`` a take or call is judged by the mean points over deals resampled from the seat's
+    view (``Game.resample``: never the real hidden cards), reproducibly, and marked "best found"."""
+    from solver.contract.game import ContractGame
+
+    record = played("contract", 0, KINDS)
+    seat = record.players.index("greedy")
+    calls: list[int] = []
+    real = ContractGame.resample
+
+    def spy(self: ContractGame, player: int, rng: Any) -> ContractGame:
+        calls.append(player)
+        return real(self, player, rng)
+
+    monkeypatch.setattr(ContractGame, "resample", spy)
+    first = review_game(record, seat, samples=3, time_limit=1.0)
+    offers = [m for m in first.moves if m.kind == "offer"]
+    assert offers and calls and set(calls) == {seat} and len(calls) == 3 * len(offers)
+    assert all(not m.proven and m.loss == max(0.0, m.taken_value - m.best_value) for m in offers)
+    assert all(m.best_value <= m.taken_value or m.taken == m.best for m in offers)
+    again = review_game(record, seat, samples=3, time_limit=1.0)
+    assert [m.to_json() for m in again.moves] == [m.to_json() for m in first.moves]
+    plain = review_game(record, seat, time_limit=1.0)
+    assert [m.taken_value for m in plain.moves if m.kind == "offer"] != [m.taken_value for m in offers]
+
+
+def test_samples_out_of_range_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(played("zsy", 1, KINDS).to_json())
+    result = runner.invoke(app, ["review", str(path), "--samples", "-1"])
+    assert result.exit_code == 2 and "samples" in result.output and "Traceback" not in result.output
