@@ -34,7 +34,9 @@ def review_cmd(
         Path | None,
         typer.Option("--mistakes", help="A folder: write the three biggest mistakes there as puzzle files."),
     ] = None,
-    plot: Annotated[Path | None, typer.Option("--plot", help="Write the per-move loss plot to this .svg file.")] = None,
+    plot: Annotated[
+        Path | None, typer.Option("--plot", help="Write the per-move loss plot to this .svg or .png file.")
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the review as one JSON object.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
@@ -43,8 +45,8 @@ def review_cmd(
     from solver.engine import load_record
     from solver.engine.review import loss_svg, review_game
 
-    if plot is not None and plot.suffix.lower() != ".svg":
-        bad_input(f"--plot must end in .svg, not {plot.name[-40:]!r}")
+    if plot is not None and plot.suffix.lower() not in (".svg", ".png"):
+        bad_input(f"--plot must end in .svg or .png, not {plot.name[-40:]!r}")
     if plot is not None and not plot.parent.is_dir():
         bad_input(f"--plot: no such folder {str(plot.parent)[-60:]}")
     if mistakes is not None and mistakes.exists() and not mistakes.is_dir():
@@ -72,7 +74,13 @@ def review_cmd(
         bad_input(f"{record}: {exc}" if str(record) not in str(exc) else str(exc))
     written = _export(review, mistakes) if mistakes is not None else []
     if plot is not None:
-        write_output(plot, loss_svg(review).encode())
+        svg = loss_svg(review)
+        if plot.suffix.lower() == ".png":
+            from solver.picture import svg_to_png
+
+            write_output(plot, svg_to_png(svg))
+        else:
+            write_output(plot, svg.encode())
     if json_out:
         data = review.to_json()
         data["file"] = str(record)

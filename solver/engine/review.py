@@ -608,12 +608,12 @@ def loss_svg(review: Review, width: int = 640, height: int = 200) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
         f'<rect width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{pad}" y="18" font-family="sans-serif" font-size="12">'
+        f'<text x="{pad}" y="18" font-family="Liberation Sans, sans-serif" font-size="12">'
         f"{escape(review.game)}, seat {review.seat}: loss per decision ({escape(review.unit)}); "
         f"total {review.total:g}, accuracy {review.accuracy:.1f}%</text>",
         f'<line x1="{pad}" y1="{base}" x2="{width - pad}" y2="{base}" stroke="black"/>',
-        f'<text x="4" y="{pad + 4}" font-family="sans-serif" font-size="10">{top:g}</text>',
-        f'<text x="4" y="{base}" font-family="sans-serif" font-size="10">0</text>',
+        f'<text x="4" y="{pad + 4}" font-family="Liberation Sans, sans-serif" font-size="10">{top:g}</text>',
+        f'<text x="4" y="{base}" font-family="Liberation Sans, sans-serif" font-size="10">0</text>',
     ]
     last = None
     for i, m in enumerate(moves):

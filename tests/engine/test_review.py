@@ -154,6 +154,9 @@ def test_cli_text_plot_and_note(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "judged on what the player knew" in result.stdout and "accuracy" in result.stdout
     assert svg.read_text().startswith("<svg") and svg.read_text().count("<rect") > 2
+    png = tmp_path / "loss.png"
+    assert runner.invoke(app, ["review", str(path), "--seat", "0", "--plot", str(png), "-q"]).exit_code == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
 
 
 def test_the_human_seat_is_the_default(tmp_path: Path) -> None:
@@ -174,7 +177,7 @@ def test_the_human_seat_is_the_default(tmp_path: Path) -> None:
     ("args", "words"),
     [
         (["--seat", "7"], "seats 0-3"),
-        (["--plot", "x.png"], ".svg"),
+        (["--plot", "x.gif"], ".svg or .png"),
         (["--time-limit", "0"], "time-limit"),
     ],
 )
