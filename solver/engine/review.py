@@ -43,7 +43,7 @@ from typing import Any
 
 from solver.cards import Cards
 from solver.engine.base import Game, GameRecord
-from solver.errors import PuzzleError, SolverTimeout, Status
+from solver.errors import IllegalActionError, PuzzleError, SolverTimeout, Status
 
 __all__ = ["DISTANCE_POINTS", "MAX_SAMPLES", "NOTE", "Move", "Review", "human_seat", "loss_svg", "review_game"]
 
@@ -197,8 +197,6 @@ def review_game(
     judge.samples = samples
     total = len(record.actions)
     for i, text in enumerate(record.actions):
-        from solver.errors import IllegalActionError
-
         try:
             action = game.parse_action(text)
             judge.step(i, action)
@@ -235,8 +233,6 @@ class _Judge:
     def step(self, index: int, action: Any) -> None:
         game = self.game
         if action.player != game.current_player():
-            from solver.errors import IllegalActionError
-
             raise IllegalActionError(f"it is player {game.current_player()}'s turn, not player {action.player}'s")
         if action.player == self.seat:
             self.judge(index, action)
