@@ -365,6 +365,7 @@ from cli import post_cmds  # noqa: E402
 app.command("post")(post_cmds.post_cmd)
 app.command("daily")(post_cmds.daily_cmd)
 app.command("book")(post_cmds.book_cmd)
+app.command("review")(importlib.import_module("cli.review_cmds").review_cmd)
 
 
 @app.command()

@@ -212,3 +212,23 @@ def test_a_lead_endgame_fits_its_shape_and_the_shape_can_fail() -> None:
     gen = lines_of(["generate", "zsy", "--question", "lead", "--difficulty", "easy", "--count", "1", "--json", "-q"])
     fits(gen[0], "generate")
     assert gen[0]["position"]["opponent"] and gen[0]["meta"]["kind"] == "lead"
+
+
+# --- issue 40: shanghai review --json ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["manipulation", "contract", "zsy"])
+def test_review_fits_its_shape_and_the_shape_can_fail(game: str, tmp_path: Path) -> None:
+    from solver.engine import new_game
+    from solver.engine.base import play_game
+    from solver.engine.players import make_players
+
+    kinds = ["random", "greedy", "solver", "random"]
+    options = {"max_rounds": 1} if game == "contract" else {"max_hands": 1}
+    g = play_game(new_game(game, {}, 4, 3, options=options), make_players(kinds, 3))
+    path = tmp_path / "game.json"
+    path.write_text(g.record(kinds).to_json())
+    row = lines_of(["review", "--json", "--time-limit", "1", str(path), "--mistakes", str(tmp_path / "m")])[0]
+    fits(row, "review")
+    assert row["moves"] and problems({**row, "moves": [{**row["moves"][0], "loss": "1"}]}, SCHEMAS["review"])
+    assert problems({**row, "surprise": 1}, SCHEMAS["review"])
