@@ -254,6 +254,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         self.shuffles: list[int] = []  # the log index of each reshuffle's first chance step
         self.record: list[tuple[int, str]] = []  # what the players observed: (PUBLIC or the one player, text)
         self.turn_start = 0  # the log index of the first step of the engine action in progress
+        self.deal_start = _Kept(None)  # (log length, a clone of this state) when the current deal began
 
     def current_player(self) -> int:
         """The player to act, CHANCE before and during a deal, TERMINAL at the end."""
@@ -282,6 +283,9 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
     def _apply_action(self, action: int) -> None:
         action = int(action)
         if self.turn is None or self.deal is not None or self.reshuffle is not None:
+            if self.deal is not None and not self.dealt and self.reshuffle is None:  # a resample replays from here
+                self.deal_start = _Kept(None)  # (not kept in the copy)
+                self.deal_start = _Kept((len(self.log), self.clone()))
             self.log.append((int(pyspiel.PlayerId.CHANCE), action))
             self._chance(action)
             return

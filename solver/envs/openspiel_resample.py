@@ -4,8 +4,9 @@ The cards of the current deal that the player has not seen
 (:func:`solver.envs.openspiel_deal.hidden_slots`) are dealt among their
 slots anew, uniformly, and so are the slots of each of the round's
 Contract reshuffles that the player did not draw (the pile's cards are
-public, their order is not); the game is replayed from its first state:
-the same seed, the same earlier deals, the new deal, the player's own
+public, their order is not); the game is replayed from the state kept
+where the current deal began (``ShanghaiState.deal_start``: the same seed
+and earlier deals as taken), with the new deal, the player's own
 steps as taken (their selections and cancels are in their information
 state), every other player's engine actions by their index paths
 (:meth:`~solver.envs.turn.Codec.encode`: another player's picks and
@@ -14,11 +15,14 @@ player. The result is a state of the game reached by its own history,
 so ``game.new_initial_state()`` and ``apply_action`` over its
 ``history()`` give it again.
 
-A new deal is kept only if the replay is legal and gives the player the
-same information state: some actions tell more than the cards they
-show (a Zheng Shang You tribute is the highest card; a Manipulation
-draw says the player could not play), and a deal that contradicts them
-is dealt again, up to :data:`TRIES` times. When none of those fits, a
+A new deal is kept only if it fits the history: some actions tell more
+than the cards they show (a Zheng Shang You tribute is the highest card;
+a Manipulation draw says the player could not play), and a deal that
+contradicts them is dealt again, up to :data:`TRIES` times. A deal is
+judged on the engine game alone (:class:`Judge`: the deal's engine
+actions replayed with the new cards, the other players' checked for
+legality), and only the deal kept is replayed through the action space
+(and its information state compared, as a guard). When none of those fits, a
 Markov chain over the deals that fit, started from the true deal, swaps
 hidden cards (:func:`_chain`, :data:`CHAIN_TRIES` proposals), so the true
 hidden cards come back only when no swap fits the history.
@@ -27,15 +31,15 @@ hidden cards come back only when no swap fits the history.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solver.cards import ALL_CARDS
-from solver.envs.openspiel_deal import hidden_slots
+from solver.envs.openspiel_deal import hidden_slots, install
 
 if TYPE_CHECKING:
     from solver.envs.openspiel import ShanghaiState
 
-__all__ = ["CHAIN_TRIES", "TRIES", "replay", "resample"]
+__all__ = ["CHAIN_TRIES", "TRIES", "Judge", "fits", "replay", "resample"]
 
 TRIES = 20
 CHAIN_TRIES = 200
@@ -52,16 +56,75 @@ def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiS
         return state.clone()  # type: ignore[no-any-return]
     seen = state.information_state_string(player)
     outcome = {k: a for k, (_, a) in enumerate(state.log)}
+    judge = Judge(state, player)
     for _ in range(TRIES):
         new_outcomes: dict[int, int] = {}
         for group in groups:
             cards = [outcome[k] for k in group]
             rng.shuffle(cards)
             new_outcomes.update(zip(group, cards))
-        new = _fitting(state, player, new_outcomes, seen)
-        if new is not None:
-            return new
-    return _chain(state, player, groups, outcome, seen, rng)
+        if judge(new_outcomes):
+            new = _fitting(state, player, new_outcomes, seen)
+            if new is not None:
+                return new
+    return _chain(state, player, groups, outcome, seen, rng, judge)
+
+
+def fits(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> bool:
+    """True if the chance ``outcomes`` (log index: card) fit the history ``player`` saw (:class:`Judge`)."""
+    return Judge(state, player)(outcomes)
+
+
+class Judge:
+    """Whether chance outcomes fit the history a player saw, judged on the engine game alone.
+
+    The current deal's engine actions are replayed from the deal's start with the new cards and must
+    be legal. Only the other players' actions are checked (the player's own hand and every public
+    card are the same, so theirs stay legal); a Manipulation play only under ``must_play``
+    ``more_than_one`` (:meth:`~solver.manipulation.game.ManipulationGame._play_error`, without
+    listing the position's plays: its cards, table and opening are public), and the Manipulation solver answers, cached by position (the table, the
+    hand, opened or not), are shared by the deals one judge sees. No question of the env's action
+    space is asked, so a deal is judged in a fraction of a replay's time; :func:`replay` then builds
+    the state once.
+    """
+
+    def __init__(self, state: ShanghaiState, player: int) -> None:
+        assert state.turn is not None
+        self.player = player
+        self.deal, self.dealt, self.start = state.start.value
+        self.last = _last_deal(state)
+        log = state.log
+        self.stocks: list[list[tuple[int, int]]] = []  # per reshuffle of the round: (log index, card)
+        for f in (k for k in state.shuffles if k > self.last):
+            end = next((k for k in range(f, len(log)) if log[k][0] != CHANCE), len(log))
+            self.stocks.append([(k, log[k][1]) for k in range(f, end)])
+        self.actions = state.turn.game.history[state.started :]
+        self.manipulation = state.params.name == "manipulation"
+        self.caches: tuple[dict[Any, Any], ...] = ({}, {}, {})
+
+    def __call__(self, outcomes: dict[int, int]) -> bool:
+        """True if the engine actions of the deal are legal with ``outcomes`` in place of the log's."""
+        game: Any = self.start.clone()
+        install(game, self.deal, [outcomes.get(self.last + i, d) for i, d in enumerate(self.dealt)])
+        if self.manipulation:
+            game._cache, game._questions, game._openings = self.caches
+        pending = [[ALL_CARDS[outcomes.get(k, c)] for k, c in stock] for stock in self.stocks]
+        for action in self.actions:
+            if pending and getattr(game, "next_stock", None) is None:
+                game.next_stock = pending[0]  # a Contract round's next reshuffle
+            shuffles = getattr(game, "reshuffles", 0)
+            if action.player != self.player:
+                if self.manipulation and type(action).__name__ == "MPlay":
+                    # its cards were public, its table valid and its opening public: only how many
+                    # cards it must hold (``more_than_one``) asks about the rest of the hand
+                    if game.rules.must_play == "more_than_one" and game._play_error(action) is not None:
+                        return False
+                elif not game.is_legal(action):
+                    return False
+            game.apply_listed(action)
+            if pending and getattr(game, "reshuffles", 0) != shuffles:
+                pending.pop(0)
+        return True
 
 
 def _hidden(state: ShanghaiState, player: int) -> list[list[int]]:
@@ -106,6 +169,7 @@ def _chain(
     outcome: dict[int, int],
     seen: str,
     rng: random.Random,
+    judge: Judge,
 ) -> ShanghaiState:
     """A Metropolis chain over the deals that fit the history, started from the true deal.
 
@@ -119,30 +183,36 @@ def _chain(
     """
     pairs = [len(g) * (len(g) - 1) for g in groups]
     current = {k: outcome[k] for g in groups for k in g}
-    kept: ShanghaiState | None = None
+    kept: dict[int, int] | None = None
     for _ in range(CHAIN_TRIES):
         group = rng.choices(groups, pairs)[0]
         i, j = rng.sample(group, 2)
         if current[i] == current[j]:
             continue  # the same card (two decks): the same deal
         current[i], current[j] = current[j], current[i]
-        new = _fitting(state, player, current, seen)
-        if new is None:
-            current[i], current[j] = current[j], current[i]
+        if judge(current):
+            kept = dict(current)
         else:
-            kept = new
-    return kept if kept is not None else state.clone()
+            current[i], current[j] = current[j], current[i]
+    new = _fitting(state, player, kept, seen) if kept is not None else None
+    return new if new is not None else state.clone()
 
 
 def replay(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> ShanghaiState:
     """``state``'s game played again with the chance steps ``outcomes`` (log index: outcome) in place of
     the ones taken (module docstring)."""
     assert state.turn is not None
-    new: ShanghaiState = state.get_game().new_initial_state()
     history, log, completed = state.turn.game.history, state.log, state.completed
+    snapshot = state.deal_start.value
+    if snapshot is not None and all(k >= snapshot[0] for k in outcomes):  # from the current deal's start
+        first: int = snapshot[0]
+        new: ShanghaiState = snapshot[1].clone()
+    else:
+        first, new = 0, state.get_game().new_initial_state()
     group: list[int] = []  # the steps of the engine action in progress
-    e = 0
-    for k, (p, action) in enumerate(log):
+    e = sum(1 for c in completed if c <= first)
+    for k in range(first, len(log)):
+        p, action = log[k]
         if p == CHANCE:
             new.apply_action(outcomes.get(k, action))
             continue
