@@ -30,11 +30,13 @@ hidden cards come back only when no swap fits the history.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import TYPE_CHECKING, Any
 
-from solver.cards import ALL_CARDS
-from solver.envs.openspiel_deal import hidden_slots, install
+from solver.cards import ALL_CARDS, Card, Cards
+from solver.engine.search import floor_sub
+from solver.envs.openspiel_deal import _lose, hidden_slots, install
 
 if TYPE_CHECKING:
     from solver.envs.openspiel import ShanghaiState
@@ -78,14 +80,20 @@ def fits(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> bool:
 class Judge:
     """Whether chance outcomes fit the history a player saw, judged on the engine game alone.
 
-    The current deal's engine actions are replayed from the deal's start with the new cards and must
-    be legal. Only the other players' actions are checked (the player's own hand and every public
-    card are the same, so theirs stay legal); a Manipulation play only under ``must_play``
-    ``more_than_one`` (:meth:`~solver.manipulation.game.ManipulationGame._play_error`, without
-    listing the position's plays: its cards, table and opening are public), and the Manipulation solver answers, cached by position (the table, the
-    hand, opened or not), are shared by the deals one judge sees. No question of the env's action
-    space is asked, so a deal is judged in a fraction of a replay's time; :func:`replay` then builds
-    the state once.
+    Only the other players' actions can contradict a deal (the player's own hand and every public
+    card are the same, so theirs stay legal). The judge follows the true deal once: before each
+    other player's action that asks about hidden cards it keeps the engine game as it stood (a
+    *check*) and which slots each hand then held (a card is followed from its slot as
+    :func:`~solver.envs.openspiel_deal.hidden_slots` follows it). A deal is judged by putting, at
+    each check, every other player's hand as the deal makes it (the held slots' new cards, the
+    rest as they were) and asking the engine whether the action is legal; nothing is replayed.
+    Checked: every other player's action, except a Manipulation play (its cards, table and
+    opening are public), whose count is checked under ``must_play`` ``more_than_one`` only
+    (:meth:`~solver.manipulation.game.ManipulationGame.required`). The Manipulation solver answers,
+    cached by position (the table, the hand, opened or not), are shared by every check and deal one
+    judge sees. In a Contract round with a reshuffle (its stock's slots are dealt anew too) the deal's
+    actions are replayed on the engine game instead (:meth:`_replayed`). :func:`replay` then builds
+    the kept deal's state once.
     """
 
     def __init__(self, state: ShanghaiState, player: int) -> None:
@@ -101,26 +109,83 @@ class Judge:
         self.actions = state.turn.game.history[state.started :]
         self.manipulation = state.params.name == "manipulation"
         self.caches: tuple[dict[Any, Any], ...] = ({}, {}, {})
+        # per check: the game before the action, the action, and per other player the hand's cards
+        # (the log index of the slot each came from, None for no slot, and the true card)
+        self.checks: list[tuple[Any, Any, dict[int, list[tuple[int | None, Card]]]]] = []
+        self.slots: list[set[int]] = []  # per check, the slots its hands hold
+        if not self.stocks:
+            self._follow()
 
-    def __call__(self, outcomes: dict[int, int]) -> bool:
-        """True if the engine actions of the deal are legal with ``outcomes`` in place of the log's."""
+    def _follow(self) -> None:
+        """Keep the checks along the true deal (class docstring)."""
+        game: Any = self.start.clone()
+        deal, player = self.deal, self.player
+        held: list[list[tuple[int | None, Card]]] = []
+        slot = 0
+        for q, n in enumerate(deal.hand_slots):
+            held.append([(self.last + slot + k, ALL_CARDS[self.dealt[slot + k]]) for k in range(n)])
+            held[q].extend((None, c) for c in deal.fixed[q])
+            slot += n
+        stock = [self.last + k for k in range(slot, slot + deal.stock_slots)]
+        for action in self.actions:
+            if action.player != player and self._asks(game, action):
+                check = game.clone()
+                if self.manipulation:
+                    check._cache, check._questions, check._openings = self.caches
+                cards = {q: list(h) for q, h in enumerate(held) if q != player}
+                self.checks.append((check, action, cards))
+                self.slots.append({k for h in cards.values() for k, _ in h if k is not None})
+            hands, before = list(game.hands), list(getattr(game, "stock", ()))
+            game.apply_listed(action)
+            after = list(getattr(game, "stock", ()))
+            popped = list(zip(stock[len(after) :], before[len(after) :]))
+            del stock[len(after) :]
+            for q, hand in enumerate(game.hands):
+                _lose(held[q], floor_sub(hands[q], hand))
+                for card in floor_sub(hand, hands[q]):
+                    got = next((k for k, (_, c) in enumerate(popped) if c == card), None)
+                    held[q].append((popped.pop(got)[0] if got is not None else None, card))
+
+    def _asks(self, game: Any, action: Any) -> bool:
+        """True if the legality of ``action`` (another player's) may depend on hidden cards."""
+        if self.manipulation and type(action).__name__ == "MPlay":
+            return bool(game.rules.must_play == "more_than_one")
+        return True
+
+    def __call__(self, outcomes: dict[int, int], changed: tuple[int, ...] = ()) -> bool:
+        """True if the engine actions of the deal are legal with ``outcomes`` in place of the log's.
+
+        ``changed``: the log indexes in which ``outcomes`` differ from a deal known to fit; only the
+        checks whose hands hold one of them are asked (the others are as in that deal).
+        """
+        if self.stocks:
+            return self._replayed(outcomes)
+        for n, (game, action, cards) in enumerate(self.checks):
+            if changed and not any(k in self.slots[n] for k in changed):
+                continue
+            for q, held in cards.items():
+                game.hands[q] = Cards(c if k is None or k not in outcomes else ALL_CARDS[outcomes[k]] for k, c in held)
+            game._legal_key = -1  # the listing cache is per position, and the hands changed
+            if self.manipulation and type(action).__name__ == "MPlay":
+                played = len(Cards(c for m in action.table for c in m.cards) - game._table_cards())
+                if played < game.required():
+                    return False
+            elif not game.is_legal(action):
+                return False
+        return True
+
+    def _replayed(self, outcomes: dict[int, int]) -> bool:
+        """The deal's engine actions replayed on the engine game with ``outcomes``: the other players'
+        legal (a round with a reshuffle, whose stocks' slots the checks do not follow)."""
         game: Any = self.start.clone()
         install(game, self.deal, [outcomes.get(self.last + i, d) for i, d in enumerate(self.dealt)])
-        if self.manipulation:
-            game._cache, game._questions, game._openings = self.caches
         pending = [[ALL_CARDS[outcomes.get(k, c)] for k, c in stock] for stock in self.stocks]
         for action in self.actions:
             if pending and getattr(game, "next_stock", None) is None:
                 game.next_stock = pending[0]  # a Contract round's next reshuffle
             shuffles = getattr(game, "reshuffles", 0)
-            if action.player != self.player:
-                if self.manipulation and type(action).__name__ == "MPlay":
-                    # its cards were public, its table valid and its opening public: only how many
-                    # cards it must hold (``more_than_one``) asks about the rest of the hand
-                    if game.rules.must_play == "more_than_one" and game._play_error(action) is not None:
-                        return False
-                elif not game.is_legal(action):
-                    return False
+            if action.player != self.player and not game.is_legal(action):
+                return False
             game.apply_listed(action)
             if pending and getattr(game, "reshuffles", 0) != shuffles:
                 pending.pop(0)
@@ -190,7 +255,7 @@ def _chain(
         if current[i] == current[j]:
             continue  # the same card (two decks): the same deal
         current[i], current[j] = current[j], current[i]
-        if judge(current):
+        if judge(current, (i, j)):
             kept = dict(current)
         else:
             current[i], current[j] = current[j], current[i]
@@ -246,8 +311,9 @@ def _starts_deal(log: list[tuple[int, int]], k: int) -> bool:
     return log[k][0] == CHANCE and (k == SEED or (k > SEED and log[k - 1][0] != CHANCE))
 
 
-def _measure(names: list[str], states: int = 12) -> None:  # pragma: no cover - a measuring command
-    """Print, per game, how often a resample dealt cards anew and its median time (docs/envs.md)."""
+def _measure(names: list[str], states: int = 40) -> None:  # pragma: no cover - a measuring command
+    """Print, per game, how often a resample dealt cards anew, its median, 95th percentile and
+    slowest times over ``states`` random positions of every depth (docs/envs.md)."""
     import statistics
     import time
 
@@ -257,13 +323,11 @@ def _measure(names: list[str], states: int = 12) -> None:  # pragma: no cover - 
         game = pyspiel.load_game(name)
         rng = random.Random(1)
         times: list[float] = []
+        depths: list[int] = []
         anew = later = 0
         for _ in range(states):
             state = game.new_initial_state()
-            while state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            for _ in range(rng.choice((20, 60, 150, 300))):  # random steps (a later hand's deal included)
+            for _ in range(rng.choice((60, 120, 250, 500, 1000, 2000))):  # random steps, chance ones included
                 if state.is_terminal():
                     break
                 if state.is_chance_node():
@@ -271,16 +335,20 @@ def _measure(names: list[str], states: int = 12) -> None:  # pragma: no cover - 
                     state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
                 else:
                     state.apply_action(rng.choice(state.legal_actions()))
-            if state.is_terminal():
+            if state.is_terminal() or state.is_chance_node():
                 continue
             assert state.turn is not None
             later += state.turn.game._epoch() > 1
+            depths.append(len(state.history()))
             start = time.perf_counter()
             new = state.resample_from_infostate(state.current_player(), rng.random)
             times.append(time.perf_counter() - start)
             anew += new.history() != state.history()
+        times.sort()
+        p95 = times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)]
         print(
-            f"| `{name}` | {anew} of {len(times)} ({later} in a later hand) | {statistics.median(times) * 1000:.0f} ms |"
+            f"| `{name}` | {len(times)} ({later} in a later hand), {min(depths)}-{max(depths)} steps | {anew} "
+            f"| {statistics.median(times) * 1000:.0f} ms | {p95 * 1000:.0f} ms | {times[-1] * 1000:.0f} ms |"
         )
 
 

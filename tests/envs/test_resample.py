@@ -50,6 +50,14 @@ def test_the_judge_accepts_exactly_the_deals_whose_replay_fits(name: str) -> Non
             verdict = judge(outcomes)
             assert verdict == (_fitting(state, player, outcomes, seen) is not None)
             verdicts[verdict] += 1
+        for _ in range(6):  # one swap from the true deal (which fits), judged by the checks it touches
+            group = rng.choice(groups)
+            i, j = rng.sample(group, 2)
+            swapped = {k: state.log[k][1] for g in groups for k in g}
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            verdict = judge(swapped, (i, j))
+            assert verdict == judge(swapped) == (_fitting(state, player, swapped, seen) is not None)
+            verdicts[verdict] += 1
     assert verdicts[True] >= 1
 
 
