@@ -83,10 +83,13 @@ class Judge:
     Only the other players' actions can contradict a deal (the player's own hand and every public
     card are the same, so theirs stay legal). The judge follows the true deal once: before each
     other player's action that asks about hidden cards it keeps the engine game as it stood (a
-    *check*) and which slots each hand then held (a card is followed from its slot as
+    *check*) and which slots the mover's hand then held (a card is followed from its slot as
     :func:`~solver.envs.openspiel_deal.hidden_slots` follows it). A deal is judged by putting, at
-    each check, every other player's hand as the deal makes it (the held slots' new cards, the
-    rest as they were) and asking the engine whether the action is legal; nothing is replayed.
+    each check, the mover's hand as the deal makes it (the held slots' new cards, the rest as they
+    were) and asking the engine whether the action is legal; nothing is replayed. (An action's
+    legality asks only its mover's hand and public facts: a Zheng Shang You tribute is the giver's
+    highest card, a Manipulation draw or pass says the mover could not play, the cards of a play
+    were the mover's; ``tests/envs/test_resample.py`` compares the verdicts with a whole replay.)
     Checked: every other player's action, except a Manipulation play (its cards, table and
     opening are public), whose count is checked under ``must_play`` ``more_than_one`` only
     (:meth:`~solver.manipulation.game.ManipulationGame.required`). The Manipulation solver answers,
@@ -132,7 +135,7 @@ class Judge:
                 check = game.clone()
                 if self.manipulation:
                     check._cache, check._questions, check._openings = self.caches
-                cards = {q: list(h) for q, h in enumerate(held) if q != player}
+                cards = {action.player: list(held[action.player])}  # legality asks the mover's hand only
                 self.checks.append((check, action, cards))
                 self.slots.append({k for h in cards.values() for k, _ in h if k is not None})
             hands, before = list(game.hands), list(getattr(game, "stock", ()))
