@@ -254,6 +254,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         self.shuffles: list[int] = []  # the log index of each reshuffle's first chance step
         self.record: list[tuple[int, str]] = []  # what the players observed: (PUBLIC or the one player, text)
         self.turn_start = 0  # the log index of the first step of the engine action in progress
+        self.trusted = False  # True while a resample replays steps known to be legal (no masks)
         self.deal_start = _Kept(None)  # (log length, a clone of this state) when the current deal began
 
     def current_player(self) -> int:
@@ -299,7 +300,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         game = self.turn.game
         deal_number = game._epoch()
         hands = list(game.hands)
-        done = self.turn.apply(action)
+        done = self.turn.apply(action, check=not self.trusted)
         if done is not None:
             self.completed.append(step)
             self.turn_start = len(self.log)

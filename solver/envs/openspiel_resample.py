@@ -94,9 +94,11 @@ class Judge:
     opening are public), whose count is checked under ``must_play`` ``more_than_one`` only
     (:meth:`~solver.manipulation.game.ManipulationGame.required`). The Manipulation solver answers,
     cached by position (the table, the hand, opened or not), are shared by every check and deal one
-    judge sees. In a Contract round with a reshuffle (its stock's slots are dealt anew too) the deal's
-    actions are replayed on the engine game instead (:meth:`_replayed`). :func:`replay` then builds
-    the kept deal's state once.
+    judge sees. A Contract action's legality asks nothing hidden (its cards are public and were the
+    mover's; a lay-down's rules, a discard's, a lay-off's read those cards, the table and the hand's
+    size: :meth:`~solver.contract.game.ContractGame.verify`), so every Contract deal fits; a round
+    of another game with a reshuffle would be replayed on the engine game (:meth:`_replayed`).
+    :func:`replay` then builds the kept deal's state once.
     """
 
     def __init__(self, state: ShanghaiState, player: int) -> None:
@@ -111,12 +113,13 @@ class Judge:
             self.stocks.append([(k, log[k][1]) for k in range(f, end)])
         self.actions = state.turn.game.history[state.started :]
         self.manipulation = state.params.name == "manipulation"
+        self.contract = state.params.name == "contract"
         self.caches: tuple[dict[Any, Any], ...] = ({}, {}, {})
         # per check: the game before the action, the action, and per other player the hand's cards
         # (the log index of the slot each came from, None for no slot, and the true card)
         self.checks: list[tuple[Any, Any, dict[int, list[tuple[int | None, Card]]]]] = []
         self.slots: list[set[int]] = []  # per check, the slots its hands hold
-        if not self.stocks:
+        if not self.stocks and not self.contract:
             self._follow()
 
     def _follow(self) -> None:
@@ -161,6 +164,8 @@ class Judge:
         ``changed``: the log indexes in which ``outcomes`` differ from a deal known to fit; only the
         checks whose hands hold one of them are asked (the others are as in that deal).
         """
+        if self.contract:
+            return True  # (class docstring)
         if self.stocks:
             return self._replayed(outcomes)
         for n, (game, action, cards) in enumerate(self.checks):
@@ -277,8 +282,27 @@ def replay(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> Shang
         new: ShanghaiState = snapshot[1].clone()
     else:
         first, new = 0, state.get_game().new_initial_state()
-    group: list[int] = []  # the steps of the engine action in progress
     e = sum(1 for c in completed if c <= first)
+    new.trusted = True  # every step below was legal (taken, or another player's legal action's path)
+    try:
+        _replay_from(new, player, outcomes, first, e, history, log, completed)
+    finally:
+        new.trusted = False
+    return new
+
+
+def _replay_from(
+    new: ShanghaiState,
+    player: int,
+    outcomes: dict[int, int],
+    first: int,
+    e: int,
+    history: list[Any],
+    log: list[tuple[int, int]],
+    completed: list[int],
+) -> None:
+    """:func:`replay`'s steps from log index ``first`` (the ``e``-th engine action) on."""
+    group: list[int] = []  # the steps of the engine action in progress
     for k in range(first, len(log)):
         p, action = log[k]
         if p == CHANCE:
@@ -294,7 +318,6 @@ def replay(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> Shang
             group, e = [], e + 1
     if group and log[-1][0] == player:  # the player's selection in progress (another's is dropped)
         _apply(new, group)
-    return new
 
 
 def _apply(state: ShanghaiState, actions: list[int]) -> None:
