@@ -217,6 +217,17 @@ class _Kept:
         return self
 
 
+class _Fresh:
+    """A value a state keeps for itself only: a clone starts with a new, empty one."""
+
+    def __init__(self) -> None:
+        self.value: dict[Any, Any] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Fresh:
+        del memo
+        return _Fresh()
+
+
 @dataclass
 class _Reshuffle:
     """A Contract reshuffle being dealt, one chance node a slot of the new stock (top card last): the
@@ -255,6 +266,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         self.record: list[tuple[int, str]] = []  # what the players observed: (PUBLIC or the one player, text)
         self.turn_start = 0  # the log index of the first step of the engine action in progress
         self.trusted = False  # True while a resample replays steps known to be legal (no masks)
+        self.judges = _Fresh()  # a resample's judges, by (player, log length): reused by later resamples
         self.deal_start = _Kept(None)  # (log length, a clone of this state) when the current deal began
 
     def current_player(self) -> int:

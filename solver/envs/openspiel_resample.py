@@ -58,7 +58,11 @@ def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiS
         return state.clone()  # type: ignore[no-any-return]
     seen = state.information_state_string(player)
     outcome = {k: a for k, (_, a) in enumerate(state.log)}
-    judge = Judge(state, player)
+    judges = state.judges.value  # (one state asked again, as a search asks once a simulation)
+    judge = judges.get((player, len(state.log)))
+    if judge is None:
+        judges.clear()  # (the state moved on)
+        judge = judges[player, len(state.log)] = Judge(state, player)
     for _ in range(TRIES):
         new_outcomes: dict[int, int] = {}
         for group in groups:
