@@ -217,6 +217,16 @@ class _Kept:
         return self
 
 
+class _Items(list):  # type: ignore[type-arg]
+    """A list of immutable items (ints, tuples of ints and strings): a deep copy is a shallow one (a
+    state's log and record grow with the game, and copying each item made a clone of a long game
+    cost milliseconds: 16 ms after 5,000 steps of Contract, most of a ``random_sim_test`` step)."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Items:
+        del memo
+        return _Items(self)
+
+
 class _Fresh:
     """A value a state keeps for itself only: a clone starts with a new, empty one."""
 
@@ -259,11 +269,11 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         self.left: list[int] = []
         self.start = _Kept(None)  # the engine game as the current deal left it (a clone)
         self.started = 0  # the engine history's length when the current deal was installed
-        self.log: list[tuple[int, int]] = []  # (player or CHANCE, action) of every step, in order
-        self.completed: list[int] = []  # for each engine action, the log length after its player's last step
+        self.log: list[tuple[int, int]] = _Items()  # (player or CHANCE, action) of every step, in order
+        self.completed: list[int] = _Items()  # for each engine action, the log length after its player's last step
         self.reshuffle: _Reshuffle | None = None  # a Contract reshuffle being dealt
         self.shuffles: list[int] = []  # the log index of each reshuffle's first chance step
-        self.record: list[tuple[int, str]] = []  # what the players observed: (PUBLIC or the one player, text)
+        self.record: list[tuple[int, str]] = _Items()  # what the players observed: (PUBLIC or the one player, text)
         self.turn_start = 0  # the log index of the first step of the engine action in progress
         self.trusted = False  # True while a resample replays steps known to be legal (no masks)
         self.judges = _Fresh()  # a resample's judges, by (player, log length): reused by later resamples
