@@ -276,6 +276,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         self.record: list[tuple[int, str]] = _Items()  # what the players observed: (PUBLIC or the one player, text)
         self.turn_start = 0  # the log index of the first step of the engine action in progress
         self.trusted = False  # True while a resample replays steps known to be legal (no masks)
+        self.records = _Fresh()  # per (player, private): the record entries read so far, and their texts
         self.judges = _Fresh()  # a resample's judges, by (player, log length): reused by later resamples
         self.deal_start = _Kept(None)  # (log length, a clone of this state) when the current deal began
 
@@ -425,9 +426,11 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
     def record_of(self, player: int, private: bool = True) -> list[str]:
         """``player``'s record: the public entries and, if ``private``, their own (module
         :mod:`solver.envs.openspiel_history`)."""
-        if not private:
-            return [text for who, text in self.record if who == _PUBLIC]
-        return [text for who, text in self.record if who in (_PUBLIC, player)]
+        done, out = self.records.value.get((player, private), (0, []))
+        wanted = (_PUBLIC,) if not private else (_PUBLIC, player)
+        out.extend(text for who, text in self.record[done:] if who in wanted)  # (the record only grows)
+        self.records.value[player, private] = (len(self.record), out)
+        return list(out)
 
     def turn_steps(self, player: int) -> list[int]:
         """``player``'s steps of the engine action in progress (none unless it is theirs to make)."""
@@ -444,7 +447,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
             r = self.reshuffle
             return f"reshuffling the pile: {len(r.dealt)} of {len(r.dealt) + sum(r.left)} cards"
         game = self.turn.game
-        return json.dumps({"to_move": game.current_player(), "history": [str(a) for a in game.history][-20:]})
+        return json.dumps({"to_move": game.current_player(), "history": [str(a) for a in game.history[-20:]]})
 
 
 _PUBLIC = -1  # a record entry every player observes
