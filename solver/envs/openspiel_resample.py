@@ -4,8 +4,9 @@ The cards of the current deal that the player has not seen
 (:func:`solver.envs.openspiel_deal.hidden_slots`) are dealt among their
 slots anew, uniformly, and so are the slots of each of the round's
 Contract reshuffles that the player did not draw (the pile's cards are
-public, their order is not); the game is replayed from its first state:
-the same seed, the same earlier deals, the new deal, the player's own
+public, their order is not); the game is replayed from the state kept
+where the current deal began (``ShanghaiState.deal_start``: the same seed
+and earlier deals as taken), with the new deal, the player's own
 steps as taken (their selections and cancels are in their information
 state), every other player's engine actions by their index paths
 (:meth:`~solver.envs.turn.Codec.encode`: another player's picks and
@@ -14,11 +15,14 @@ player. The result is a state of the game reached by its own history,
 so ``game.new_initial_state()`` and ``apply_action`` over its
 ``history()`` give it again.
 
-A new deal is kept only if the replay is legal and gives the player the
-same information state: some actions tell more than the cards they
-show (a Zheng Shang You tribute is the highest card; a Manipulation
-draw says the player could not play), and a deal that contradicts them
-is dealt again, up to :data:`TRIES` times. When none of those fits, a
+A new deal is kept only if it fits the history: some actions tell more
+than the cards they show (a Zheng Shang You tribute is the highest card;
+a Manipulation draw says the player could not play), and a deal that
+contradicts them is dealt again, up to :data:`TRIES` times. A deal is
+judged on the engine game alone (:class:`Judge`: the deal's engine
+actions replayed with the new cards, the other players' checked for
+legality), and only the deal kept is replayed through the action space
+(and its information state compared, as a guard). When none of those fits, a
 Markov chain over the deals that fit, started from the true deal, swaps
 hidden cards (:func:`_chain`, :data:`CHAIN_TRIES` proposals), so the true
 hidden cards come back only when no swap fits the history.
@@ -26,16 +30,18 @@ hidden cards come back only when no swap fits the history.
 
 from __future__ import annotations
 
+import math
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from solver.cards import ALL_CARDS
-from solver.envs.openspiel_deal import hidden_slots
+from solver.cards import ALL_CARDS, Card, Cards
+from solver.engine.search import floor_sub
+from solver.envs.openspiel_deal import _lose, hidden_slots, install
 
 if TYPE_CHECKING:
     from solver.envs.openspiel import ShanghaiState
 
-__all__ = ["CHAIN_TRIES", "TRIES", "replay", "resample"]
+__all__ = ["CHAIN_TRIES", "TRIES", "Judge", "fits", "replay", "resample"]
 
 TRIES = 20
 CHAIN_TRIES = 200
@@ -52,16 +58,150 @@ def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiS
         return state.clone()  # type: ignore[no-any-return]
     seen = state.information_state_string(player)
     outcome = {k: a for k, (_, a) in enumerate(state.log)}
+    judges = state.judges.value  # (one state asked again, as a search asks once a simulation)
+    judge = judges.get((player, len(state.log)))
+    if judge is None:
+        judges.clear()  # (the state moved on)
+        judge = judges[player, len(state.log)] = Judge(state, player)
     for _ in range(TRIES):
         new_outcomes: dict[int, int] = {}
         for group in groups:
             cards = [outcome[k] for k in group]
             rng.shuffle(cards)
             new_outcomes.update(zip(group, cards))
-        new = _fitting(state, player, new_outcomes, seen)
-        if new is not None:
-            return new
-    return _chain(state, player, groups, outcome, seen, rng)
+        if judge(new_outcomes):
+            new = _fitting(state, player, new_outcomes, seen)
+            if new is not None:
+                return new
+    return _chain(state, player, groups, outcome, seen, rng, judge)
+
+
+def fits(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> bool:
+    """True if the chance ``outcomes`` (log index: card) fit the history ``player`` saw (:class:`Judge`)."""
+    return Judge(state, player)(outcomes)
+
+
+class Judge:
+    """Whether chance outcomes fit the history a player saw, judged on the engine game alone.
+
+    Only the other players' actions can contradict a deal (the player's own hand and every public
+    card are the same, so theirs stay legal). The judge follows the true deal once: before each
+    other player's action that asks about hidden cards it keeps the engine game as it stood (a
+    *check*) and which slots the mover's hand then held (a card is followed from its slot as
+    :func:`~solver.envs.openspiel_deal.hidden_slots` follows it). A deal is judged by putting, at
+    each check, the mover's hand as the deal makes it (the held slots' new cards, the rest as they
+    were) and asking the engine whether the action is legal; nothing is replayed. (An action's
+    legality asks only its mover's hand and public facts: a Zheng Shang You tribute is the giver's
+    highest card, a Manipulation draw or pass says the mover could not play, the cards of a play
+    were the mover's; ``tests/envs/test_resample.py`` compares the verdicts with a whole replay.)
+    Checked: every other player's action, except a Manipulation play (its cards, table and
+    opening are public), whose count is checked under ``must_play`` ``more_than_one`` only
+    (:meth:`~solver.manipulation.game.ManipulationGame.required`). The Manipulation solver answers,
+    cached by position (the table, the hand, opened or not), are shared by every check and deal one
+    judge sees. A Contract action's legality asks nothing hidden (its cards are public and were the
+    mover's; a lay-down's rules, a discard's, a lay-off's read those cards, the table and the hand's
+    size: :meth:`~solver.contract.game.ContractGame.verify`), so every Contract deal fits; a round
+    of another game with a reshuffle would be replayed on the engine game (:meth:`_replayed`).
+    :func:`replay` then builds the kept deal's state once.
+    """
+
+    def __init__(self, state: ShanghaiState, player: int) -> None:
+        assert state.turn is not None
+        self.player = player
+        self.deal, self.dealt, self.start = state.start.value
+        self.last = _last_deal(state)
+        log = state.log
+        self.stocks: list[list[tuple[int, int]]] = []  # per reshuffle of the round: (log index, card)
+        for f in (k for k in state.shuffles if k > self.last):
+            end = next((k for k in range(f, len(log)) if log[k][0] != CHANCE), len(log))
+            self.stocks.append([(k, log[k][1]) for k in range(f, end)])
+        self.actions = state.turn.game.history[state.started :]
+        self.manipulation = state.params.name == "manipulation"
+        self.contract = state.params.name == "contract"
+        self.caches: tuple[dict[Any, Any], ...] = ({}, {}, {})
+        # per check: the game before the action, the action, and per other player the hand's cards
+        # (the log index of the slot each came from, None for no slot, and the true card)
+        self.checks: list[tuple[Any, Any, dict[int, list[tuple[int | None, Card]]]]] = []
+        self.slots: list[set[int]] = []  # per check, the slots its hands hold
+        if not self.stocks and not self.contract:
+            self._follow()
+
+    def _follow(self) -> None:
+        """Keep the checks along the true deal (class docstring)."""
+        game: Any = self.start.clone()
+        deal, player = self.deal, self.player
+        held: list[list[tuple[int | None, Card]]] = []
+        slot = 0
+        for q, n in enumerate(deal.hand_slots):
+            held.append([(self.last + slot + k, ALL_CARDS[self.dealt[slot + k]]) for k in range(n)])
+            held[q].extend((None, c) for c in deal.fixed[q])
+            slot += n
+        stock = [self.last + k for k in range(slot, slot + deal.stock_slots)]
+        for action in self.actions:
+            if action.player != player and self._asks(game, action):
+                check = game.clone()
+                if self.manipulation:
+                    check._cache, check._questions, check._openings = self.caches
+                cards = {action.player: list(held[action.player])}  # legality asks the mover's hand only
+                self.checks.append((check, action, cards))
+                self.slots.append({k for h in cards.values() for k, _ in h if k is not None})
+            hands, before = list(game.hands), list(getattr(game, "stock", ()))
+            game.apply_listed(action)
+            after = list(getattr(game, "stock", ()))
+            popped = list(zip(stock[len(after) :], before[len(after) :]))
+            del stock[len(after) :]
+            for q, hand in enumerate(game.hands):
+                _lose(held[q], floor_sub(hands[q], hand))
+                for card in floor_sub(hand, hands[q]):
+                    got = next((k for k, (_, c) in enumerate(popped) if c == card), None)
+                    held[q].append((popped.pop(got)[0] if got is not None else None, card))
+
+    def _asks(self, game: Any, action: Any) -> bool:
+        """True if the legality of ``action`` (another player's) may depend on hidden cards."""
+        if self.manipulation and type(action).__name__ == "MPlay":
+            return bool(game.rules.must_play == "more_than_one")
+        return True
+
+    def __call__(self, outcomes: dict[int, int], changed: tuple[int, ...] = ()) -> bool:
+        """True if the engine actions of the deal are legal with ``outcomes`` in place of the log's.
+
+        ``changed``: the log indexes in which ``outcomes`` differ from a deal known to fit; only the
+        checks whose hands hold one of them are asked (the others are as in that deal).
+        """
+        if self.contract:
+            return True  # (class docstring)
+        if self.stocks:
+            return self._replayed(outcomes)
+        for n, (game, action, cards) in enumerate(self.checks):
+            if changed and not any(k in self.slots[n] for k in changed):
+                continue
+            for q, held in cards.items():
+                game.hands[q] = Cards(c if k is None or k not in outcomes else ALL_CARDS[outcomes[k]] for k, c in held)
+            game._legal_key = -1  # the listing cache is per position, and the hands changed
+            if self.manipulation and type(action).__name__ == "MPlay":
+                played = len(Cards(c for m in action.table for c in m.cards) - game._table_cards())
+                if played < game.required():
+                    return False
+            elif not game.is_legal(action):
+                return False
+        return True
+
+    def _replayed(self, outcomes: dict[int, int]) -> bool:
+        """The deal's engine actions replayed on the engine game with ``outcomes``: the other players'
+        legal (a round with a reshuffle, whose stocks' slots the checks do not follow)."""
+        game: Any = self.start.clone()
+        install(game, self.deal, [outcomes.get(self.last + i, d) for i, d in enumerate(self.dealt)])
+        pending = [[ALL_CARDS[outcomes.get(k, c)] for k, c in stock] for stock in self.stocks]
+        for action in self.actions:
+            if pending and getattr(game, "next_stock", None) is None:
+                game.next_stock = pending[0]  # a Contract round's next reshuffle
+            shuffles = getattr(game, "reshuffles", 0)
+            if action.player != self.player and not game.is_legal(action):
+                return False
+            game.apply_listed(action)
+            if pending and getattr(game, "reshuffles", 0) != shuffles:
+                pending.pop(0)
+        return True
 
 
 def _hidden(state: ShanghaiState, player: int) -> list[list[int]]:
@@ -106,6 +246,7 @@ def _chain(
     outcome: dict[int, int],
     seen: str,
     rng: random.Random,
+    judge: Judge,
 ) -> ShanghaiState:
     """A Metropolis chain over the deals that fit the history, started from the true deal.
 
@@ -119,30 +260,55 @@ def _chain(
     """
     pairs = [len(g) * (len(g) - 1) for g in groups]
     current = {k: outcome[k] for g in groups for k in g}
-    kept: ShanghaiState | None = None
+    kept: dict[int, int] | None = None
     for _ in range(CHAIN_TRIES):
         group = rng.choices(groups, pairs)[0]
         i, j = rng.sample(group, 2)
         if current[i] == current[j]:
             continue  # the same card (two decks): the same deal
         current[i], current[j] = current[j], current[i]
-        new = _fitting(state, player, current, seen)
-        if new is None:
-            current[i], current[j] = current[j], current[i]
+        if judge(current, (i, j)):
+            kept = dict(current)
         else:
-            kept = new
-    return kept if kept is not None else state.clone()
+            current[i], current[j] = current[j], current[i]
+    new = _fitting(state, player, kept, seen) if kept is not None else None
+    return new if new is not None else state.clone()
 
 
 def replay(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> ShanghaiState:
     """``state``'s game played again with the chance steps ``outcomes`` (log index: outcome) in place of
     the ones taken (module docstring)."""
     assert state.turn is not None
-    new: ShanghaiState = state.get_game().new_initial_state()
     history, log, completed = state.turn.game.history, state.log, state.completed
+    snapshot = state.deal_start.value
+    if snapshot is not None and all(k >= snapshot[0] for k in outcomes):  # from the current deal's start
+        first: int = snapshot[0]
+        new: ShanghaiState = snapshot[1].clone()
+    else:
+        first, new = 0, state.get_game().new_initial_state()
+    e = sum(1 for c in completed if c <= first)
+    new.trusted = True  # every step below was legal (taken, or another player's legal action's path)
+    try:
+        _replay_from(new, player, outcomes, first, e, history, log, completed)
+    finally:
+        new.trusted = False
+    return new
+
+
+def _replay_from(
+    new: ShanghaiState,
+    player: int,
+    outcomes: dict[int, int],
+    first: int,
+    e: int,
+    history: list[Any],
+    log: list[tuple[int, int]],
+    completed: list[int],
+) -> None:
+    """:func:`replay`'s steps from log index ``first`` (the ``e``-th engine action) on."""
     group: list[int] = []  # the steps of the engine action in progress
-    e = 0
-    for k, (p, action) in enumerate(log):
+    for k in range(first, len(log)):
+        p, action = log[k]
         if p == CHANCE:
             new.apply_action(outcomes.get(k, action))
             continue
@@ -156,7 +322,6 @@ def replay(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> Shang
             group, e = [], e + 1
     if group and log[-1][0] == player:  # the player's selection in progress (another's is dropped)
         _apply(new, group)
-    return new
 
 
 def _apply(state: ShanghaiState, actions: list[int]) -> None:
@@ -176,8 +341,9 @@ def _starts_deal(log: list[tuple[int, int]], k: int) -> bool:
     return log[k][0] == CHANCE and (k == SEED or (k > SEED and log[k - 1][0] != CHANCE))
 
 
-def _measure(names: list[str], states: int = 12) -> None:  # pragma: no cover - a measuring command
-    """Print, per game, how often a resample dealt cards anew and its median time (docs/envs.md)."""
+def _measure(names: list[str], states: int = 40) -> None:  # pragma: no cover - a measuring command
+    """Print, per game, how often a resample dealt cards anew, its median, 95th percentile and
+    slowest times over ``states`` random positions of every depth (docs/envs.md)."""
     import statistics
     import time
 
@@ -187,13 +353,11 @@ def _measure(names: list[str], states: int = 12) -> None:  # pragma: no cover - 
         game = pyspiel.load_game(name)
         rng = random.Random(1)
         times: list[float] = []
+        depths: list[int] = []
         anew = later = 0
         for _ in range(states):
             state = game.new_initial_state()
-            while state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            for _ in range(rng.choice((20, 60, 150, 300))):  # random steps (a later hand's deal included)
+            for _ in range(rng.choice((60, 120, 250, 500, 1000, 2000))):  # random steps, chance ones included
                 if state.is_terminal():
                     break
                 if state.is_chance_node():
@@ -201,16 +365,20 @@ def _measure(names: list[str], states: int = 12) -> None:  # pragma: no cover - 
                     state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
                 else:
                     state.apply_action(rng.choice(state.legal_actions()))
-            if state.is_terminal():
+            if state.is_terminal() or state.is_chance_node():
                 continue
             assert state.turn is not None
             later += state.turn.game._epoch() > 1
+            depths.append(len(state.history()))
             start = time.perf_counter()
             new = state.resample_from_infostate(state.current_player(), rng.random)
             times.append(time.perf_counter() - start)
             anew += new.history() != state.history()
+        times.sort()
+        p95 = times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)]
         print(
-            f"| `{name}` | {anew} of {len(times)} ({later} in a later hand) | {statistics.median(times) * 1000:.0f} ms |"
+            f"| `{name}` | {len(times)} ({later} in a later hand), {min(depths)}-{max(depths)} steps | {anew} "
+            f"| {statistics.median(times) * 1000:.0f} ms | {p95 * 1000:.0f} ms | {times[-1] * 1000:.0f} ms |"
         )
 
 

@@ -41,6 +41,8 @@ def check_table_fits(game: Any) -> None:
             f"these contracts can put {most} melds on the table ({game.num_players} players); "
             f"the env holds {MAX_MELDS}: use fewer players or smaller contracts"
         )
+
+
 _EMPTY = Cards()
 _RANGE = range(N)
 
@@ -222,15 +224,17 @@ class Turn:
             out[i] = True
         return out
 
-    def apply(self, index: int) -> Any:
+    def apply(self, index: int, check: bool = True) -> Any:
         """Carry out action ``index``; returns the engine action it completed (applied), or None.
 
         The codecs complete the engine's own listed actions (or solver-made ones the engine
         has checked in this position), so the engine carries them out without verifying them
-        again (:meth:`~solver.engine.base.Game.apply_listed`).
+        again (:meth:`~solver.engine.base.Game.apply_listed`). ``check=False`` skips the mask
+        (for a step known to be legal: a resample's replay of steps taken, or of another player's
+        legal engine action by its index path), so no mask is worked out.
         """
         index = self.codec.check(index)
-        if index not in self.legal_cached():
+        if check and index not in self.legal_cached():
             raise IllegalActionError(f"action {index} ({self.codec.name(index)}) is not legal now")
         action = self.codec.step(self, index)
         if action is not None:

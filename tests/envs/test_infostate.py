@@ -256,9 +256,9 @@ class _Flat:
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-# Manipulation is left out: its resample (a replay with the solver's questions, and a chain of swaps
-# when fresh deals do not fit) takes seconds at many positions, so ten games do not fit a test (issue 36's
-# resample item, open)
+# Manipulation is left out: even with the judged resample (openspiel_resample.Judge) a decision costs
+# 0.3-0.8 s there (the chain of swaps and the replay of a long hand, per simulation) and a random game of
+# deal=7 has 100-240 of them, so ten games do not fit a test (docs/envs.md; issue 36's resample item, open)
 ISMCTS_GAMES = ["python_shanghai_zsy", "python_shanghai_contract(turn_limit=12)"]
 
 
