@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cli.common import bad_input, emit_json, err, out, say, seconds_option
 from cli.files import write_output
@@ -51,6 +50,8 @@ def review_cmd(
         bad_input(f"--plot: no such folder {str(plot.parent)[-60:]}")
     if mistakes is not None and mistakes.exists() and not mistakes.is_dir():
         bad_input(f"--mistakes {str(mistakes)[-60:]}: not a folder")
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     try:
         rec = load_record(read_record(record), str(record))
         with Progress(
