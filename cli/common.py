@@ -259,3 +259,20 @@ class Outcome:
     render: Callable[[Console], None]
     mismatch: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def progress_bar(quiet: bool = False) -> Any:
+    """The progress bar of a long run on stderr (a description, the bar, done of total, time left),
+    gone when finished; ``quiet`` hides it. rich's progress is imported here, by the commands that
+    draw one, not by every command."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=quiet,
+    )

@@ -19,6 +19,7 @@ from cli.common import (
     meld_parts,
     out,
     plural,
+    progress_bar,
     say,
     seconds_option,
 )
@@ -483,17 +484,7 @@ def selfplay_cmd(
         new_game(game_name, rules, len(kinds), seed, **options)
     except ShanghaiError as exc:
         bad_input(str(exc))
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=quiet,
-    ) as bar:
+    with progress_bar(quiet) as bar:
         task = bar.add_task(f"{game_name} self-play", total=games)
         stats = selfplay(
             game_name,

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli import choices
-from cli.common import bad_input, emit_json, err, out
+from cli.common import bad_input, emit_json, err, out, progress_bar
 from cli.files import STREAM_SEPARATOR, make_folder, write_output
 from cli.inline import PRESET_NAMES
 from solver.errors import ShanghaiError
@@ -67,8 +67,6 @@ def generate_cmd(
     and --json is not set: the TOML texts, a line --- between two, which
     ``shanghai solve -`` reads).
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     from cli.main import _parse_rule_overrides
 
     if game not in GAMES:
@@ -88,17 +86,9 @@ def generate_cmd(
         bad_input(str(exc))
     if output is not None:
         make_folder(output)  # before the work: a folder that cannot be made is said at once
-    progress = Progress(
-        TextColumn(f"generating {difficulty} {game}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=quiet,
-    )
+    progress = progress_bar(quiet)
     with progress:
-        task = progress.add_task("generate", total=count)
+        task = progress.add_task(f"generating {difficulty} {game}", total=count)
         try:
             puzzles = generate(
                 game,

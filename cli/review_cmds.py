@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.common import bad_input, emit_json, err, out, say, seconds_option
+from cli.common import bad_input, emit_json, out, progress_bar, say, seconds_option
 from cli.files import write_output
 from solver.errors import ShanghaiError
 
@@ -50,19 +50,9 @@ def review_cmd(
         bad_input(f"--plot: no such folder {str(plot.parent)[-60:]}")
     if mistakes is not None and mistakes.exists() and not mistakes.is_dir():
         bad_input(f"--mistakes {str(mistakes)[-60:]}: not a folder")
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
     try:
         rec = load_record(read_record(record), str(record))
-        with Progress(
-            TextColumn("[bold]{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-            disable=quiet or json_out,
-        ) as bar:
+        with progress_bar(quiet or json_out) as bar:
             task = bar.add_task(f"reviewing {rec.game}", total=len(rec.actions))
             review = review_game(
                 rec,
