@@ -160,7 +160,7 @@ def test_card_fans_stay_in_their_panel(browser: Any, live_server: str) -> None:
     context = browser.new_context(viewport={"width": 320, "height": 700})
     page = context.new_page()
     hand = "3H+4H+5H+6H+7H+8H+9H+10H+JH+QH+KH+AH+3S+4S+5S+6S+7S+8S+9S+10S"
-    page.goto(live_server + f"/zsy#hand={hand}")
+    page.goto(live_server + f"/zsy#o.min_players=2&hand={hand}")  # 20 cards: a two-player deal
     page.wait_for_selector("body[data-ready='1']")
     page.click("#solve-btn")
     page.wait_for_selector("#answer-head", timeout=30000)
