@@ -106,9 +106,10 @@ def solver_decision(game: ContractGame) -> Decision:
     return _or_greedy(_plan_decision, game)
 
 
-def _the_discard_on_offer(game: ContractGame) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    """The arguments :func:`best_turn` and :func:`call_decision` share: the position with the top
-    discard on offer (the rest of the pile seen)."""
+def discard_on_offer(game: ContractGame, time_limit: float | None = None) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The arguments :func:`best_turn` and :func:`call_decision` share: the position of the player to
+    move with the top discard on offer (the rest of the pile seen); ``time_limit`` by default the
+    game's (the solver player's and the game review's questions are the same)."""
     p = game.to_move
     args = (game.hands[p], game.table, game.rules, game.round)
     kwargs = {
@@ -116,9 +117,14 @@ def _the_discard_on_offer(game: ContractGame) -> tuple[tuple[Any, ...], dict[str
         "player": p,
         "laid_down": game.laid_down[p],
         "seen": Cards(game.pile[:-1]),
-        "time_limit": game.time_limit,
+        "time_limit": game.time_limit if time_limit is None else time_limit,
     }
     return args, kwargs
+
+
+def call_penalty(game: ContractGame) -> bool:
+    """Whether a call now takes a penalty card (none once the stock and the rest of the pile are empty)."""
+    return bool(game.stock or len(game.pile) > 1)
 
 
 def _plan_decision(game: ContractGame) -> Decision:
@@ -128,14 +134,14 @@ def _plan_decision(game: ContractGame) -> Decision:
     kinds = {type(a) for a in legal}
     p = game.to_move
     if CTake in kinds:
-        args, kwargs = _the_discard_on_offer(game)
+        args, kwargs = discard_on_offer(game)
         plan = best_turn(*args, **kwargs)
         action: ContractAction = CTake(p) if plan.take else CDecline(p)
         facts = {"distance": plan.distance, "distance_take": plan.distance_take, "outs": str(plan.outs)}
         return Decision(_listed(legal, action), plan.reason, facts)
     if CCall in kinds:
-        args, kwargs = _the_discard_on_offer(game)
-        call = call_decision(*args, penalty=bool(game.stock or len(game.pile) > 1), **kwargs)
+        args, kwargs = discard_on_offer(game)
+        call = call_decision(*args, penalty=call_penalty(game), **kwargs)
         action = CCall(p) if call.call else CNoCall(p)
         word = "call Shanghai!: " if call.call else "no call: "
         measured = not game.laid_down[p] and not game.all_at_once()  # else no distance decided (the reason says why)

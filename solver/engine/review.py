@@ -460,18 +460,12 @@ class _Contract(_Judge):
     def _offer(self, index: int, action: Any) -> None:
         from solver.contract import best_turn
         from solver.contract.actions import CCall, CTake
+        from solver.contract.players import call_penalty, discard_on_offer
         from solver.contract.turn import call_decision
 
         game = self.game
-        p = self.seat
-        args = (game.hands[p], game.table, game.rules, game.round)
-        kwargs = {
-            "discard": game.pile[-1],
-            "player": p,
-            "laid_down": game.laid_down[p],
-            "seen": Cards(game.pile[:-1]),
-            "time_limit": self.time_limit,
-        }
+        p = self.seat  # the player to move: the offer or the call is the seat's decision
+        args, kwargs = discard_on_offer(game, self.time_limit)
         best_action = self.best().action
         wants = isinstance(best_action, (CTake, CCall))
         takes = isinstance(action, (CTake, CCall))
@@ -481,7 +475,7 @@ class _Contract(_Judge):
                 now, with_card = plan.distance, plan.distance_take
                 proven = str(plan.status) == "optimal"
             else:
-                call = call_decision(*args, **kwargs)
+                call = call_decision(*args, penalty=call_penalty(game), **kwargs)
                 now, with_card = call.distance, call.distance_call
                 proven = True
         except SolverTimeout:
