@@ -33,6 +33,7 @@ from solver.manipulation.least_change import solve_least_change
 from solver.manipulation.model import Solved, Template, exact_instance, plain_instance, solve_play, template
 from solver.manipulation.moves import Move, TableDiff, diff_tables, match_melds, meld_counts
 from solver.manipulation.natural import DP_CARDS, DP_CARDS_LEAST, NaturalPlay, natural_play
+from solver.manipulation.plain import native_stage
 from solver.melds import Meld, format_table, validate_rearrangement, validate_table
 from solver.ranks import JOKER
 from solver.rules import ManipulationRules
@@ -207,11 +208,14 @@ def _best_score(pos: _Position, search: ExtensionSearch, clock: _Clock, *, least
     if ext.found:
         return _Best(Status.OPTIMAL, ext.played, ext.table, "extension")
     most = DP_CARDS_LEAST if least_change else DP_CARDS
-    if pos.objective == "cards" and len(pos.on_table) + len(search.bound) <= most:  # 3. the program
+    natural = None
+    if pos.objective == "cards" and not least_change:  # 3. the program, compiled: larger positions (plain)
+        natural = native_stage(pos.old, pos.hand, pos.rules, pos.on_table, search.bound)
+    if natural is None and pos.objective == "cards" and len(pos.on_table) + len(search.bound) <= most:
         natural = natural_play(pos.old, pos.hand, pos.rules, table_cards=pos.on_table, bound=search.bound)
-        if natural is not None:
-            status = Status.OPTIMAL if natural.played else Status.INFEASIBLE
-            return _Best(status, natural.played, natural.table, "program")
+    if natural is not None:
+        status = Status.OPTIMAL if natural.played else Status.INFEASIBLE
+        return _Best(status, natural.played, natural.table, "program")
     return None if least_change else _cpsat(pos, clock)  # 4.
 
 

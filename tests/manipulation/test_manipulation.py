@@ -14,6 +14,7 @@ from solver.cards import Card, Cards, Rank, Suit
 from solver.manipulation import Play, all_best_plays, best_play, can_play, max_cards_playable, play_value
 from solver.manipulation.moves import diff_tables
 from solver.manipulation.natural import natural_play
+from solver.manipulation.plain import native_stage
 from solver.melds import Meld, format_table, meld_kind, parse_table, validate_rearrangement
 from solver.puzzles import ManipulationPosition, load
 from solver.rules import ManipulationRules
@@ -249,7 +250,8 @@ def _none(*args: object, **kwargs: object) -> None:
 
 def test_the_program_is_tried_up_to_its_size_for_each_answer() -> None:
     """36 table and playable hand cards: past the least-change limit (35), within the plain one
-    (50); the same count both ways, the program asked only for the plain answer."""
+    (50); the same count both ways, the program asked only for the plain answer (in Python, or on
+    the compiled core by ``plain.native_stage`` where it is built)."""
     table = parse_table("AS 2S 3S | 4S 5S 6S | 7C 8C 9C 10C | JS JH JC | JD QD KD | 9H 9S 9D | AC 2C 3C 4C 5C")
     hand = Cards.parse("7S 10S 3H 4H 5H 6H 2D 3D 5D 8D 10D 6C")
     rules = ManipulationRules(decks=1)
@@ -259,7 +261,14 @@ def test_the_program_is_tried_up_to_its_size_for_each_answer() -> None:
         calls.append(True)
         return natural_play(*args, **kwargs)  # type: ignore[arg-type]
 
-    with patch.object(manipulation_module, "natural_play", counted):
+    def counted_native(*args: object, **kwargs: object) -> object:
+        calls.append(True)
+        return native_stage(*args, **kwargs)  # type: ignore[arg-type]
+
+    with (
+        patch.object(manipulation_module, "natural_play", counted),
+        patch.object(manipulation_module, "native_stage", counted_native),
+    ):
         least = best_play(table, hand, rules)
         assert not calls
         plain = best_play(table, hand, rules, least_change=False)

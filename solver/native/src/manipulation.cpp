@@ -149,6 +149,8 @@ struct Stage {
 // ---- a layer: an insertion-ordered map state -> (best hand cards, way back) --------------------
 // Python's dict keeps insertion order, and an update of a present key keeps its place: the nodes
 // vector is that order; an open-addressing index finds a state's node.
+constexpr std::size_t kNoCap = static_cast<std::size_t>(-1);  // a layer with no cap on its states
+
 struct Node {
     std::int64_t state;
     int val;
@@ -172,6 +174,8 @@ public:
         }
     }
 
+    std::size_t cap = kNoCap;  // the most states kept (plain.py's beam): a new state past it is dropped
+
     // nxt[state] = val; back[state] = (prev, option) when val beats what is there (or nothing is).
     void offer(std::int64_t state, int val, int prev, int option) {
         std::size_t mask = slots_.size() - 1;
@@ -189,6 +193,7 @@ public:
                 return;
             }
         }
+        if (nodes.size() >= cap) return;
         slots_[i] = static_cast<int>(nodes.size());
         nodes.push_back({state, val, prev, option});
         if (nodes.size() * 2 > slots_.size()) grow();
@@ -229,7 +234,9 @@ struct Move {
 // ---- natural._Program ------------------------------------------------------------------------
 class Program {
 public:
-    Program(std::vector<Stage> stages, std::int64_t budget) : stages_(std::move(stages)), budget_(budget) {
+    // ``cap``: the most states a layer keeps (plain.py's beam; past it, new states are dropped).
+    Program(std::vector<Stage> stages, std::int64_t budget, std::size_t cap = kNoCap)
+        : stages_(std::move(stages)), budget_(budget), cap_(cap) {
         left_.assign(stages_.size() + 1, 0);  // hand copies in the stages from k on
         for (std::size_t k = stages_.size(); k-- > 0;) left_[k] = left_[k + 1] + stages_[k].hand;
     }
@@ -245,6 +252,7 @@ public:
         const std::size_t n = stages_.size();
         while (k < n && left_[k] > 0) {
             Layer nxt;
+            nxt.cap = cap_;
             layer(k, cur, nxt, target - left_[k + 1]);
             if (work_ > budget_) throw OutOfBudget{};
             layers.push_back(std::move(cur));
@@ -284,6 +292,7 @@ public:
 private:
     std::vector<Stage> stages_;
     std::int64_t budget_;
+    std::size_t cap_;
     std::int64_t work_ = 0;
     std::vector<int> left_;
     std::unordered_set<std::int64_t> failed_;  // (state, stage) pairs known not to complete: st << 6 | k
@@ -603,6 +612,59 @@ std::tuple<int, std::vector<std::vector<int>>, std::vector<int>, std::int64_t> n
     return {1, melds, used, program.work()};
 }
 
+// ================================================================================================
+// ---- the plain question: plain.py's descend (issue 35, the plain best play on the core) -------
+// plain._descend(tc, bc, ace, budget, beams, exact), step for step: first the program asked for
+// every hand card of the bound with each cap of ``beams`` in turn (a layer keeps at most that many
+// states; a path found plays the whole bound, so it is optimal), then, if ``exact``, the program
+// with no cap asked for the bound, one card fewer, and so on down to one: the first target reached
+// is the optimum. Every try's work counts against the one budget. Returns (status, melds, used,
+// work): 1 found, 0 no play (only when exact), -1 past the budget or (not exact) no beam found one.
+std::tuple<int, std::vector<std::vector<int>>, std::vector<int>, std::int64_t> natural_most(
+    const std::vector<int>& tc, const std::vector<int>& bc, int ace, std::int64_t budget,
+    const std::vector<std::int64_t>& beams, bool exact) {
+    if (tc.size() != 52 || bc.size() != 52) throw std::invalid_argument("natural_most: 52 counts each");
+    if (ace < kLowAce || ace > kBothAces) throw std::invalid_argument("natural_most: ace is 0, 1 or 2");
+    int total = 0;
+    for (int i = 0; i < 52; ++i) {
+        if (tc[i] < 0 || bc[i] < 0 || tc[i] + bc[i] > kMaxCopies)
+            throw std::invalid_argument("natural_most: copies out of range (card " + std::to_string(i) + ")");
+        total += bc[i];
+    }
+    for (std::int64_t cap : beams)
+        if (cap < 1) throw std::invalid_argument("natural_most: a beam keeps at least one state");
+    if (total == 0) return {0, {}, {}, 0};
+    const std::vector<Stage> stages = build_stages(tc, bc, ace);
+    std::int64_t work = 0;
+    std::vector<std::vector<int>> melds;
+    std::vector<int> used;
+    // One try: 1 found (melds and used filled), 0 not, -1 past what is left of the budget.
+    auto attempt = [&](int target, std::size_t cap) {
+        Program program(stages, budget - work, cap);
+        int value = 0;
+        std::vector<int> path;
+        int status = 0;
+        try {
+            status = program.best(target, value, path) ? 1 : 0;
+        } catch (const OutOfBudget&) {
+            status = -1;
+        }
+        work += program.work();
+        if (status == 1) natural_melds(stages, path, ace, melds, used);
+        return status;
+    };
+    for (std::int64_t cap : beams) {
+        int status = attempt(total, static_cast<std::size_t>(cap));
+        if (status) return {status, melds, used, work};
+    }
+    if (!exact) return {-1, melds, used, work};
+    for (int target = total; target > 0; --target) {
+        int status = attempt(target, kNoCap);
+        if (status) return {status, melds, used, work};
+    }
+    return {0, melds, used, work};
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_manipulation, m) {
@@ -610,6 +672,10 @@ PYBIND11_MODULE(_manipulation, m) {
     m.def("natural_best", &natural_best, py::arg("stages"), py::arg("budget"), py::arg("target"),
           "natural._Program(stages, budget).best(target): (1, value, packed path, work), (0, 0, [], work) "
           "for none, (-1, 0, [], work) past the budget.");
+    m.def("natural_most", &natural_most, py::arg("tc"), py::arg("bc"), py::arg("ace"), py::arg("budget"),
+          py::arg("beams"), py::arg("exact"),
+          "plain._descend(tc, bc, ace, budget, beams, exact): (1, melds, used, work), (0, [], [], work) for no "
+          "play, (-1, [], [], work) past the budget (or, not exact, no beam found the whole bound).");
     m.def("natural_program", &natural_program, py::arg("tc"), py::arg("bc"), py::arg("ace"), py::arg("budget"),
           py::arg("target"),
           "natural._program(tc, bc, ace, budget, target): (1, melds, used, work), (0, [], [], work) for none, "
