@@ -34,6 +34,7 @@ from solver.cards import Card, Cards
 from solver.engine.base import PenaltyGame, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
 from solver.manipulation.bound import card_playable
+from solver.manipulation.engine_core import Facts, position_facts, table_codes
 from solver.manipulation.play import Most, Playable, best_play
 from solver.manipulation.simple import greedy_play, hand_melds, simple_plays
 from solver.melds import Meld, format_table, parse_table, resolve_roles, validate_rearrangement
@@ -166,6 +167,7 @@ class ManipulationGame(PenaltyGame):
         self._drawn: dict[int, tuple[tuple[Meld, ...], Cards, Card, list[bool]]] = {}  # see _drew_in_vain
         self._on_table: tuple[tuple[Meld, ...], Cards] = ((), Cards())
         self._table_hash: tuple[tuple[Meld, ...], int] = ((), hash(()))
+        self._codes: tuple[tuple[Meld, ...] | None, list[int] | None] = (None, None)  # the table's, see _facts
         self._deal()
 
     def clear_caches(self) -> None:
@@ -236,8 +238,16 @@ class ManipulationGame(PenaltyGame):
                 lower=partial(self._greedy, p),  # not a lambda: a game with its questions pickles
                 time_limit=self.RULE_QUESTION_LIMIT,  # not the game's time_limit: legality is exact
                 table_cards=self._table_cards(),
+                facts=self._facts(p),
             )
         return found
+
+    def _facts(self, p: int) -> Facts | None:
+        """The playable bound, the greedy play's count and stage 3 for opened player ``p`` from the
+        compiled core in one call (:mod:`solver.manipulation.engine_core`), or None: the Python answers."""
+        if self._codes[0] is not self.table:
+            self._codes = (self.table, table_codes(self.table, self.rules.ace))
+        return position_facts(self._codes[1], self.table, self.hands[p], self.rules)
 
     def _opening(self, p: int) -> Most:
         """The best first play from the hand alone when it reaches ``initial_meld``, else nothing.

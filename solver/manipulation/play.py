@@ -28,6 +28,7 @@ from solver.cards import Cards
 from solver.errors import MeldError, Status
 from solver.manipulation.assemble import assemble
 from solver.manipulation.bound import playable_bound, score_of
+from solver.manipulation.engine_core import Facts
 from solver.manipulation.extension import ExtensionSearch, budget_for, extension_play
 from solver.manipulation.least_change import solve_least_change
 from solver.manipulation.model import Solved, Template, exact_instance, plain_instance, solve_play, template
@@ -387,7 +388,10 @@ class Playable:
     ``lower`` may be a function, called only when the bound does not settle
     the question.
     ``table`` must be valid and the cards within the deck (not checked here);
-    ``table_cards``, its cards, when the caller already has them.
+    ``table_cards``, its cards, when the caller already has them; ``facts``,
+    what the engine's compiled core answered for the position
+    (:mod:`solver.manipulation.engine_core`: exactly what the bound, ``lower``
+    and stage 3 here give).
     """
 
     def __init__(
@@ -399,14 +403,16 @@ class Playable:
         lower: Sequence[Meld] | Callable[[], Sequence[Meld]] | None = None,
         time_limit: float = 10.0,
         table_cards: Cards | None = None,
+        facts: Facts | None = None,
     ) -> None:
         on_table = Cards(c for m in table for c in m.cards) if table_cards is None else table_cards
         self.pos = _Position(tuple(table), hand, on_table, rules, "cards")
         self.time_limit = time_limit
         self._lower = lower
         self._lower_table: tuple[Meld, ...] | None = None
-        self._lower_cards = -1
-        self._bound: Cards | None = None
+        self._lower_cards = -1 if facts is None else facts.greedy
+        self._bound: Cards | None = None if facts is None else facts.bound
+        self._facts = facts
         self._most: Most | None = None
 
     @property
@@ -449,7 +455,10 @@ class Playable:
         pos, bound = self.pos, self.bound
         if self.lower_cards >= len(bound):  # the lower play reaches the bound
             return Most(self.lower_cards, self.lower, Status.OPTIMAL)
-        natural = _natural_beyond(pos.old, pos.on_table, bound, pos.rules, self.lower_cards)
+        if self._facts is not None and self._facts.asked:  # the core answered stage 3 already
+            natural = self._facts.natural
+        else:
+            natural = _natural_beyond(pos.old, pos.on_table, bound, pos.rules, self.lower_cards)
         if natural is not None:
             if natural.played:
                 return Most(natural.cards, natural.table, Status.OPTIMAL)

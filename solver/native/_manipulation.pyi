@@ -13,3 +13,21 @@ def natural_program(
     """``natural._program(tc, bc, ace, budget, target)`` (stages, program, melds in one call; ace 0
     low, 1 high, 2 both): (1, melds, used, work), (0, [], [], work) when no play reaches
     ``target``, (-1, [], [], work) past the budget."""
+
+def meld_codes(melds: list[list[int]], ace: int) -> list[int]:
+    """The codes of a table's natural melds (card indexes 0-51, no joker; ace 0 low, 1 high, 2 both)
+    for :func:`engine_position`; ``ValueError`` for a meld that is not a valid natural set or run."""
+
+def engine_position(
+    codes: list[int], hand: list[int] | tuple[int, ...], ace: int, decks: int, ask: int
+) -> tuple[
+    tuple[int, ...],
+    int,
+    int,
+    tuple[int, list[int], list[list[int]], tuple[int, ...] | None] | None,
+]:
+    """(playable bound counts, cards in it, cards the greedy play adds, stage 3 or None) of the table
+    of ``codes`` and the hand counts ``hand`` (no joker); stage 3 (``status``, kept old melds'
+    places, the other melds, played counts: status -1 natural_play's None, 0 no play, 1 a play) is
+    asked when the greedy play adds fewer cards than the bound and than ``ask``; None also when
+    more than four copies of a card would cross (the Python runs it)."""
