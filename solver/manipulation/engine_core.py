@@ -85,12 +85,14 @@ class Facts:
     """What the core answered for one position: the playable bound, how many cards the greedy play
     adds, and, when ``asked``, stage 3 as :func:`solver.manipulation.play._natural_beyond` answers
     it (``natural``: the best play adding more than the greedy play, nothing played, or None when
-    the next stages must answer)."""
+    the next stages must answer); ``melds``, whether the hand makes a meld of its own."""
 
     bound: Cards
     greedy: int
     asked: bool
     natural: NaturalPlay | None
+    melds: bool = True
+    """Whether the hand makes a meld of its own (:func:`~solver.manipulation.simple.hand_melds`)."""
 
 
 def position_facts(
@@ -107,11 +109,11 @@ def position_facts(
         return None
     ask = 2 if rules.must_play == "more_than_one" else 1
     try:
-        bound, _, greedy, stage3 = mod.engine_position(codes, counts, _ACES[rules.ace], rules.decks, ask)
+        bound, _, greedy, stage3, melds = mod.engine_position(codes, counts, _ACES[rules.ace], rules.decks, ask)
     except ValueError as exc:  # the core refused its input (it checks again): typed, never a crash
         raise ShanghaiError(f"the compiled engine core refused its input: {exc}") from None
     if stage3 is None:
-        return Facts(Cards._make(bound), greedy, False, None)
+        return Facts(Cards._make(bound), greedy, False, None, melds)
     status, kept, rest, played = stage3
     if status < 0:
         natural = None
@@ -119,4 +121,4 @@ def position_facts(
         natural = NaturalPlay(Cards(), table)
     else:
         natural = NaturalPlay(Cards._make(played), (*[table[k] for k in kept], *map(_meld_of, rest)))
-    return Facts(Cards._make(bound), greedy, True, natural)
+    return Facts(Cards._make(bound), greedy, True, natural, melds)

@@ -36,7 +36,7 @@ from solver.errors import IllegalActionError, MeldError, ShanghaiError
 from solver.manipulation.bound import card_playable
 from solver.manipulation.engine_core import Facts, position_facts, table_codes
 from solver.manipulation.play import Most, Playable, best_play
-from solver.manipulation.simple import greedy_play, hand_melds, simple_plays
+from solver.manipulation.simple import additions, greedy_play, hand_melds, simple_plays
 from solver.melds import Meld, format_table, parse_table, resolve_roles, validate_rearrangement
 from solver.rules import ManipulationRules
 
@@ -342,11 +342,17 @@ class ManipulationGame(PenaltyGame):
         return actions
 
     def _simple(self, p: int, need: int) -> list[tuple[Meld, ...]]:
-        """The simple plays (:func:`simple_plays`, in order) adding at least ``need`` cards: an
-        addition adds one card, a new meld from the hand three or more."""
-        if need <= 1:
-            return list(simple_plays(self.table, self.hands[p], self.rules))
-        return [(*self.table, m) for m in hand_melds(self.hands[p], self.rules) if len(m) >= need]
+        """The simple plays (:func:`simple_plays`, in order: the additions, then the new melds)
+        adding at least ``need`` cards: an addition adds one card, a new meld from the hand three or
+        more. The hand's melds are not looked for where the core found it makes none."""
+        table, hand = self.table, self.hands[p]
+        facts = self._playable(p).facts if self.opened[p] else None
+        melds = hand_melds(hand, self.rules) if facts is None or facts.melds else ()
+        if need > 1:
+            return [(*table, m) for m in melds if len(m) >= need]
+        out = [(*table[:i], m, *table[i + 1 :]) for i, m in additions(table, hand, self.rules)]
+        out.extend((*table, m) for m in melds)
+        return out
 
     def cards_played(self, table: tuple[Meld, ...]) -> int:
         """How many hand cards the table ``table`` holds beyond the current table."""

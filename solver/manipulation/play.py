@@ -416,6 +416,11 @@ class Playable:
         self._most: Most | None = None
 
     @property
+    def facts(self) -> Facts | None:
+        """What the engine's compiled core answered for this position, if it was asked."""
+        return self._facts
+
+    @property
     def lower(self) -> tuple[Meld, ...]:
         """The lower play (the old table when none was given), computed once if given as a function."""
         if self._lower_table is None:
@@ -443,7 +448,24 @@ class Playable:
             return False
         if self.lower_cards >= n:
             return True
-        return self.most().cards >= n
+        return self._most_cards() >= n
+
+    def _most_cards(self) -> int:
+        """``most().cards``, without building the lower play's table where stage 3 settles it: the
+        lower play is the most (what the engine asks is a count; the table only if it lists it)."""
+        if self._most is None and self.lower_cards < len(self.bound):
+            natural = self._natural()
+            if natural is not None and not natural.played:
+                return self.lower_cards
+        return self.most().cards
+
+    def _natural(self) -> NaturalPlay | None:
+        """Stage 3 beyond the lower play: the core's answer when it gave one, else
+        :func:`_natural_beyond` (remembered)."""
+        if self._facts is not None and self._facts.asked:  # the core answered stage 3 already
+            return self._facts.natural
+        pos = self.pos
+        return _natural_beyond(pos.old, pos.on_table, self.bound, pos.rules, self.lower_cards)
 
     def most(self) -> Most:
         """The most hand cards one play adds, with its table (exact unless time ran out)."""
@@ -455,10 +477,7 @@ class Playable:
         pos, bound = self.pos, self.bound
         if self.lower_cards >= len(bound):  # the lower play reaches the bound
             return Most(self.lower_cards, self.lower, Status.OPTIMAL)
-        if self._facts is not None and self._facts.asked:  # the core answered stage 3 already
-            natural = self._facts.natural
-        else:
-            natural = _natural_beyond(pos.old, pos.on_table, bound, pos.rules, self.lower_cards)
+        natural = self._natural()
         if natural is not None:
             if natural.played:
                 return Most(natural.cards, natural.table, Status.OPTIMAL)

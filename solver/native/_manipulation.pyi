@@ -25,8 +25,10 @@ def engine_position(
     int,
     int,
     tuple[int, list[int], list[list[int]], tuple[int, ...] | None] | None,
+    bool,
 ]:
-    """(playable bound counts, cards in it, cards the greedy play adds, stage 3 or None) of the table
+    """(playable bound counts, cards in it, cards the greedy play adds, stage 3 or None, whether the
+    hand makes a meld of its own) of the table
     of ``codes`` and the hand counts ``hand`` (no joker); stage 3 (``status``, kept old melds'
     places, the other melds, played counts: status -1 natural_play's None, 0 no play, 1 a play) is
     asked when the greedy play adds fewer cards than the bound and than ``ask``; None also when

@@ -28,7 +28,7 @@ from solver.errors import ShanghaiError
 from solver.manipulation.bound import playable_bound
 from solver.manipulation.game import ManipulationGame
 from solver.manipulation.natural import natural_play
-from solver.manipulation.simple import greedy_play, sorted_meld
+from solver.manipulation.simple import greedy_play, hand_melds, sorted_meld
 from solver.melds import Meld, parse_table
 from solver.ranks import JOKER_INDEX, card_index, position_range
 from solver.rules import ManipulationRules
@@ -76,24 +76,25 @@ def draw_position(seed: int, rules: ManipulationRules, melds: int, hand_cards: i
 
 def python_facts(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> tuple[Any, ...]:
     """What the core answers, worked out by the pure Python: the playable bound, the greedy play's
-    count (when the bound holds a card), and stage 3 as Playable asks it (when the greedy play adds
-    fewer cards than the bound holds and than the engine asks)."""
+    count (when the bound holds a card), stage 3 as Playable asks it (when the greedy play adds
+    fewer cards than the bound holds and than the engine asks), and whether the hand makes a meld."""
     on_table = Cards(c for m in table for c in m.cards)
     with native.pure():
         bound = playable_bound(on_table, hand, rules)
         greedy = sum(map(len, greedy_play(table, hand, rules))) - len(on_table) if bound else 0
+        melds = bool(hand_melds(hand, rules))
         ask = 2 if rules.must_play == "more_than_one" else 1
         if greedy < len(bound) and greedy < ask:
             stage3 = natural_play(
                 table, bound, rules, table_cards=on_table, bound=bound, at_least=greedy + 1, budget=20_000
             )
-            return bound, greedy, True, stage3
-    return bound, greedy, False, None
+            return bound, greedy, True, stage3, melds
+    return bound, greedy, False, None, melds
 
 
 def core_facts(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> tuple[Any, ...] | None:
     facts = engine_core.position_facts(engine_core.table_codes(table, rules.ace), table, hand, rules)
-    return None if facts is None else (facts.bound, facts.greedy, facts.asked, facts.natural)
+    return None if facts is None else (facts.bound, facts.greedy, facts.asked, facts.natural, facts.melds)
 
 
 def listing(table: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> list[str]:

@@ -397,7 +397,9 @@ py::tuple engine_position(const std::vector<long>& codes, const std::vector<int>
     // stage 3 only where Playable.at_least(n), n <= ask, needs it: more than the greedy play adds
     py::object natural = py::none();
     if (greedy < playable && greedy < ask) natural = beyond(melds, tc, bound, hand.size(), ace, greedy + 1);
-    return py::make_tuple(counts, playable, greedy, natural);
+    Meld first;
+    const bool melds_of_its_own = longest_hand_meld(hc, ace, first);  // hand_melds(hand) is not empty
+    return py::make_tuple(counts, playable, greedy, natural, melds_of_its_own);
 }
 
 }  // namespace
@@ -407,7 +409,7 @@ void register_engine(py::module_& m) {
           "The codes of a table's natural melds (card indexes; ace 0 low, 1 high, 2 both) for engine_position.");
     m.def("engine_position", &engine_position, py::arg("codes"), py::arg("hand"), py::arg("ace"), py::arg("decks"),
           py::arg("ask"),
-          "(bound counts, cards in the bound, cards the greedy play adds, stage 3 or None) of a position with no "
-          "joker in play; stage 3 (status, kept old melds, other melds, played counts) only when the greedy play "
+          "(bound counts, cards in the bound, cards the greedy play adds, stage 3 or None, whether the hand makes "
+          "a meld) of a position with no joker in play; stage 3 (status, kept old melds, other melds, played counts) only when the greedy play "
           "adds fewer cards than the bound holds and than ask.");
 }
