@@ -39,7 +39,7 @@ from solver.melds import Meld
 from solver.ranks import N_NATURAL
 from solver.rules import ManipulationRules
 
-__all__ = ["Facts", "position_facts", "table_codes"]
+__all__ = ["Facts", "played_cards", "position_facts", "table_codes"]
 
 _ACES = {"low": 0, "high": 1, "both": 2}  # the core's ace codes
 _CODES: dict[tuple[int, str], tuple[Meld, int | None]] = {}  # by (id(meld), ace); the entry holds the meld
@@ -122,3 +122,32 @@ def position_facts(
     else:
         natural = NaturalPlay(Cards._make(played), (*[table[k] for k in kept], *map(_meld_of, rest)))
     return Facts(Cards._make(bound), greedy, True, natural, melds)
+
+
+def _indexes(melds: Sequence[Meld]) -> list[list[int]] | None:
+    """The melds' card indexes, or None when one holds a joker or a role."""
+    out: list[list[int]] = []
+    for meld in melds:
+        indexes = [c.index for c in meld.cards]
+        if any(meld.roles) or not indexes or max(indexes) >= N_NATURAL:
+            return None
+        out.append(indexes)
+    return out
+
+
+def played_cards(gone: Sequence[Meld], fresh: Sequence[Meld], hand: Cards, ace: str) -> Cards | None:
+    """The hand cards a play adds, refereed by the core (what
+    :func:`~solver.melds.validate_rearrangement` returns for the old melds the play drops, ``gone``,
+    and its new ones, ``fresh``), or None when the Python is to referee it: no core, a joker in
+    play, or anything wrong with the play (the Python then says what)."""
+    mod = native.core("manipulation")
+    if mod is None:
+        return None
+    old, new = _indexes(gone), _indexes(fresh)
+    if old is None or new is None:
+        return None
+    try:
+        played = mod.check_play(old, new, hand.counts, _ACES[ace])
+    except ValueError as exc:  # the core refused its input (it checks again): typed, never a crash
+        raise ShanghaiError(f"the compiled engine core refused its input: {exc}") from None
+    return None if played is None else Cards._make(played)

@@ -34,7 +34,7 @@ from solver.cards import Card, Cards
 from solver.engine.base import PenaltyGame, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
 from solver.manipulation.bound import card_playable
-from solver.manipulation.engine_core import Facts, position_facts, table_codes
+from solver.manipulation.engine_core import Facts, played_cards, position_facts, table_codes
 from solver.manipulation.play import Most, Playable, best_play
 from solver.manipulation.simple import additions, greedy_play, hand_melds, simple_plays
 from solver.melds import Meld, format_table, parse_table, resolve_roles, validate_rearrangement
@@ -411,10 +411,12 @@ class ManipulationGame(PenaltyGame):
     def _play_error(self, action: MPlay) -> str | None:
         """Why a play is illegal now, or None: the validator, then ``must_play`` and ``initial_meld``."""
         old, new = _changed(self.table, action.table)
-        try:
-            played = validate_rearrangement(old, self.hands[action.player], new, self.rules.meld_spec)
-        except MeldError as exc:
-            return f"illegal play: {exc}"
+        played = played_cards(old, new, self.hands[action.player], self.rules.ace)  # the core, if it can
+        if played is None:
+            try:
+                played = validate_rearrangement(old, self.hands[action.player], new, self.rules.meld_spec)
+            except MeldError as exc:
+                return f"illegal play: {exc}"
         if not played:
             return "a play must add at least one card from the hand"
         if len(played) < self.required():

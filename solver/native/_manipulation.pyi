@@ -33,3 +33,11 @@ def engine_position(
     places, the other melds, played counts: status -1 natural_play's None, 0 no play, 1 a play) is
     asked when the greedy play adds fewer cards than the bound and than ``ask``; None also when
     more than four copies of a card would cross (the Python runs it)."""
+
+def check_play(
+    gone: list[list[int]], fresh: list[list[int]], hand: list[int] | tuple[int, ...], ace: int
+) -> tuple[int, ...] | None:
+    """The hand counts a play adds, the melds it drops (``gone``) and its new melds (``fresh``) given
+    by card indexes 0-51 (``melds.validate_rearrangement`` on them), or None when the Python is to
+    referee it (a fresh meld that is no valid natural set or run, a table card lost, a card
+    invented)."""

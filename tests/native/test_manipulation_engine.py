@@ -24,12 +24,12 @@ import solver.manipulation.engine_core as engine_core
 import solver.manipulation.play as play
 from solver import native
 from solver.cards import ALL_CARDS, Card, Cards
-from solver.errors import ShanghaiError
+from solver.errors import MeldError, ShanghaiError
 from solver.manipulation.bound import playable_bound
 from solver.manipulation.game import ManipulationGame
 from solver.manipulation.natural import natural_play
 from solver.manipulation.simple import greedy_play, hand_melds, sorted_meld
-from solver.melds import Meld, parse_table
+from solver.melds import Meld, parse_table, validate_rearrangement
 from solver.ranks import JOKER_INDEX, card_index, position_range
 from solver.rules import ManipulationRules
 
@@ -160,6 +160,76 @@ def test_every_outcome_is_compared(manipulation_core: ModuleType) -> None:
             kind = "none" if fast[3] is None else "a play" if fast[3].played else "nothing more"
         seen[kind] = seen.get(kind, 0) + 1
     assert all(seen.get(k, 0) >= 3 for k in ("not asked", "a play", "nothing more", "none")), seen
+
+
+def referee(gone: tuple[Meld, ...], fresh: tuple[Meld, ...], hand: Cards, rules: ManipulationRules) -> Cards | None:
+    """The Python referee's answer: the hand cards played, or None for an illegal play."""
+    try:
+        return validate_rearrangement(gone, hand, fresh, rules.meld_spec)
+    except MeldError:
+        return None
+
+
+def corrupted(rng: random.Random, melds: tuple[Meld, ...], hand: Cards) -> tuple[Meld, ...]:
+    """The melds with one change: a card dropped, one added from the hand or from nowhere, or two
+    cards of two melds swapped (mostly an illegal play, now and then still a legal one)."""
+    out = [list(m.cards) for m in melds]
+    k = rng.randrange(len(out))
+    how = rng.randrange(4)
+    if how == 0 and len(out[k]) > 1:
+        out[k].pop(rng.randrange(len(out[k])))
+    elif how == 1 and hand:
+        out[k].append(rng.choice(list(hand)))
+    elif how == 2:
+        out[k].append(ALL_CARDS[rng.randrange(52)])
+    else:
+        j = rng.randrange(len(out))
+        a, b = rng.randrange(len(out[k])), rng.randrange(len(out[j]))
+        out[k][a], out[j][b] = out[j][b], out[k][a]
+    return tuple(Meld.of(m) for m in out)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    seed=st.integers(0, 2**32),
+    decks=st.integers(1, 4),
+    ace=st.sampled_from(ACES),
+    melds=st.integers(1, 14),
+    hand_cards=st.integers(1, 22),
+)
+def test_the_core_referees_plays_as_the_validator_does(
+    manipulation_core: ModuleType, seed: int, decks: int, ace: str, melds: int, hand_cards: int
+) -> None:
+    """Drawn plays, legal (the greedy play, the program's best play) and corrupted (mostly
+    illegal): the core's referee answers exactly the validator's played cards, and leaves every
+    illegal play (and only those) to the Python, which says why."""
+    rules = ManipulationRules.from_dict({"decks": decks, "ace": ace})
+    table, hand = draw_position(seed, rules, melds, hand_cards)
+    rng = random.Random(seed)
+    with native.pure():
+        plays = [greedy_play(table, hand, rules), natural_play(table, hand, rules, budget=20_000)]
+    tables = [t if isinstance(t, tuple) else t.table for t in plays if t is not None]
+    tables += [corrupted(rng, tables[0], hand) for _ in range(6)] if tables[0] else []
+    for new in tables:
+        fast = engine_core.played_cards(table, new, hand, ace)
+        assert fast == referee(table, new, hand, rules), ([str(m) for m in table], [str(m) for m in new], str(hand))
+
+
+def test_the_referee_refuses_bad_input(manipulation_core: ModuleType) -> None:
+    """Card indexes outside 0-51, too few counts, an unknown ace: a ValueError, never an abort; a
+    joker in play stays with the Python."""
+    hand = [0] * len(ALL_CARDS)
+    bad: list[tuple[Any, ...]] = [
+        ([[52]], [], hand, 0),
+        ([], [[-1, 0, 1]], hand, 0),
+        ([], [], hand[:3], 0),
+        ([], [], hand, 7),
+    ]
+    for args in bad:
+        with pytest.raises(ValueError):
+            manipulation_core.check_play(*args)
+    assert manipulation_core.check_play([], [[0, 1, 2]], hand, 0) is None  # three cards from nowhere
+    assert engine_core.played_cards((), parse_table("5H JK=6H 7H"), Cards.parse("5H 7H JK"), "low") is None
 
 
 def game_trace(rules: ManipulationRules, seed: int) -> list[tuple[str, ...]]:

@@ -402,9 +402,46 @@ py::tuple engine_position(const std::vector<long>& codes, const std::vector<int>
     return py::make_tuple(counts, playable, greedy, natural, melds_of_its_own);
 }
 
+// ---- the check of a play (game._play_error: validate_rearrangement), natural cards only --------------
+
+// The hand cards a play adds (melds.validate_rearrangement on the melds that changed: `gone`, the old
+// melds the new table does not keep, and `fresh`, its new melds), or None when the Python is to
+// referee it (a fresh meld that is no valid natural set or run, a table card lost, a card invented):
+// the Python gives the reason. Card indexes outside 0-51 are refused (invalid_argument).
+py::object check_play(const std::vector<std::vector<int>>& gone, const std::vector<std::vector<int>>& fresh,
+                      const std::vector<int>& hand, int ace) {
+    if (ace < kLowAce || ace > kBothAces) refuse("check_play: ace is 0, 1 or 2");
+    if (hand.size() < static_cast<std::size_t>(kNatural)) refuse("check_play: hand counts of every card");
+    std::array<int, kNatural> added{};
+    for (const auto& cards : gone)
+        for (int c : cards) {
+            if (c < 0 || c >= kNatural) refuse("check_play: a card index outside 0-51");
+            --added[c];
+        }
+    for (const auto& cards : fresh) {
+        for (int c : cards)
+            if (c < 0 || c >= kNatural) refuse("check_play: a card index outside 0-51");
+        try {
+            parse(cards, ace);
+        } catch (const std::invalid_argument&) {
+            return py::none();  // not a valid meld: the Python says why
+        }
+        for (int c : cards) ++added[c];
+    }
+    py::tuple played(hand.size());
+    for (std::size_t i = 0; i < hand.size(); ++i) {
+        const int n = i < static_cast<std::size_t>(kNatural) ? added[i] : 0;
+        if (n < 0 || n > hand[i]) return py::none();  // a table card lost, or a card invented
+        played[i] = py::int_(n);
+    }
+    return played;
+}
+
 }  // namespace
 
 void register_engine(py::module_& m) {
+    m.def("check_play", &check_play, py::arg("gone"), py::arg("fresh"), py::arg("hand"), py::arg("ace"),
+          "The hand counts a play adds (the old melds it drops, its new melds), or None: the Python referees.");
     m.def("meld_codes", &meld_codes, py::arg("melds"), py::arg("ace"),
           "The codes of a table's natural melds (card indexes; ace 0 low, 1 high, 2 both) for engine_position.");
     m.def("engine_position", &engine_position, py::arg("codes"), py::arg("hand"), py::arg("ace"), py::arg("decks"),
