@@ -72,8 +72,10 @@ def table_codes(table: Sequence[Meld], ace: str) -> list[int] | None:
     if native.core("manipulation") is None:
         return None
     codes: list[int] = []
+    get = _CODES.get
     for meld in table:
-        code = _code(meld, ace)
+        found = get((id(meld), ace))  # _code's memo, looked up here first (a table's melds stand)
+        code = found[1] if found is not None and found[0] is meld else _code(meld, ace)
         if code is None:
             return None
         codes.append(code)

@@ -214,9 +214,16 @@ class ManipulationGame(PenaltyGame):
         if last is not None and last.table is table and last.hand is hand and last.opened == opened:
             return last
         if self._table_hash[0] is not table:
-            self._table_hash = (table, hash(table))
+            codes = self._table_codes()  # equal tables have equal codes: a hash without the melds'
+            self._table_hash = (table, hash(table) if codes is None else hash(tuple(codes)))
         key = self._keys[p] = _Position(table, hand, opened, self._table_hash[1])
         return key
+
+    def _table_codes(self) -> list[int] | None:
+        """The core's codes of the table's melds (:func:`table_codes`), worked out once per table."""
+        if self._codes[0] is not self.table:
+            self._codes = (self.table, table_codes(self.table, self.rules.ace))
+        return self._codes[1]
 
     def _greedy(self, p: int) -> tuple[Meld, ...]:
         """The greedy no-rearrangement play (a lower bound of the best play), once per position."""
@@ -245,9 +252,7 @@ class ManipulationGame(PenaltyGame):
     def _facts(self, p: int) -> Facts | None:
         """The playable bound, the greedy play's count and stage 3 for opened player ``p`` from the
         compiled core in one call (:mod:`solver.manipulation.engine_core`), or None: the Python answers."""
-        if self._codes[0] is not self.table:
-            self._codes = (self.table, table_codes(self.table, self.rules.ace))
-        return position_facts(self._codes[1], self.table, self.hands[p], self.rules)
+        return position_facts(self._table_codes(), self.table, self.hands[p], self.rules)
 
     def _opening(self, p: int) -> Most:
         """The best first play from the hand alone when it reaches ``initial_meld``, else nothing.
@@ -429,7 +434,9 @@ class ManipulationGame(PenaltyGame):
         p = self.to_move
         if isinstance(action, MDraw):
             card = self.stock.pop()
-            self.hands[p] = self.hands[p] + Cards([card])
+            counts = list(self.hands[p].counts)  # the hand plus the card (Cards + Cards, in counts)
+            counts[card.index] += 1
+            self.hands[p] = Cards._make(tuple(counts))
             self.phase = "drawn"
             if self.opened[p] and self.rules.must_play != "never":  # a draw was legal: the player could not play
                 self._drawn[p] = (self.table, self.hands[p], card, [])
