@@ -18,8 +18,10 @@ from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).parent
 SOURCES = HERE / "solver" / "native" / "src"
-# One extension per game: solver/native/src/<name>.cpp -> solver.native._<name>
+# One extension per game: solver/native/src/<name>.cpp -> solver.native._<name>, with the further
+# sources of EXTRA_SOURCES compiled into the same extension
 CORES = ("manipulation", "zsy", "contract")
+EXTRA_SOURCES = {"manipulation": ("manipulation_engine.cpp",)}
 
 
 class OptionalBuildExt(build_ext):
@@ -58,7 +60,8 @@ def _extensions() -> list[object]:
             out.append(
                 Pybind11Extension(
                     f"solver.native._{name}",
-                    [str(source.relative_to(HERE))],
+                    [str(source.relative_to(HERE))]
+                    + [str((SOURCES / extra).relative_to(HERE)) for extra in EXTRA_SOURCES.get(name, ())],
                     include_dirs=[str(SOURCES.relative_to(HERE))],
                     cxx_std=17,
                     extra_compile_args=flags + extra,

@@ -34,8 +34,9 @@ from solver.cards import Card, Cards
 from solver.engine.base import PenaltyGame, SimpleAction
 from solver.errors import IllegalActionError, MeldError, ShanghaiError
 from solver.manipulation.bound import card_playable
+from solver.manipulation.engine_core import Facts, played_cards, position_facts, table_codes
 from solver.manipulation.play import Most, Playable, best_play
-from solver.manipulation.simple import greedy_play, hand_melds, simple_plays
+from solver.manipulation.simple import additions, greedy_play, hand_melds, simple_plays
 from solver.melds import Meld, format_table, parse_table, resolve_roles, validate_rearrangement
 from solver.rules import ManipulationRules
 
@@ -166,6 +167,7 @@ class ManipulationGame(PenaltyGame):
         self._drawn: dict[int, tuple[tuple[Meld, ...], Cards, Card, list[bool]]] = {}  # see _drew_in_vain
         self._on_table: tuple[tuple[Meld, ...], Cards] = ((), Cards())
         self._table_hash: tuple[tuple[Meld, ...], int] = ((), hash(()))
+        self._codes: tuple[tuple[Meld, ...] | None, list[int] | None] = (None, None)  # the table's, see _facts
         self._deal()
 
     def clear_caches(self) -> None:
@@ -212,9 +214,16 @@ class ManipulationGame(PenaltyGame):
         if last is not None and last.table is table and last.hand is hand and last.opened == opened:
             return last
         if self._table_hash[0] is not table:
-            self._table_hash = (table, hash(table))
+            codes = self._table_codes()  # equal tables have equal codes: a hash without the melds'
+            self._table_hash = (table, hash(table) if codes is None else hash(tuple(codes)))
         key = self._keys[p] = _Position(table, hand, opened, self._table_hash[1])
         return key
+
+    def _table_codes(self) -> list[int] | None:
+        """The core's codes of the table's melds (:func:`table_codes`), worked out once per table."""
+        if self._codes[0] is not self.table:
+            self._codes = (self.table, table_codes(self.table, self.rules.ace))
+        return self._codes[1]
 
     def _greedy(self, p: int) -> tuple[Meld, ...]:
         """The greedy no-rearrangement play (a lower bound of the best play), once per position."""
@@ -236,8 +245,14 @@ class ManipulationGame(PenaltyGame):
                 lower=partial(self._greedy, p),  # not a lambda: a game with its questions pickles
                 time_limit=self.RULE_QUESTION_LIMIT,  # not the game's time_limit: legality is exact
                 table_cards=self._table_cards(),
+                facts=self._facts(p),
             )
         return found
+
+    def _facts(self, p: int) -> Facts | None:
+        """The playable bound, the greedy play's count and stage 3 for opened player ``p`` from the
+        compiled core in one call (:mod:`solver.manipulation.engine_core`), or None: the Python answers."""
+        return position_facts(self._table_codes(), self.table, self.hands[p], self.rules)
 
     def _opening(self, p: int) -> Most:
         """The best first play from the hand alone when it reaches ``initial_meld``, else nothing.
@@ -332,11 +347,17 @@ class ManipulationGame(PenaltyGame):
         return actions
 
     def _simple(self, p: int, need: int) -> list[tuple[Meld, ...]]:
-        """The simple plays (:func:`simple_plays`, in order) adding at least ``need`` cards: an
-        addition adds one card, a new meld from the hand three or more."""
-        if need <= 1:
-            return list(simple_plays(self.table, self.hands[p], self.rules))
-        return [(*self.table, m) for m in hand_melds(self.hands[p], self.rules) if len(m) >= need]
+        """The simple plays (:func:`simple_plays`, in order: the additions, then the new melds)
+        adding at least ``need`` cards: an addition adds one card, a new meld from the hand three or
+        more. The hand's melds are not looked for where the core found it makes none."""
+        table, hand = self.table, self.hands[p]
+        facts = self._playable(p).facts if self.opened[p] else None
+        melds = hand_melds(hand, self.rules) if facts is None or facts.melds else ()
+        if need > 1:
+            return [(*table, m) for m in melds if len(m) >= need]
+        out = [(*table[:i], m, *table[i + 1 :]) for i, m in additions(table, hand, self.rules)]
+        out.extend((*table, m) for m in melds)
+        return out
 
     def cards_played(self, table: tuple[Meld, ...]) -> int:
         """How many hand cards the table ``table`` holds beyond the current table."""
@@ -395,10 +416,12 @@ class ManipulationGame(PenaltyGame):
     def _play_error(self, action: MPlay) -> str | None:
         """Why a play is illegal now, or None: the validator, then ``must_play`` and ``initial_meld``."""
         old, new = _changed(self.table, action.table)
-        try:
-            played = validate_rearrangement(old, self.hands[action.player], new, self.rules.meld_spec)
-        except MeldError as exc:
-            return f"illegal play: {exc}"
+        played = played_cards(old, new, self.hands[action.player], self.rules.ace)  # the core, if it can
+        if played is None:
+            try:
+                played = validate_rearrangement(old, self.hands[action.player], new, self.rules.meld_spec)
+            except MeldError as exc:
+                return f"illegal play: {exc}"
         if not played:
             return "a play must add at least one card from the hand"
         if len(played) < self.required():
@@ -411,7 +434,9 @@ class ManipulationGame(PenaltyGame):
         p = self.to_move
         if isinstance(action, MDraw):
             card = self.stock.pop()
-            self.hands[p] = self.hands[p] + Cards([card])
+            counts = list(self.hands[p].counts)  # the hand plus the card (Cards + Cards, in counts)
+            counts[card.index] += 1
+            self.hands[p] = Cards._make(tuple(counts))
             self.phase = "drawn"
             if self.opened[p] and self.rules.must_play != "never":  # a draw was legal: the player could not play
                 self._drawn[p] = (self.table, self.hands[p], card, [])

@@ -28,6 +28,7 @@ from solver.cards import Cards
 from solver.errors import MeldError, Status
 from solver.manipulation.assemble import assemble
 from solver.manipulation.bound import playable_bound, score_of
+from solver.manipulation.engine_core import Facts
 from solver.manipulation.extension import ExtensionSearch, budget_for, extension_play
 from solver.manipulation.least_change import solve_least_change
 from solver.manipulation.model import Solved, Template, exact_instance, plain_instance, solve_play, template
@@ -391,7 +392,10 @@ class Playable:
     ``lower`` may be a function, called only when the bound does not settle
     the question.
     ``table`` must be valid and the cards within the deck (not checked here);
-    ``table_cards``, its cards, when the caller already has them.
+    ``table_cards``, its cards, when the caller already has them; ``facts``,
+    what the engine's compiled core answered for the position
+    (:mod:`solver.manipulation.engine_core`: exactly what the bound, ``lower``
+    and stage 3 here give).
     """
 
     def __init__(
@@ -403,15 +407,22 @@ class Playable:
         lower: Sequence[Meld] | Callable[[], Sequence[Meld]] | None = None,
         time_limit: float = 10.0,
         table_cards: Cards | None = None,
+        facts: Facts | None = None,
     ) -> None:
         on_table = Cards(c for m in table for c in m.cards) if table_cards is None else table_cards
         self.pos = _Position(tuple(table), hand, on_table, rules, "cards")
         self.time_limit = time_limit
         self._lower = lower
         self._lower_table: tuple[Meld, ...] | None = None
-        self._lower_cards = -1
-        self._bound: Cards | None = None
+        self._lower_cards = -1 if facts is None else facts.greedy
+        self._bound: Cards | None = None if facts is None else facts.bound
+        self._facts = facts
         self._most: Most | None = None
+
+    @property
+    def facts(self) -> Facts | None:
+        """What the engine's compiled core answered for this position, if it was asked."""
+        return self._facts
 
     @property
     def lower(self) -> tuple[Meld, ...]:
@@ -441,7 +452,24 @@ class Playable:
             return False
         if self.lower_cards >= n:
             return True
-        return self.most().cards >= n
+        return self._most_cards() >= n
+
+    def _most_cards(self) -> int:
+        """``most().cards``, without building the lower play's table where stage 3 settles it: the
+        lower play is the most (what the engine asks is a count; the table only if it lists it)."""
+        if self._most is None and self.lower_cards < len(self.bound):
+            natural = self._natural()
+            if natural is not None and not natural.played:
+                return self.lower_cards
+        return self.most().cards
+
+    def _natural(self) -> NaturalPlay | None:
+        """Stage 3 beyond the lower play: the core's answer when it gave one, else
+        :func:`_natural_beyond` (remembered)."""
+        if self._facts is not None and self._facts.asked:  # the core answered stage 3 already
+            return self._facts.natural
+        pos = self.pos
+        return _natural_beyond(pos.old, pos.on_table, self.bound, pos.rules, self.lower_cards)
 
     def most(self) -> Most:
         """The most hand cards one play adds, with its table (exact unless time ran out)."""
@@ -453,7 +481,7 @@ class Playable:
         pos, bound = self.pos, self.bound
         if self.lower_cards >= len(bound):  # the lower play reaches the bound
             return Most(self.lower_cards, self.lower, Status.OPTIMAL)
-        natural = _natural_beyond(pos.old, pos.on_table, bound, pos.rules, self.lower_cards)
+        natural = self._natural()
         if natural is not None:
             if natural.played:
                 return Most(natural.cards, natural.table, Status.OPTIMAL)

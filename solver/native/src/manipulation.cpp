@@ -667,8 +667,17 @@ std::tuple<int, std::vector<std::vector<int>>, std::vector<int>, std::int64_t> n
 
 }  // namespace
 
+// The engine's part (solver/native/src/manipulation_engine.cpp): its way to the program, and its
+// functions in this module.
+std::tuple<int, std::vector<std::vector<int>>, std::vector<int>, std::int64_t> engine_natural_program(
+    const std::vector<int>& tc, const std::vector<int>& bc, int ace, std::int64_t budget, int target) {
+    return natural_program(tc, bc, ace, budget, target);
+}
+void register_engine(py::module_& m);
+
 PYBIND11_MODULE(_manipulation, m) {
     m.doc() = "Manipulation Shanghai's compiled core (see solver/native/src/manipulation.cpp).";
+    register_engine(m);
     m.def("natural_best", &natural_best, py::arg("stages"), py::arg("budget"), py::arg("target"),
           "natural._Program(stages, budget).best(target): (1, value, packed path, work), (0, 0, [], work) "
           "for none, (-1, 0, [], work) past the budget.");
