@@ -129,10 +129,9 @@ def test_every_stub_entry_point_has_a_recorded_call(name: str) -> None:
 
 @pytest.mark.parametrize("name", native.CORES)
 def test_hostile_calls_answer_or_refuse_with_value_or_type_errors(name: str) -> None:
-    """Seeded hostile calls (wrong lengths, huge counts, wrong types, bad callbacks): no other error.
-
-    Before the fixes a callback answering a non-bool raised RuntimeError (zsy, contract), and a
-    combination of dozens of shapes or a count of 2**31 ran for ever (contract)."""
+    """Seeded hostile calls (wrong lengths, huge counts, wrong types, bad callbacks): no other error,
+    and no call that runs for ever (the contract core's did before its caps; the two tests below pin
+    each fix)."""
     from benchmarks.core_hostile import hostile_call, record
 
     require_core(name)
