@@ -36,6 +36,7 @@ export LD_PRELOAD
 export ASAN_OPTIONS=detect_leaks=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export PYTHONPATH="$scratch"
-"$python" -m pytest -q -s -p no:cacheprovider tests/native
+# the RSS tests are left out: ASan keeps freed memory in quarantine, so RSS grows (rss_core is the leak check)
+"$python" -m pytest -q -s -p no:cacheprovider tests/native -k "not rss_is_flat"
 "$python" -m benchmarks.fuzz_core --random "$inputs"
 echo "sanitize_core: passed, no sanitizer report"

@@ -173,3 +173,17 @@ def test_contract_core_refuses_what_would_run_for_ever() -> None:
     with pytest.raises(CardError):
         check_counts([65, *zero[1:]], zero, 0, 0)
     assert contract_core(MAX_MELDS) is mod and contract_core(MAX_MELDS + 1) is None
+
+
+def test_manipulation_core_refuses_a_target_past_any_hand() -> None:
+    """A target of -2**31 overflowed ``target - left`` (UBSan in the sanitizer build): refused now."""
+    require_core("manipulation")
+    mod = native.core("manipulation")
+    assert mod is not None
+    zero = [0] * 52
+    for target in (-(2**31), 2**31 - 1):
+        with pytest.raises(ValueError, match="target out of range"):
+            mod.natural_program(zero, zero, 0, 100, target)
+        with pytest.raises(ValueError, match="target out of range"):
+            mod.natural_best([], 100, target)
+    assert mod.natural_program(zero, zero, 0, 100, 1 << 20)[0] == 0
