@@ -114,12 +114,22 @@ def _zsy_beat_args(src: Source) -> tuple[Any, ...]:
     return hand, to_beat, rules
 
 
+def _zsy_endgame_args(src: Source) -> tuple[Any, ...]:
+    hand, to_beat, rules = _zsy_beat_args(src)
+    return hand, _cards(src, rules.deck, 6), to_beat, rules
+
+
 def _contract_args(src: Source) -> tuple[Any, ...]:
     from solver.rules import ContractRules
 
     rules = ContractRules(decks=1 + src.below(2), jokers=_pick(src, (0, 0, 2)))
     hand = _cards(src, rules.deck, 13)
     return hand, rules, 1 + src.below(len(rules.contracts))
+
+
+def _contract_pool_args(src: Source) -> tuple[Any, ...]:
+    hand, rules, round_ = _contract_args(src)
+    return hand, _cards(src, rules.deck, 12), rules, round_
 
 
 def _engine_args(game: str) -> Callable[[Source], tuple[Any, ...]]:
@@ -166,6 +176,35 @@ def _fewest(hand: Cards, rules: Any) -> Any:
 
     split = fewest_plays(hand, rules, time_limit=5)
     return split.count, str(split.status)
+
+
+def _plays_after(hand: Cards, rules: Any) -> Any:
+    from solver.zsy import legal_moves, plays_after
+
+    moves = legal_moves(hand, None, rules)
+    counts, status = plays_after(hand, moves, rules, time_limit=5)
+    return counts, str(status)
+
+
+def _winning_moves(hand: Cards, opponent: Cards, to_beat: Any, rules: Any) -> Any:
+    from solver.zsy.endgame import winning_moves
+
+    return tuple(str(m) for m in winning_moves(hand, opponent, to_beat, rules, max_nodes=20_000, time_limit=5))
+
+
+def _discards(hand: Cards, pool: Cards, rules: Any, round_: int) -> Any:
+    from solver.contract.discards import discard_distances
+
+    best, after, complete = discard_distances(hand, pool, rules, rules.contract(round_), time_limit=5)
+    return best, sorted((str(c), d) for c, d in after.items()), complete
+
+
+def _hand_lay_down(hand: Cards, rules: Any, round_: int) -> Any:
+    from solver.contract.search import contract_possible, hand_lay_down
+
+    contract = rules.contract(round_)
+    melds = hand_lay_down(hand, rules, contract)
+    return contract_possible(hand, rules, contract), None if melds is None else tuple(str(m) for m in melds)
 
 
 def _distance(hand: Cards, rules: Any, round_: int) -> Any:
@@ -222,8 +261,12 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry("zsy.legal_moves", "zsy", _zsy_beat_args, _legal_moves),
     Entry("zsy.fewest_plays", "zsy", _zsy_args, _fewest),
+    Entry("zsy.plays_after", "zsy", _zsy_args, _plays_after),
+    Entry("zsy.winning_moves", "zsy", _zsy_endgame_args, _winning_moves),
     Entry("zsy engine: legal actions", "zsy", _engine_args("zsy"), _engine("zsy"), False),
     Entry("contract.distance_to_contract", "contract", _contract_args, _distance),
+    Entry("contract.discard_distances", "contract", _contract_pool_args, _discards),
+    Entry("contract.hand_lay_down", "contract", _contract_args, _hand_lay_down),
     Entry("contract engine: legal actions", "contract", _engine_args("contract"), _engine("contract"), False),
 )
 """Every entry point, by game (the native modules' owners: ``solver.native._<core>``)."""

@@ -12,7 +12,12 @@ the native path and inside :func:`solver.native.pure`: the answers, or the
 typed errors, must be equal, and neither path may raise anything else (a
 native abort or a sanitizer report ends the process, which libFuzzer
 reports with the input). Where a game's compiled module is not built its
-entry points run on the pure path alone, and the run says so. atheris
+entry points run on the pure path alone, and the run says so. Other inputs
+go straight into the compiled modules (:mod:`benchmarks.core_hostile`):
+every function and method of the typed stubs, called with recorded
+arguments made hostile (wrong lengths, negative and huge counts, wrong
+types, callbacks that raise); each must answer or refuse with a
+``ValueError`` (subclass) or ``TypeError``. atheris
 (``pip install atheris``) instruments the ``solver`` package for coverage;
 ``--random N`` runs seeded inputs instead (no fuzzer needed). Exit 0 when
 every input agreed; on the first disagreement or crash, its traceback and a
@@ -35,12 +40,38 @@ def _entries(games: Sequence[str]) -> list[Any]:
     return [e for e in ENTRIES if not games or e.core in games]
 
 
-def one_input(entries: Sequence[Any], src: Any, counts: Counter[str]) -> None:
-    """Run one input (its entry chosen by ``src``); raise AssertionError when native != pure, or Crash."""
+def _direct(games: Sequence[str]) -> list[Any]:
+    """The recorded templates of every native entry point of the built cores (one list an entry point)."""
+    from benchmarks.core_hostile import record, stub_entries
+    from solver import native
+
+    seen = record()
+    out = []
+    for core in native.CORES:
+        if native.core(core) is None or (games and core not in games):
+            continue
+        for name in stub_entries(core):
+            if not seen.get(name):
+                raise SystemExit(f"fuzz_core: no recorded call of {name} to start from")
+            out.append(seen[name])
+    return out
+
+
+def one_input(entries: Sequence[Any], src: Any, counts: Counter[str], direct: Sequence[Any] = ()) -> None:
+    """Run one input (its entry chosen by ``src``): a public entry point on both paths (AssertionError
+    when native != pure, or Crash), or a hostile call straight into a native one (``direct``)."""
     from benchmarks.core_entries import differ
     from solver.errors import ShanghaiError
 
-    entry = entries[src.below(len(entries))]
+    pick = src.below(len(entries) + len(direct))
+    if pick >= len(entries):
+        from benchmarks.core_hostile import hostile_call
+
+        templates = direct[pick - len(entries)]
+        template = templates[src.below(len(templates))]
+        counts[f"direct {template.name}: {hostile_call(template, src)}"] += 1
+        return
+    entry = entries[pick]
     try:
         args = entry.args(src)
     except ShanghaiError:  # the input maker refused its own draw (a bad rule set): not an input
@@ -54,13 +85,13 @@ def one_input(entries: Sequence[Any], src: Any, counts: Counter[str]) -> None:
     counts[entry.name + (": native == pure" if native.core(entry.core) is not None else ": pure only, no crash")] += 1
 
 
-def run_random(entries: Sequence[Any], per_entry: int, seed: int) -> Counter[str]:
+def run_random(entries: Sequence[Any], per_entry: int, seed: int, direct: Sequence[Any] = ()) -> Counter[str]:
     """``per_entry`` seeded inputs for each entry (about: the entry is drawn by the input)."""
     from benchmarks.core_entries import RandomSource
 
     counts: Counter[str] = Counter()
-    for k in range(per_entry * len(entries)):
-        one_input(entries, RandomSource(seed * 1_000_003 + k), counts)
+    for k in range(per_entry * (len(entries) + len(direct))):
+        one_input(entries, RandomSource(seed * 1_000_003 + k), counts, direct)
     return counts
 
 
@@ -81,11 +112,12 @@ def run_atheris(games: Sequence[str], seconds: int, extra: Sequence[str]) -> Non
     import atheris  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
     entries = _entries(games)
+    direct = _direct(games)
     counts: Counter[str] = Counter()
     start = time.perf_counter()
 
     def test_one_input(data: bytes) -> None:
-        one_input(entries, _Bytes(data), counts)
+        one_input(entries, _Bytes(data), counts, direct)
         if sum(counts.values()) % 500 == 0:  # libFuzzer ends the process itself: a summary as it goes
             _summary(counts, time.perf_counter() - start)
 
@@ -95,7 +127,12 @@ def run_atheris(games: Sequence[str], seconds: int, extra: Sequence[str]) -> Non
 
 def _summary(counts: Counter[str], seconds: float) -> None:
     total = sum(v for k, v in counts.items() if k != "not an input")
-    print(f"fuzz_core: {total} inputs in {seconds:.0f} s, no disagreement, no crash so far", file=sys.stderr)
+    direct = sum(v for k, v in counts.items() if k.startswith("direct "))
+    print(
+        f"fuzz_core: {total} inputs ({total - direct} public, {direct} direct) in {seconds:.0f} s,"
+        " no disagreement, no crash so far",
+        file=sys.stderr,
+    )
     for name, n in sorted(counts.items()):
         print(f"  {name}: {n}", file=sys.stderr)
 
@@ -126,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"fuzz_core: {line}", file=sys.stderr)
     if args.random is not None:
         start = time.perf_counter()
-        counts = run_random(_entries(args.game), args.random, args.seed)
+        counts = run_random(_entries(args.game), args.random, args.seed, _direct(args.game))
         _summary(counts, time.perf_counter() - start)
         return
     run_atheris(args.game, args.seconds, extra)

@@ -38,10 +38,18 @@ ShapeTuple = tuple[bool, int, int, int, tuple[int, ...]]
 
 T = TypeVar("T")
 
+MAX_COUNT = 64
+"""The most copies of a card, or wilds, a count may hold (the C++ refuses more: far above any deck)."""
 
-def contract_core() -> ModuleType | None:
-    """The compiled Contract core, or None when the pure-Python path is to be used."""
-    return native.core("contract")
+MAX_MELDS = 8
+"""The most requirements (or shapes of a combination) the C++ takes: a split enumeration of many more
+runs for ever (the hostile fuzz run found it); longer ones, which no preset has, run in Python."""
+
+
+def contract_core(melds: int = 0) -> ModuleType | None:
+    """The compiled Contract core, or None when the pure-Python path is to be used (also for a
+    contract or combination of more than :data:`MAX_MELDS` melds, which the C++ refuses)."""
+    return native.core("contract") if melds <= MAX_MELDS else None
 
 
 @cache
@@ -53,11 +61,14 @@ def shape_tuple(shape: Shape) -> ShapeTuple:
 
 
 def check_counts(hn: Sequence[int], pn: Sequence[int], hw: int, pw: int) -> None:
-    """Raise :class:`CardError` unless ``hn``/``pn`` are 52 natural counts >= 0 and ``hw``/``pw`` >= 0."""
+    """Raise :class:`CardError` unless ``hn``/``pn`` are 52 natural counts and ``hw``/``pw`` wild counts,
+    each from 0 to :data:`MAX_COUNT`."""
     if len(hn) != N_NATURAL or len(pn) != N_NATURAL:
         raise CardError(f"the natural counts must have {N_NATURAL} entries")
     if hw < 0 or pw < 0 or min(hn) < 0 or min(pn) < 0:
         raise CardError("card counts must be >= 0")
+    if max(hw, pw, max(hn), max(pn)) > MAX_COUNT:
+        raise CardError(f"card counts must be at most {MAX_COUNT}")
 
 
 def check_shapes(shapes: Sequence[ShapeTuple]) -> None:

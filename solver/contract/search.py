@@ -318,7 +318,7 @@ class DistanceSearch:
         self.first: tuple[Cand, ...] | None = None
         self.complete = True
         # the compiled core, when built, prices the candidates and walks (the same answers, the same order)
-        self._core = contract_core()
+        self._core = contract_core(len(self.contract))
         self._native: Any = None
         self._tables: list[tuple[Shape, ...]] = []
         self._indexes: list[dict[Shape, int]] = []
@@ -596,7 +596,7 @@ def contract_possible(hand: Cards, rules: ContractRules, contract: Sequence[Requ
     """Can ``hand`` make ``contract`` on its own (exactly: the distance with nothing to come is 0)?"""
     if quick_reject(hand, rules, contract):
         return False
-    mod = contract_core()
+    mod = contract_core(len(contract))
     if mod is not None:
         return bool(_native_hand(mod, hand, rules, tuple(contract), False))
     search = DistanceSearch(hand, Cards(), rules, contract)
@@ -607,7 +607,7 @@ def contract_possible(hand: Cards, rules: ContractRules, contract: Sequence[Requ
 def hand_lay_down(hand: Cards, rules: ContractRules, contract: Sequence[Requirement]) -> tuple[Meld, ...] | None:
     """The lay-down of ``contract`` from ``hand`` alone that :func:`search_distance` finds with an empty
     pool when the distance is 0 (the same melds, found faster), or None when there is none."""
-    mod = contract_core()
+    mod = contract_core(len(contract))
     if mod is not None:
         return _hand_melds(_native_hand(mod, hand, rules, tuple(contract), True), _walk_order(tuple(contract))[0])
     search = DistanceSearch(hand, Cards(), rules, contract)

@@ -337,7 +337,7 @@ class _Greedy:
 def combo_cost(shapes: Sequence[Shape], hn: Sequence[int], pn: Sequence[int], hw: int, pw: int) -> int | None:
     """The exact fewest extra cards of a combination (None: impossible), fast when a greedy split
     (runs first take the copies they find, then sets) meets the lower bound; else :func:`price_combo`."""
-    mod = contract_core()
+    mod = contract_core(len(shapes))
     if mod is not None:
         cost: int | None = _native_combo(mod.combo_cost, shapes, hn, pn, hw, pw)
         return cost
@@ -479,7 +479,7 @@ def price_combo(
     set and a run both want) among the melds, first the hand's, then the
     pool's, priced by the formula of the module docstring.
     """
-    mod = contract_core()
+    mod = contract_core(len(shapes))
     if mod is not None:
         priced: tuple[int, SplitPart, SplitPart] | None = _native_combo(mod.price_combo, shapes, hn, pn, hw, pw)
         return None if priced is None else (priced[0], Split(priced[1], priced[2]))

@@ -484,7 +484,9 @@ def _program(
     mod = core("manipulation")
     if mod is not None:
         tn, bn = list(tc[:N_NATURAL]), list(bc[:N_NATURAL])
-        if max(map(add, tn, bn)) <= _NATIVE_COPIES:  # what crosses is checked: the state's room
+        if (
+            max(map(add, tn, bn)) <= _NATIVE_COPIES and abs(target) <= _NATIVE_TARGET
+        ):  # what crosses is checked: the state's room
             try:
                 status, melds, used, _ = mod.natural_program(
                     tn, bn, _ACES[ace], max(-_BIG, min(budget, _BIG)), min(target, _TARGET)
@@ -502,6 +504,8 @@ def _program(
 
 
 _ACES = {"low": 0, "high": 1, "both": 2}  # the core's ace codes
+_NATIVE_TARGET = 1 << 20
+"""The largest target the core takes (its sums must not overflow); a larger one runs in Python."""
 _NATIVE_COPIES = 4  # the most copies of a card the state holds (four decks)
 _BIG = 1 << 62  # budgets past this are "no limit" (the core counts work in 64 bits)
 _TARGET = 1 << 30  # targets past this are never reached either way

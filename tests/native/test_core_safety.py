@@ -112,3 +112,78 @@ def test_the_rss_check_sees_a_leak() -> None:
 
     growth = measure(Entry("leak", "zsy", _no_args, leak), 4_000, 1, seed=0)
     assert growth.growth_mb > 10
+
+
+# --- straight into the compiled modules: every entry point of the stubs, hostile arguments -----------
+
+
+@pytest.mark.parametrize("name", native.CORES)
+def test_every_stub_entry_point_has_a_recorded_call(name: str) -> None:
+    """The direct fuzz starts from a recorded call of each function and method the stub declares."""
+    from benchmarks.core_hostile import record, stub_entries
+
+    require_core(name)
+    seen = record()
+    assert stub_entries(name) and all(seen.get(entry) for entry in stub_entries(name))
+
+
+@pytest.mark.parametrize("name", native.CORES)
+def test_hostile_calls_answer_or_refuse_with_value_or_type_errors(name: str) -> None:
+    """Seeded hostile calls (wrong lengths, huge counts, wrong types, bad callbacks): no other error,
+    and no call that runs for ever (the contract core's did before its caps; the two tests below pin
+    each fix)."""
+    from benchmarks.core_hostile import hostile_call, record
+
+    require_core(name)
+    templates = [t for key, ts in record().items() if key.startswith(name + ".") for t in ts]
+    kinds = {hostile_call(templates[k % len(templates)], RandomSource(k)) for k in range(1500)}
+    assert kinds <= {"ok", "ValueError", "TypeError"} and "ok" in kinds
+
+
+def test_a_callback_is_read_by_its_truth() -> None:
+    """``expired`` answering a non-bool is read as Python reads it (it raised a pybind11 cast error)."""
+    require_core("zsy")
+    zsy = native.core("zsy")
+    assert zsy is not None
+    assert zsy.fewest(0b1_000_001, 0, 0, 5, lambda: "", 1000)[0] in (0, 1)
+    assert zsy.fewest(0b1_000_001, 0, 0, 5, lambda: "yes", 1000)[0] in (0, 1, 2)
+    with pytest.raises(TypeError):
+        zsy.fewest(0b1_000_001, 0, 0, 5, None, 1000)
+
+
+def test_contract_core_refuses_what_would_run_for_ever() -> None:
+    """Huge counts and long combinations are refused with a ValueError (they hung the process)."""
+    from solver.contract.native import MAX_MELDS, check_counts, contract_core
+    from solver.errors import CardError
+
+    require_core("contract")
+    mod = native.core("contract")
+    assert mod is not None
+    run = (True, 4, 3, 0, (9, 10, 11, 12))
+    zero = [0] * 52
+    with pytest.raises(ValueError, match="at most 8 shapes"):
+        mod.price_combo([run] * 9, zero, zero, 0, 0)
+    with pytest.raises(ValueError, match=r"0\.\.64"):
+        mod.combo_cost([run], zero, zero, 2**31 - 1, 0)
+    with pytest.raises(ValueError, match=r"0\.\.64"):
+        mod.hand_lay_down([*zero, 2**31 - 1], [52], [(True, 4)], [False], "low", "fewer", False, True)
+    search = mod.Search(zero, zero, 0, 0, [(True, 4)], [False], "low", "fewer", False, False, None)
+    with pytest.raises(ValueError, match="one shape a requirement"):
+        search.price_moved([(0, 0)] * 2, 0, 1)
+    with pytest.raises(CardError):
+        check_counts([65, *zero[1:]], zero, 0, 0)
+    assert contract_core(MAX_MELDS) is mod and contract_core(MAX_MELDS + 1) is None
+
+
+def test_manipulation_core_refuses_a_target_past_any_hand() -> None:
+    """A target of -2**31 overflowed ``target - left`` (UBSan in the sanitizer build): refused now."""
+    require_core("manipulation")
+    mod = native.core("manipulation")
+    assert mod is not None
+    zero = [0] * 52
+    for target in (-(2**31), 2**31 - 1):
+        with pytest.raises(ValueError, match="target out of range"):
+            mod.natural_program(zero, zero, 0, 100, target)
+        with pytest.raises(ValueError, match="target out of range"):
+            mod.natural_best([], 100, target)
+    assert mod.natural_program(zero, zero, 0, 100, 1 << 20)[0] == 0

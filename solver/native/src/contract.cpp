@@ -24,6 +24,12 @@ namespace py = pybind11;
 namespace {
 
 constexpr int kNatural = 52;  // natural card indexes 0..51 (suit * 13 + rank - 1)
+// The most copies of a card, and of wilds, a count may say (far above any deck: a huge count would make
+// the split enumeration run for ever, and overflow the int sums; found by the hostile fuzz run).
+constexpr int kMaxCount = 64;
+// The most requirements of a contract, or shapes of a combination (solver.contract.native.MAX_MELDS):
+// the split enumeration of dozens runs for ever (found by the hostile fuzz run).
+constexpr size_t kMaxMelds = 8;
 
 // ------------------------------------------------------------------ shapes (solver/contract/shapes.py)
 
@@ -126,9 +132,11 @@ struct Counts {
 
 Counts make_counts(const std::vector<int>& hn, const std::vector<int>& pn, int hw, int pw) {
     if (hn.size() != kNatural || pn.size() != kNatural) throw std::invalid_argument("counts must have 52 entries");
-    if (hw < 0 || pw < 0) throw std::invalid_argument("wild counts must be >= 0");
+    if (hw < 0 || pw < 0 || hw > kMaxCount || pw > kMaxCount)
+        throw std::invalid_argument("wild counts must be 0..64");
     for (int i = 0; i < kNatural; ++i)
-        if (hn[i] < 0 || pn[i] < 0) throw std::invalid_argument("card counts must be >= 0");
+        if (hn[i] < 0 || pn[i] < 0 || hn[i] > kMaxCount || pn[i] > kMaxCount)
+            throw std::invalid_argument("card counts must be 0..64");
     Counts c;
     c.hn = hn;
     c.pn = pn;
@@ -615,7 +623,8 @@ class Search {
         if (ace != "low" && ace != "high" && ace != "both") throw std::invalid_argument("ace must be low, high or both");
         if (limit != "fewer" && limit != "half" && limit != "any")
             throw std::invalid_argument("wild_limit must be fewer, half or any");
-        if (reqs.empty() || same.size() != reqs.size()) throw std::invalid_argument("bad requirement list");
+        if (reqs.empty() || reqs.size() > kMaxMelds || same.size() != reqs.size())
+            throw std::invalid_argument("bad requirement list (1 to 8 requirements)");
         // search.DistanceSearch._priced / _price: one table per (run, length), candidates cheapest first
         for (const auto& [run, m] : reqs) {
             if (m < 1 || m > 13) throw std::invalid_argument("a requirement's length must be 1..13");
@@ -743,7 +752,7 @@ class Search {
                 }
             }
             bool skip(uint64_t bits) override {
-                return !skip_fn.is_none() && skip_fn(py::int_(bits)).cast<bool>();
+                return !skip_fn.is_none() && static_cast<bool>(py::bool_(skip_fn(py::int_(bits))));
             }
         } caller(*this, best, std::move(visit), std::move(skip), std::move(stop_walk));
         Walk(*this, &limit, caller).run();
@@ -766,6 +775,7 @@ class Search {
     py::object py_price_moved(const std::vector<std::pair<int, int>>& combo, int card, int to_hand) const {
         if (card < -1 || card >= kNatural || (to_hand != 1 && to_hand != -1))
             throw std::invalid_argument("price_moved: a natural card index or -1, and +1 or -1");
+        if (combo.size() > reqs_.size()) throw std::invalid_argument("price_moved: one shape a requirement at most");
         std::vector<const Shape*> shapes;
         for (const auto& [k, t] : combo) {
             if (k < 0 || k >= static_cast<int>(reqs_.size()) || t < 0 || t >= static_cast<int>(reqs_[k].table->size()))
@@ -861,7 +871,7 @@ class Search {
 
    private:
 
-    bool expired() const { return !expired_.is_none() && expired_().cast<bool>(); }
+    bool expired() const { return !expired_.is_none() && static_cast<bool>(py::bool_(expired_())); }
 
     Counts c_;
     std::vector<bool> same_;
@@ -1046,6 +1056,7 @@ void Walk::descend(int k, int idx, const Cand& x, const Path& path) {
 using ShapeTuple = std::tuple<bool, int, int, int, std::vector<int>>;
 
 std::vector<Shape> shapes_from(const std::vector<ShapeTuple>& items) {
+    if (items.size() > kMaxMelds) throw std::invalid_argument("at most 8 shapes in a combination");
     std::vector<Shape> out;
     for (const auto& [run, size, wmax, rank, cards] : items) {
         if (size < 1 || size > 13 || wmax < 0 || wmax >= size || rank < 0 || rank > 13)
@@ -1196,7 +1207,8 @@ py::object hand_lay_down(const std::vector<int>& counts, const std::vector<int>&
         if (w < 0 || w >= static_cast<int>(counts.size()) || w <= before)
             throw std::invalid_argument("wild indexes must be ascending card indexes");
         before = w;
-        if (counts[w] < 0) throw std::invalid_argument("card counts must be >= 0");
+        if (counts[w] < 0 || counts[w] > kMaxCount || hw + counts[w] > kMaxCount)
+            throw std::invalid_argument("card counts must be 0..64");
         for (int t = 0; t < counts[w]; ++t) wild_cards.push_back(w);
         hw += counts[w];
         if (w < kNatural) hn[w] = 0;

@@ -443,8 +443,15 @@ std::vector<Stage> read_stages(const std::vector<std::tuple<int, int, int, int, 
 // Returns (status, value, path, work): status 1 found (value and the packed options of the path),
 // 0 none reaches target (the Python None), -1 out of budget (the Python _OutOfBudget); work is the
 // program's count of steps when it stopped (_Program.work), for the tests.
+// A target far past any hand (the sums `target - left` must not overflow: UBSan found -2^31 - 2).
+constexpr int kMaxTarget = 1 << 20;
+void check_target(int target) {
+    if (target < -kMaxTarget || target > kMaxTarget) throw std::invalid_argument("target out of range (|target| <= 2^20)");
+}
+
 std::tuple<int, int, std::vector<int>, std::int64_t> natural_best(
     const std::vector<std::tuple<int, int, int, int, int, int, int>>& raw, std::int64_t budget, int target) {
+    check_target(target);
     std::vector<Stage> stages = read_stages(raw);
     Program program(std::move(stages), budget);
     int value = 0;
@@ -594,6 +601,7 @@ std::tuple<int, std::vector<std::vector<int>>, std::vector<int>, std::int64_t> n
     const std::vector<int>& tc, const std::vector<int>& bc, int ace, std::int64_t budget, int target) {
     if (tc.size() != 52 || bc.size() != 52) throw std::invalid_argument("natural_program: 52 counts each");
     if (ace < kLowAce || ace > kBothAces) throw std::invalid_argument("natural_program: ace is 0, 1 or 2");
+    check_target(target);
     for (int i = 0; i < 52; ++i)
         if (tc[i] < 0 || bc[i] < 0 || tc[i] + bc[i] > kMaxCopies)
             throw std::invalid_argument("natural_program: copies out of range (card " + std::to_string(i) + ")");

@@ -16,13 +16,13 @@
 // this file checks again and throws std::invalid_argument (ValueError in
 // Python) on anything out of range, never aborts. No global mutable state.
 
-#include <pybind11/functional.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -619,12 +619,21 @@ class Endgame {
     }
 };
 
+// A Python callback (the deadline check) read as Python reads `if expired():`, by its truth: an
+// answer that is not a bool is no cast error (a RuntimeError), and what is not callable is refused
+// with a TypeError before the search starts; an exception the callback raises comes back as itself.
+std::function<bool()> truth_of(const py::object& fn) {
+    if (!PyCallable_Check(fn.ptr())) throw py::type_error("zsy core: expired must be callable");
+    return [fn]() { return static_cast<bool>(py::bool_(fn())); };
+}
+
 // endgame.wins (all=false) or winning_moves (all=true): (outcome, flags, pass wins, nodes); outcome 0
 // answered, 1 too big (EndgameTooBig), 2 out of time (SolverTimeout). wins: flags is [won]; winning_moves:
 // one flag per legal move of the hand, in legal_moves order, up to the first that ran out of budget.
 py::tuple endgame(const std::vector<int>& hand, const std::vector<int>& opponent, int kind, int top, int length,
-                  int copies, bool flush, bool pure, bool bombs, long long max_nodes, std::function<bool()> expired,
+                  int copies, bool flush, bool pure, bool bombs, long long max_nodes, const py::object& expired_fn,
                   bool all) {
+    auto expired = truth_of(expired_fn);
     Move beat = combo_of(kind, top, length, copies, flush, pure);
     uint64_t mine = mask_of(checked_counts(hand));
     uint64_t theirs = mask_of(checked_counts(opponent));
@@ -912,8 +921,9 @@ py::list greedy(uint64_t packed, int j, int t, int look) {
 
 // fewest_plays' search: (1, [choices]) when a split with fewer than `limit` plays exists (the best
 // one, read back), (0, []) when proven that none does, (2, []) when the budget ran out.
-py::tuple fewest(uint64_t packed, int j, int t, int limit, std::function<bool()> expired, long long max_states) {
+py::tuple fewest(uint64_t packed, int j, int t, int limit, const py::object& expired_fn, long long max_states) {
     check_state(packed, j, t);
+    auto expired = truth_of(expired_fn);
     Search search(std::move(expired), max_states);
     try {
         if (search.solve(packed, j, t, false, limit) >= limit) return py::make_tuple(0, py::list());
@@ -927,9 +937,10 @@ py::tuple fewest(uint64_t packed, int j, int t, int limit, std::function<bool()>
 
 // plays_after's searches, one shared memo: the fewest plays of each state (packed, jokers, 2s)
 // in order, up to the first that ran out of budget (the list is then shorter than the states).
-py::list plays_after(const std::vector<std::tuple<uint64_t, int, int>>& states, std::function<bool()> expired,
+py::list plays_after(const std::vector<std::tuple<uint64_t, int, int>>& states, const py::object& expired_fn,
                      long long max_states) {
     for (const auto& [packed, j, t] : states) check_state(packed, j, t);
+    auto expired = truth_of(expired_fn);
     Search search(std::move(expired), max_states);
     py::list out;
     try {
