@@ -43,6 +43,7 @@ from web.http import CSP, STATUS, Guard, Head, cached, crashed, document_errors,
 from web.models import Body as _Body
 from web.models import GameName
 from web.puzzle_routes import puzzle_routes, rules_metadata
+from web.review import review_routes
 from web.seats import HUMAN, deal_seed, hint_facts
 
 __all__ = ["create_app", "STATUS", "CSP", "json_depth", "rules_metadata"]
@@ -354,6 +355,7 @@ def create_app(limits: Limits | None = None, store: str | None = None, allowed_h
     _protocol_routes(app, engine)
     _game_routes(app, engine)
     puzzle_routes(app)
+    review_routes(app, engine)
     _page_routes(app)
     app.add_middleware(Guard, max_body=limits.max_body, max_depth=limits.max_depth, hosts=allowed_hosts)
     app.add_middleware(GZipMiddleware, minimum_size=800)
