@@ -65,6 +65,10 @@ def _worker_init() -> None:
 
 def _worker_handle(request: dict[str, Any]) -> dict[str, Any]:
     global _WORKER
+    if request.get("cmd") == "review":  # a game review (web/reviewing.py): no engine game of its own
+        from web.reviewing import review_request
+
+        return review_request(request)
     if _WORKER is None:
         _WORKER = EngineServer()
     reply = _WORKER.handle(request)
@@ -295,14 +299,18 @@ class WebEngine:
             raise EngineError("bad_value", f"time_limit must be more than 0 and at most {self.limits.max_time_limit:g}")
         return limit
 
-    async def stateless(self, request: dict[str, Any], client: str = "") -> dict[str, Any]:
-        """Run ``solve`` or ``hint`` (of a puzzle) in the worker pool, within the time limit,
-        within ``client``'s share of the workers (:class:`web.fair.FairGate`)."""
+    async def stateless(
+        self, request: dict[str, Any], client: str = "", timeout: float | None = None
+    ) -> dict[str, Any]:
+        """Run ``solve`` or ``hint`` (of a puzzle), or a ``review``, in the worker pool, within the
+        time limit (a whole review: within ``timeout``), within ``client``'s share of the workers
+        (:class:`web.fair.FairGate`)."""
         request = dict(request)
         limit = self._time_limit(request.get("time_limit"))
         request["time_limit"] = limit
         self.start()
-        timeout = limit * 4 + 5  # a question can take a few solver stages, each within the limit
+        if timeout is None:
+            timeout = limit * 4 + 5  # a question can take a few solver stages, each within the limit
         async with self.solve_gate.slot(client, limit):
             try:
                 if self._pool is not None:

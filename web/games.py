@@ -31,6 +31,7 @@ from typing import Any
 
 from solver.engine.base import Game
 from solver.engine.protocol import EngineServer
+from web.rounds import mark, round_end
 from web.seats import (
     HUMAN,
     hand_list,
@@ -49,7 +50,7 @@ __all__ = ["Games"]
 
 _STATUS = ("to_move", "terminal", "scores", "winners", "actions")
 
-_PUBLIC_ENTRY = ("player", "action", "ai", "reason", "why", "table", "discard")
+_PUBLIC_ENTRY = ("player", "action", "ai", "reason", "why", "table", "discard", "round_end")
 """The fields of a log entry anyone may read (the moves are public once made)."""
 
 
@@ -333,15 +334,21 @@ class Games:
                     who = game.current_player()
                     raise EngineError("illegal_action", f"it is player {who}'s turn, not player {seat}'s")
                 at = live.version
+                rounds = mark(game)
                 status = live.ask({"cmd": "apply", "action": action, "player": seat})
                 text = str(game.history[-1]) if game.history else action
-                if self._commit(gid, meta, live, {"player": seat, "action": text, "at": time.time()}):
+                entry: dict[str, Any] = {"player": seat, "action": text, "at": time.time()}
+                ended = round_end(rounds, game)
+                if ended is not None:
+                    entry["round_end"] = ended
+                if self._commit(gid, meta, live, entry):
                     break
         if not status["terminal"]:
             self._drive(gid, meta, wait=True)
         with self._locked(gid, meta) as live:
             state = self._state(meta, live, seat)
-        return {**{k: state[k] for k in _STATUS}, "ai_moves": self._ai_moves(gid, at + 1), "state": state}
+        move = {k: entry[k] for k in _PUBLIC_ENTRY if k in entry}
+        return {**{k: state[k] for k in _STATUS}, "move": move, "ai_moves": self._ai_moves(gid, at + 1), "state": state}
 
     def _ai_moves(self, gid: str, start: int) -> list[dict[str, Any]]:
         """The AI seats' moves logged from ``start`` on, up to the next human action."""
@@ -349,7 +356,7 @@ class Games:
         for entry in self.store.log(gid, start):
             if "ai" not in entry:
                 break
-            keys: tuple[str, ...] = ("player", "action", "reason", "why", "table", "discard")
+            keys: tuple[str, ...] = ("player", "action", "reason", "why", "table", "discard", "round_end")
             out.append({k: entry[k] for k in keys if k in entry})
         return out
 
@@ -489,7 +496,9 @@ class Games:
         kind = str(meta["seats"][p])
         before = public_view(live.ask({"cmd": "observe", "player": p}))
         seed = (int(meta["seed"]) * 1_000_003 + len(game.history)) % 2**31
+        rounds = mark(game)
         move = live.ask({"cmd": "ai_move", "ai": kind, "seed": seed, "apply": True})
+        ended = round_end(rounds, game)
         after = public_view(live.ask({"cmd": "observe", "player": p}))
         table, discard = public_table(after)
         text = str(game.history[-1])
@@ -503,4 +512,6 @@ class Games:
             "discard": discard,
             "at": time.time(),
         }
+        if ended is not None:
+            entry["round_end"] = ended
         self._commit(gid, meta, live, entry)

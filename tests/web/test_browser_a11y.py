@@ -75,17 +75,32 @@ def _tab_to(page: Any, selector: str, limit: int = 300) -> None:
     pytest.fail(f"Tab never reached {selector}")
 
 
+def _arrow_to(page: Any, code: str) -> None:
+    """From a picker card to another with the arrow keys (the picker is one Tab stop): along the
+    suit's row, then up or down the suits."""
+    ranks = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    suits = ["S", "H", "D", "C"]
+    here = str(page.evaluate("() => document.activeElement.dataset.card"))
+    for _ in range(abs(suits.index(code[-1]) - suits.index(here[-1]))):
+        page.keyboard.press("ArrowDown" if suits.index(code[-1]) > suits.index(here[-1]) else "ArrowUp")
+    for _ in range(abs(ranks.index(code[:-1]) - ranks.index(here[:-1]))):
+        page.keyboard.press("ArrowRight" if ranks.index(code[:-1]) > ranks.index(here[:-1]) else "ArrowLeft")
+    assert page.evaluate("() => document.activeElement.dataset.card") == code
+
+
 def test_keyboard_only_entry_and_solve(page: Any) -> None:
-    """Tab to the picker, Enter on cards (focus stays on the card), Tab to Solve, Enter; the
-    upload button is reachable; the focus ring is visible (an outline of at least 2 px)."""
+    """Tab to the picker (one Tab stop), the arrow keys to a card, Enter on cards (focus stays on
+    the card), Tab to Solve, Enter; the upload button is reachable; the focus ring is visible (an
+    outline of at least 2 px)."""
     _open(page, "/manipulation#preset=norwegian&table=3H+4H+5H+6H+|+3C+4C+5C+6C")
-    _tab_to(page, "#picker .chip[data-card='6S']")
+    _tab_to(page, "#picker .chip")
+    _arrow_to(page, "6S")
     page.keyboard.press("Enter")
     # One deck: 6S is used up (disabled), so the focus goes on to the next free card.
     assert page.evaluate("() => document.activeElement.dataset.card") == "7S"
     ring = page.evaluate("() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, parseFloat(s.outlineWidth)]; }")
     assert ring[0] != "none" and ring[1] >= 2
-    _tab_to(page, "#picker .chip[data-card='KD']")
+    _arrow_to(page, "KD")
     page.keyboard.press("Enter")
     assert page.evaluate("() => document.activeElement.dataset.card") in ("AC", "2C")
     expect(page.locator(".zone[data-kind='hand'] input")).to_have_value("6S KD")

@@ -1,5 +1,5 @@
 // Position entry: the state of the position, the URL fragment, the rules panel, the zones and the picker.
-import { $, el, api, tokens, baseCode, countOf } from "./util.js";
+import { $, el, api, tokens, baseCode, countOf, rove } from "./util.js";
 import { GAME, gameTitle, contractName, SUITS, RANKS, JOKERS, svgUse, cardsEl, isRed, cardName } from "./cards.js";
 import { t, tn, has, errorText } from "./i18n.js";
 
@@ -363,8 +363,13 @@ function renderPicker() {
   }
   root.append(grid);
   const jokers = JOKERS.filter((j) => S.deck[j]);
-  if (jokers.length) root.append(el("div", { class: "jokers" }, jokers.map((j) => chip(j, el("span", { text: j }), j))));
+  const jokerRow = jokers.length ? el("div", { class: "jokers" }, jokers.map((j) => chip(j, el("span", { text: j }), j))) : null;
+  if (jokerRow) root.append(jokerRow);
+  // One Tab stop for the whole picker; the arrow keys move between its cards (Up/Down: the suit).
+  const chips = [...root.querySelectorAll(".chip")];
+  rove([grid, jokerRow].filter(Boolean), chips, RANKS.length, chips.find((c) => c.dataset.card === PICKER_STOP), (c) => { PICKER_STOP = c.dataset.card; });
 }
+let PICKER_STOP = null;
 
 // A new empty table meld after the last one, made the zone being filled.
 function addMeld() {

@@ -1,37 +1,15 @@
 // Play a whole game against AI players through the seat API (docs/web.md, "Seats"): the page
 // holds its seat's token; the server plays the AI seats and answers their moves (`ai_moves`).
-import { $, el, api, tokens, baseCode, countOf, download, readFile } from "./util.js";
+import { $, el, api, tokens, baseCode, download, readFile, rove } from "./util.js";
 import { GAME, cardsEl, actionEl, meldName, sortHand, contractName } from "./cards.js";
 import { S, presetName } from "./entry.js";
-import { t, tn, errorText, hintWhy } from "./i18n.js";
+import { t, tn, errorText } from "./i18n.js";
+import { P, keptGames, keepGame, forgetGame, currentGame, note, failed, drawNote, tableCodes, actionLabel,
+  addMoves, clearLog, drawLog, seatName, roundTable, hintedAction, actionCards, mineCards } from "./state.js";
+import { setupReview, resetReview, redrawReview } from "./review.js";
 
-const P = {
-  id: null, token: null, obs: null, legal: [], hand: [], selected: [], melds: [], hint: null,
-  busy: false, fresh: new Map(), players: 4, ai: "solver", sort: localStorage.getItem("shanghai-sort") || "rank",
-  seat: 0, logged: 0, source: null, poll: null, invites: {},
-};
-
-// --- games kept in the browser: each game's seat token (docs/web.md, "Games that survive") ---------
-
-const GAMES_KEY = "shanghai-games";
 const GAME_NAMES = { manipulation: "game.short.manipulation", contract: "game.short.contract", zsy: "game.short.zsy" };
 function gameName(game) { return GAME_NAMES[game] ? t(GAME_NAMES[game]) : game; }
-const CURRENT_KEY = "shanghai-current-" + GAME;
-
-function keptGames() {
-  try { const list = JSON.parse(localStorage.getItem(GAMES_KEY) || "[]"); return Array.isArray(list) ? list : []; }
-  catch (e) { return []; }
-}
-function keepGame(entry) {
-  const list = keptGames().filter((g) => g.game_id !== entry.game_id);
-  list.unshift(entry);
-  localStorage.setItem(GAMES_KEY, JSON.stringify(list.slice(0, 50)));
-  localStorage.setItem(CURRENT_KEY, entry.game_id);
-}
-function forgetGame(gid) {
-  localStorage.setItem(GAMES_KEY, JSON.stringify(keptGames().filter((g) => g.game_id !== gid)));
-  if (localStorage.getItem(CURRENT_KEY) === gid) localStorage.removeItem(CURRENT_KEY);
-}
 // A link that opens a game at a seat: #g= (resume) or #join= (an invite, claimed once). The token
 // is in the fragment: never sent to the server in an address, nor in a Referer.
 function gameLink(kind, game, gid, token) { return `${location.origin}/${game}#${kind}=${encodeURIComponent(gid)}&t=${encodeURIComponent(token)}`; }
@@ -54,7 +32,7 @@ export async function openKeptGame(link) {
     await resume(gid, token, "play.resumed");
     return true;
   }
-  const current = localStorage.getItem(CURRENT_KEY);
+  const current = currentGame();
   const kept = keptGames().find((g) => g.game_id === current);
   if (kept) { await resume(kept.game_id, kept.token, "play.resumed"); return true; }
   drawMyGames();
@@ -74,10 +52,11 @@ async function resume(gid, token, message) {
   }
   P.id = gid; P.token = token; P.seat = obs.player; P.players = obs.hand_sizes.length; P.obs = null;
   keepGame({ game_id: gid, token, game: GAME, seat: P.seat });
-  $("#log").replaceChildren();
-  LOG = []; P.logged = 0; P.fresh = new Map();
+  clearLog(); resetReview();
+  P.logged = 0; P.fresh = new Map(); P.record = null;
   const moves = await api("moves", { game_id: gid, start: 0 });
   addMoves(0, moves.moves, []);
+  P.roundEnded = null;  // rounds of the past: in the log and the table, not news
   await refresh(obs);
   showLinks();
   startLive();
@@ -181,40 +160,9 @@ async function changed(data) {
   const moved = !P.obs || data.actions !== P.obs.actions || data.to_move !== P.obs.to_move || String(data.seats) !== String(P.obs.seats);
   if (moved && !P.busy) {
     await refresh();
+    roundDone();
     if (P.obs.terminal) { stopLive(); drawMyGames(); }
   }
-}
-
-// Moves of the game's log from number `start` on, each shown once (a stream, a poll and an apply's
-// answer may all bring the same move).
-function addMoves(start, moves, startTable, mine) {
-  let before = startTable;
-  moves.forEach((m, k) => {
-    let put = [];
-    if (m.table) { const after = tableCodes(m.table); if (before) put = added(before, after); before = after; }
-    else { if (k === 0 && mine) put = mine; before = null; }
-    if (start + k !== P.logged) return;
-    if (m.player !== P.seat) for (const c of put) P.fresh.set(c, (P.fresh.get(c) || 0) + 1);
-    logMove(m.player, m.action, m.why || null, m.reason, put);
-    P.logged += 1;
-  });
-}
-
-// The status line: a message key and its parameters (kept, so a language switch writes it again),
-// or an error answer of the server.
-let NOTE = null;
-function note(key, params, error) {
-  NOTE = key ? { key, params, error } : null;
-  drawNote();
-}
-function failed(e) { NOTE = { exc: e, error: true }; drawNote(); }
-function drawNote() {
-  const n = $("#play-note");
-  n.className = "note" + (NOTE && NOTE.error ? " error" : "");
-  if (!NOTE) n.replaceChildren();
-  else if (NOTE.exc) n.replaceChildren(errorText(NOTE.exc));
-  else if (NOTE.key === "hint") n.replaceChildren(t("play.hint", { action: NOTE.params.action }), " ", hintWhy(NOTE.params));
-  else n.replaceChildren(t(NOTE.key, NOTE.params));
 }
 
 // The presets offered, named in the page's language (the choice kept across a language switch).
@@ -237,6 +185,7 @@ export function setupPlay() {
   $("#record-btn").onclick = downloadRecord;
   $("#record-upload").onchange = loadRecord;
   $("#leave-btn").onclick = () => P.id && closeGame(P.id, P.token);
+  setupReview();
   document.addEventListener("visibilitychange", () => { if (!document.hidden) document.title = TITLE; });
 }
 
@@ -272,8 +221,8 @@ function extraOptions() {
 async function newGame() {
   P.players = parseInt($("#play-players").value, 10);
   P.ai = $("#play-ai").value;
-  $("#log").replaceChildren();
-  LOG = [];
+  clearLog(); resetReview();
+  P.record = null;
   note("play.dealing");
   try {
     const humans = Math.min(parseInt($("#play-humans").value, 10) || 1, P.players);
@@ -302,6 +251,7 @@ async function started(r, message, params) {
   P.fresh = new Map();
   P.logged = r.actions || 0;
   addMoves(P.logged, moves, r.actions && first ? null : []);
+  P.roundEnded = null;
   await refresh();
   showLinks();
   startLive();
@@ -316,9 +266,9 @@ async function loadRecord(e) {
     if (record.game && record.game !== GAME) throw Object.assign(new Error(record.game), { shown: t("play.other_game", { game: record.game }) });
     P.players = record.num_players || 4;
     P.ai = $("#play-ai").value;
-    $("#log").replaceChildren();
-    LOG = [];
+    clearLog(); resetReview();
     const r = await api("load_record", { record, seats: seats(1) });
+    P.record = record;  // the loaded record can be reviewed (the Review button)
     await started(r, "play.record_loaded", { n: r.actions });
   } catch (exc) {
     note("play.record_failed", { error: exc instanceof SyntaxError ? t("error.parse_error") : errorText(exc) }, true);
@@ -337,32 +287,6 @@ async function downloadRecord() {
   }
 }
 
-// --- actions written the same way: the hint may order melds or cards differently -----------------
-
-function meldKey(text) { return tokens(text).map(baseCode).sort().join(" "); }
-
-export function canonical(action) {
-  const [verb, ...rest] = action.trim().split(/\s+/);
-  const body = rest.join(" ");
-  if (verb === "laydown" || (verb === "play" && GAME === "manipulation")) {
-    return verb + " " + body.split("|").map(meldKey).filter(Boolean).sort().join(" | ");
-  }
-  if (verb === "play" && body.includes(":")) {
-    const [kind, cards] = body.split(":");
-    return verb + " " + kind + ":" + meldKey(cards);
-  }
-  return [verb, ...rest].join(" ");
-}
-
-// The legal action the hint names (the same text, or the same melds and cards).
-function hintedAction() {
-  if (!P.hint) return null;
-  if (P.legal.includes(P.hint)) return P.hint;
-  const want = canonical(P.hint);
-  // Not listed (the engine lists one lay-down of the many it accepts): the hint's own text.
-  return P.legal.find((a) => canonical(a) === want) || P.hint;
-}
-
 async function hint() {
   if (!P.id) return;
   try {
@@ -371,13 +295,23 @@ async function hint() {
     note("hint", { action: h.action, reason: h.reason, why: h.why });
     renderActions();
     const marked = $("#actions button.hinted");
-    if (marked && document.activeElement === $("#hint-btn")) marked.focus();  // the keyboard goes to the choice
+    if (!marked) return;
+    const from = document.activeElement;
+    if (from === $("#hint-btn") || from === $("#hint-here")) marked.focus({ preventScroll: true });  // the keyboard goes to the choice
+    marked.scrollIntoView({ block: "nearest" });  // on a phone: in view in the docked action panel
   } catch (e) {
     failed(e);
   }
 }
 
 // --- the game's state and the AI moves ------------------------------------------------------------
+
+// A round just ended (and the game goes on): its result said on the status line.
+function roundDone() {
+  const ended = P.roundEnded;
+  P.roundEnded = null;
+  if (ended && P.obs && !P.obs.terminal) note(P.legal.length ? "play.round_done_turn" : "play.round_done", { n: ended.round });
+}
 
 async function refresh(state) {
   P.obs = state || (await api("observe", { game_id: P.id, token: P.token }));
@@ -389,66 +323,11 @@ async function refresh(state) {
   render();
   $("#hint-btn").disabled = !P.legal.length;
   $("#record-btn").disabled = !P.obs.terminal;
+  $("#review-btn").disabled = !(P.obs.terminal || P.record);
   $("#leave-btn").disabled = false;
   note(P.obs.terminal ? "play.over" : P.legal.length ? "play.your_turn" : null);
   // Turn notification: the tab's title, when the page is not in view.
   if (P.legal.length && document.hidden) document.title = "● " + t("play.your_turn") + " · " + TITLE;
-}
-
-function tableCodes(table) {
-  return (table || []).map((m) => (Array.isArray(m) ? m : tokens(typeof m === "string" ? m : m.cards)).map(baseCode));
-}
-
-// What changed on the table: the cards of `after` not in `before` (a multiset of codes).
-function added(before, after) {
-  const old = countOf(before.flat());
-  const out = [];
-  for (const c of after.flat()) {
-    if (old.get(c)) old.set(c, old.get(c) - 1); else out.push(c);
-  }
-  return out;
-}
-
-
-// The moves logged (kept, so a language switch writes the log again).
-let LOG = [];
-
-function logMove(player, action, why, reason, put) {
-  LOG.push({ player, action, why, reason, put });
-  $("#log").append(logEntry(LOG[LOG.length - 1]));
-  $("#play-log").hidden = false;
-}
-
-export function drawLog() {
-  $("#log").replaceChildren(...LOG.map(logEntry));
-}
-
-function logEntry({ player, action, why, reason, put }) {
-  const who = el("b", { text: player === P.seat ? t("play.you_said") : t("play.player_said", { n: player }) });
-  let what;
-  if (GAME === "manipulation" && action.startsWith("play ") && put.length) {
-    what = el("span", { class: "action" }, t("play.put_on_table") + " ", cardsEl(put, { fan: true, mini: true, marks: put.map(() => "moved") }));
-  } else what = actionEl(action, true);
-  const li = el("li", { "data-player": player, "data-action": action }, " ", who, " ", what);
-  if (player !== P.seat && (why || reason)) li.append(el("div", { class: "reason" }, why ? reasonText(why) : reason));
-  return li;
-}
-
-// An AI move's reason from the server's facts ("why": docs/web.md, "Seats"): the code's sentence
-// in the page's language, its cards and counts filled in.
-function reasonText(why) {
-  const ai = t("ai." + why.ai) === "ai." + why.ai ? why.ai : t("ai." + why.ai);
-  const text = t("why." + why.code, { ai, cards: why.cards || "", n: why.count ?? 0 });
-  return why.left === undefined || why.left === null ? text : t("why.with_left", { text, n: why.left });
-}
-
-// The cards the player's own action puts on the table (codes): its melds, its lay-off or swap card.
-function mineCards(action, before) {
-  const [verb, ...rest] = action.split(" ");
-  if (verb === "play" && GAME === "manipulation") return added(before, rest.join(" ").split("|").map((m) => tokens(m).map(baseCode)));
-  if (verb === "laydown") return tokens(rest.join(" ").replace(/\|/g, " ")).map(baseCode);
-  if (verb === "layoff" || verb === "swap") return [baseCode(rest[1])];
-  return [];
 }
 
 async function act(action) {
@@ -461,10 +340,11 @@ async function act(action) {
     const expect = P.obs.actions;
     const r = await api("apply", { game_id: P.id, token: P.token, action, expect });
     P.fresh = new Map();
-    addMoves(expect, [{ player: P.seat, action }], null, mine);
+    addMoves(expect, [r.move || { player: P.seat, action }], null, mine);
     addMoves(expect + 1, r.ai_moves || [], before.concat([mine]));
     P.busy = false;
     await refresh(r.state);
+    roundDone();
   } catch (e) {
     P.busy = false;
     failed(e);
@@ -491,6 +371,7 @@ function keepFocus() {
 // The board, the actions, the log and the status line again (a language switch).
 export function redrawPlay() {
   drawLog();
+  redrawReview();
   drawNote();
   showLinks();
   drawMyGames();
@@ -557,9 +438,16 @@ function renderBoard() {
     hand.append(card);
   });
   board.append(hand);
+  // One Tab stop for the hand; the arrow keys move between its cards.
+  const cards = [...hand.querySelectorAll("button.card")];
+  rove([hand], cards, 0, cards.find((c) => c.dataset.focusKey === HAND_STOP), (c) => { HAND_STOP = c.dataset.focusKey; });
+  const rounds = roundTable();
+  if (rounds) board.append(rounds);
   if (o.terminal) board.append(finalScores(o));
   if (focused) { const again = board.querySelector(`[data-focus-key="${focused}"]`); if (again) again.focus(); }
 }
+
+let HAND_STOP = null;
 
 // Another person's seat, to move for a while (absent): the others may hand it to an AI player.
 let ABSENT_TIMER = null;
@@ -578,11 +466,15 @@ function handOverButton(o, i) {
 
 function finalScores(o) {
   const table = el("table", {}, el("tr", {}, el("th", { text: t("play.player_col") }), el("th", { text: t("play.score_col") })),
-    o.scores.map((s, i) => el("tr", {}, el("td", { text: i === P.seat ? t("play.you") : t("play.player", { n: i }) }), el("td", { text: String(s) }))));
+    o.scores.map((s, i) => el("tr", {}, el("td", { text: seatName(i) }), el("td", { text: String(s) }))));
   const winners = o.winners || [];
   const won = winners.includes(P.seat);
-  const names = new Intl.ListFormat(document.documentElement.lang, { type: "conjunction" }).format(winners.map((w) => t("play.player", { n: w })));
-  return el("div", { class: "final", id: "final" }, el("h2", { text: won ? t("play.you_win") : t("play.game_over", { winners: names, n: winners.length }) }), table);
+  const names = (list) => new Intl.ListFormat(document.documentElement.lang, { type: "conjunction" }).format(list.map((w) => t("play.player", { n: w })));
+  const others = winners.filter((w) => w !== P.seat);
+  // A shared first place is a tie, never "You win!".
+  const head = won && others.length ? t("play.you_tie", { names: names(others) })
+    : won ? t("play.you_win") : t("play.game_over", { winners: names(winners), n: winners.length });
+  return el("div", { class: "final", id: "final" }, el("h2", { text: head }), table);
 }
 
 // --- taps: cards, then a meld or a confirm button --------------------------------------------------
@@ -608,16 +500,6 @@ function matching() {
   if (!P.selected.length) return [];
   const chosen = P.selected.map((i) => baseCode(P.hand[i])).sort().join(" ");
   return P.legal.filter((a) => actionCards(a) === chosen);
-}
-
-function actionCards(action) {
-  const [verb, ...rest] = action.split(" ");
-  if (verb === "play" && GAME === "zsy") return meldKey(rest.join(" ").split(":").pop());
-  if (verb === "discard" || verb === "give" || verb === "offer" || verb === "take" && rest.length) return meldKey(rest[0]);
-  if (verb === "play" && GAME === "manipulation") {
-    return added(tableCodes(P.obs.table), rest.join(" ").split("|").map((m) => tokens(m).map(baseCode))).sort().join(" ");
-  }
-  return null;
 }
 
 // The melds a selected card can go to: layoff (and swap) actions of that card, by meld.
@@ -658,7 +540,9 @@ function renderActions() {
   if (!P.obs || P.obs.terminal || !P.legal.length) { root.hidden = true; return; }
   root.hidden = false;
   const focused = document.activeElement && root.contains(document.activeElement) ? document.activeElement.dataset.focusKey : null;
-  root.replaceChildren(el("h2", { text: t("play.your_move") }));
+  // The panel's own Hint (docked at the bottom of a phone's screen, where the hand is).
+  root.replaceChildren(el("div", { class: "actions-head" }, el("h2", { text: t("play.your_move") }),
+    el("button", { type: "button", class: "small", id: "hint-here", "data-focus-key": "hint-here", onclick: hint }, t("play.hint_btn"))));
   const hinted = hintedAction();
   // The selection: what it can do, confirmed by a tap; or undone.
   if (P.selected.length) {
@@ -696,11 +580,7 @@ function renderActions() {
 }
 
 function actionButton(a, hinted, cls) {
-  let label;
-  if (GAME === "manipulation" && a.startsWith("play ")) {
-    const put = added(tableCodes(P.obs.table), a.slice(5).split("|").map((m) => tokens(m).map(baseCode)));
-    label = el("span", {}, t("verb.play") + " ", cardsEl(put, { fan: true, mini: true }));
-  } else label = actionEl(a, true);
+  const label = actionLabel(a);
   const inList = !cls;
   const isHint = inList && a === hinted;
   return el("button", { type: "button", class: [cls, isHint ? "hinted" : ""].filter(Boolean).join(" "),

@@ -67,3 +67,31 @@ export function countOf(list) {
 export function sortKey(list) { return list.map(baseCode).sort().join(" "); }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// A roving tabindex: a group of buttons is one Tab stop, the arrow keys move within it (Left/Right
+// one item, Up/Down `columns` items, Home/End the ends; disabled items skipped). `items` in reading
+// order, on `containers`; `stop` the item that takes the Tab stop (default the first enabled one);
+// `onStop(item)` is told where the stop moves (to keep it across a re-render).
+export function rove(containers, items, columns, stop, onStop) {
+  const enabled = items.filter((b) => !b.disabled);
+  const set = (item) => { for (const b of items) b.tabIndex = b === item ? 0 : -1; if (onStop) onStop(item); };
+  const first = enabled.includes(stop) ? stop : enabled[0];
+  for (const b of items) b.tabIndex = b === first ? 0 : -1;
+  const keydown = (e) => {
+    const at = items.indexOf(document.activeElement);
+    if (at < 0 || e.altKey || e.ctrlKey || e.metaKey) return;
+    const step = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns }[e.key];
+    let to = null;
+    if (e.key === "Home") to = enabled[0];
+    else if (e.key === "End") to = enabled[enabled.length - 1];
+    else if (step) for (let k = at + step; k >= 0 && k < items.length; k += step) if (!items[k].disabled) { to = items[k]; break; }
+    if (!to) return;
+    e.preventDefault();
+    set(to);
+    to.focus();
+  };
+  for (const c of containers) {
+    c.addEventListener("keydown", keydown);
+    c.addEventListener("focusin", (e) => { if (items.includes(e.target)) set(e.target); });
+  }
+}
