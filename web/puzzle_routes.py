@@ -8,8 +8,13 @@ import typing
 from functools import cache
 from typing import Any, Literal
 
-from fastapi import FastAPI
-from pydantic import Field
+from solver.extras import missing
+
+try:
+    from fastapi import FastAPI
+    from pydantic import Field
+except ImportError as _exc:  # one line naming the extra, not the raw import error
+    raise missing(_exc, "web") from None
 
 from web.engine import EngineError
 from web.models import Body as _Body

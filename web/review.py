@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import FastAPI, Request
-from pydantic import Field
+from solver.extras import missing
+
+try:
+    from fastapi import FastAPI, Request
+    from pydantic import Field
+except ImportError as _exc:  # one line naming the extra, not the raw import error
+    raise missing(_exc, "web") from None
 
 from web.engine import EngineError, WebEngine
 from web.models import Body
