@@ -137,6 +137,7 @@ class ContractGame(PenaltyGame):
         self.call_queue: list[int] = []
         self.discarder: int | None = None
         self.idle = 0
+        self.fewest: int | None = None  # once nobody draws, the fewest cards the hands have held together
         self.reshuffled = False
         self.exhausted = False
         # the discard pile last reshuffled into the stock (public: its cards, not their order) and, per
@@ -182,6 +183,7 @@ class ContractGame(PenaltyGame):
         self.phase = "first_discard"
         self.discarder = None
         self.idle = 0
+        self.fewest = None
         self.reshuffled = False
         self.exhausted = False
         self.reshuffled_cards = None
@@ -505,7 +507,8 @@ class ContractGame(PenaltyGame):
             self.hands[p] = self.hands[p] - unit(action.card)
             self.pile.append(action.card)
             self.discarder = p
-            self.idle = 0
+            if self.rules.no_progress == "discard":
+                self.idle = 0
             if not self.hands[p]:
                 self._end_round(p)
                 return
@@ -579,14 +582,32 @@ class ContractGame(PenaltyGame):
 
     def _pass_turn(self) -> None:
         """Nobody draws any more and a player who has not laid down holds one card: they pass (the rule
-        book; there is no choice in it). A whole round of turns with no card leaving any hand ends the round."""
+        book; there is no choice in it). A whole round of turns with no card leaving any hand ends the round
+        (rule option ``no_progress``: :meth:`_stalled` under ``net``)."""
+        if self.rules.no_progress == "discard":
+            self.idle += 1
+            if self.idle >= self.num_players:
+                self._end_round(None)
+                return
+        self._next_turn()
+
+    def _stalled(self) -> bool:
+        """Once nobody draws, under ``no_progress = net``: after a turn, True (the round ended, everyone
+        scoring their hand) if a whole round of turns has passed without the cards in hands falling below
+        their fewest (a discard taken back or called keeps them as they were; a call adds one)."""
+        total = sum(len(h) for h in self.hands)
+        if self.fewest is None or total < self.fewest:
+            self.fewest, self.idle = total, 0
+            return False
         self.idle += 1
         if self.idle >= self.num_players:
             self._end_round(None)
-            return
-        self._next_turn()
+            return True
+        return False
 
     def _next_turn(self) -> None:
+        if self.exhausted and self.rules.no_progress == "net" and self._stalled():
+            return
         self.turns += 1
         if self.turns >= self.turn_limit:
             self._end_round(None)

@@ -215,13 +215,20 @@ def ray_results(jobs: Sequence[Any], workers: int, address: str) -> Iterator[Gam
         if address == "local":
             ray_lib.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
         else:
+            token = token_auth()
             try:
                 with warnings.catch_warnings():  # a client timing out warns before it raises
                     warnings.simplefilter("ignore")
                     ray_lib.init(address=address, log_to_driver=False, configure_logging=False)
-            except ConnectionError:  # nothing listens there
+            except ConnectionError:  # nothing listens there, or a cluster that wants another token
+                hint = (
+                    "; if it uses token authentication, the token sent is not its own: set RAY_AUTH_TOKEN to what"
+                    " `ray get-auth-token` prints on its head"
+                    if token
+                    else "; a cluster with token authentication needs RAY_AUTH_TOKEN (or RAY_AUTH_TOKEN_PATH)"
+                )
                 raise ShanghaiError(
-                    f"no Ray cluster at {address!r}: start one (ray start --head) or use --ray local"
+                    f"no Ray cluster at {address!r}: start one (ray start --head) or use --ray local{hint}"
                 ) from None
             except (RuntimeError, ValueError) as exc:  # a bad address, a client without its extra
                 first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
@@ -237,6 +244,33 @@ def ray_results(jobs: Sequence[Any], workers: int, address: str) -> Iterator[Gam
     finally:
         if started:
             ray_lib.shutdown()
+
+
+def token_auth() -> bool:
+    """Turn on Ray's token authentication for this process when a token is at hand, as ``ray start`` does.
+
+    A default ``ray start --head`` authenticates by token when one is found (``RAY_AUTH_TOKEN``,
+    ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token``, with ``RAY_AUTH_MODE`` unset) or when
+    ``RAY_AUTH_MODE=token``; a Ray client (``ray://``) sends the token only in token mode, and a
+    refused client looks like no cluster at all. ``RAY_AUTH_MODE`` set is respected (``disabled``
+    sends none). True if the token will be sent.
+    """
+    import logging
+    import os
+
+    try:
+        from ray._private.authentication.authentication_token_setup import (
+            maybe_enable_token_auth_if_token_available,
+        )
+    except ImportError:  # a Ray without token authentication
+        return os.environ.get("RAY_AUTH_MODE", "").lower() == "token"
+    logger = logging.getLogger("ray._private.authentication.authentication_token_setup")
+    level = logger.level
+    logger.setLevel(logging.ERROR)  # (Ray's note that token authentication is on: not the command's output)
+    try:
+        return bool(maybe_enable_token_auth_if_token_available(warn_if_disabled=False))
+    finally:
+        logger.setLevel(level)
 
 
 def _add(stats: SelfplayStats, result: GameResult) -> None:

@@ -119,6 +119,7 @@ def hidden_slots(
     stock: list[int | None] = list(range(slot, slot + deal.stock_slots))
     for action in actions:
         hands, before = list(game.hands), list(getattr(game, "stock", ()))
+        pile = Cards(getattr(game, "pile", ()))
         shuffles = getattr(game, "reshuffles", 0)
         if pending and getattr(game, "next_stock", None) is None:
             game.next_stock = pending[0]  # type: ignore[attr-defined]  # a Contract game's next reshuffle
@@ -131,14 +132,42 @@ def hidden_slots(
             popped, stock = [], [None] * len(after)
             if pending:
                 pending.pop(0)
-        for q, hand in enumerate(game.hands):
-            _lose(held[q], floor_sub(hands[q], hand))
-            for card in floor_sub(hand, hands[q]):
-                got = next((k for k, (_, c) in enumerate(popped) if c == card), None)
-                source = popped.pop(got)[0] if got is not None else None
-                held[q].append((source if q != player else None, card))
+        follow_gains(
+            held, hands, game, popped, action.player, player, floor_sub(pile, Cards(getattr(game, "pile", ())))
+        )
     out = [s for q, cards in enumerate(held) if q != player for s, _ in cards if s is not None]
     return sorted(out + [s for s in stock if s is not None])
+
+
+def follow_gains(
+    held: list[list[tuple[int | None, Card]]],
+    hands: list[Cards],
+    game: Any,
+    popped: list[tuple[Any, Card]],
+    mover: int,
+    player: int | None = None,
+    pile: Cards | None = None,
+) -> None:
+    """Follow the cards an engine action moved: out of each hand (``hands`` before, ``game.hands`` after)
+    and into it, each gained card from the stock slot it was drawn from (``popped``: (slot, card), the
+    deepest first) or from no slot (the pile's, a public card). The mover draws first (a Contract call's
+    penalty card, before the player in turn draws), so the mover is followed first and each card from
+    the top of ``popped``; the cards the mover took from the pile (``pile``: the cards it lost) are no
+    draw. Equal cards of two decks are so told apart (a call whose penalty card and the draw after it
+    were two 4S gave the caller the deeper slot, and a resample dealt the caller's own card anew).
+    ``player``'s cards are followed with no slot (their cards are seen)."""
+    order = [mover, *(q for q in range(len(hands)) if q != mover)] if 0 <= mover < len(hands) else range(len(hands))
+    for q in order:
+        hand = game.hands[q]
+        _lose(held[q], floor_sub(hands[q], hand))
+        gained = floor_sub(hand, hands[q])
+        if q == mover and pile:
+            gained = floor_sub(gained, pile)
+            held[q].extend((None, c) for c in floor_sub(floor_sub(hand, hands[q]), gained))
+        for card in gained:
+            got = next((k for k in range(len(popped) - 1, -1, -1) if popped[k][1] == card), None)
+            source = popped.pop(got)[0] if got is not None else None
+            held[q].append((source if q != player else None, card))
 
 
 def _lose(held: list[tuple[int | None, Card]], lost: Cards) -> None:

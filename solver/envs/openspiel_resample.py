@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from solver.cards import ALL_CARDS, Card, Cards
 from solver.engine.search import floor_sub
-from solver.envs.openspiel_deal import _lose, hidden_slots, install
+from solver.envs.openspiel_deal import follow_gains, hidden_slots, install
 
 if TYPE_CHECKING:
     from solver.envs.openspiel import ShanghaiState
@@ -146,15 +146,14 @@ class Judge:
                 self.checks.append((check, action, cards))
                 self.slots.append({k for h in cards.values() for k, _ in h if k is not None})
             hands, before = list(game.hands), list(getattr(game, "stock", ()))
+            pile = Cards(getattr(game, "pile", ()))
             game.apply_listed(action)
             after = list(getattr(game, "stock", ()))
             popped = list(zip(stock[len(after) :], before[len(after) :]))
             del stock[len(after) :]
-            for q, hand in enumerate(game.hands):
-                _lose(held[q], floor_sub(hands[q], hand))
-                for card in floor_sub(hand, hands[q]):
-                    got = next((k for k, (_, c) in enumerate(popped) if c == card), None)
-                    held[q].append((popped.pop(got)[0] if got is not None else None, card))
+            follow_gains(
+                held, hands, game, popped, action.player, None, floor_sub(pile, Cards(getattr(game, "pile", ())))
+            )
 
     def _asks(self, game: Any, action: Any) -> bool:
         """True if the legality of ``action`` (another player's) may depend on hidden cards."""

@@ -117,6 +117,11 @@ class ContractRules(RuleSet):
     wild_swap: bool = option(True, doc="swap a natural card for a wild in an opponent's meld")
     wild_swap_own: bool = option(False, doc="also swap wilds out of one's own melds")
     last_round_all_at_once: bool = option(True, doc="in the last round, lay down and go out in one turn")
+    no_progress: Literal["net", "discard"] = option(
+        "net",
+        doc="once nobody draws, a whole round of turns ends the round when the cards in hands do not fall "
+        "(net) or when nobody discards (discard)",
+    )
     face_points: Literal["ten", "value"] = option("ten", doc="J, Q, K score 10 each or 11, 12, 13")
     ace_points: Literal[15, 14] = option(15, doc="points for an ace")
     wild_two_points: Literal[25, 20, 50] = option(25, doc="points for a wild black two")

@@ -126,3 +126,45 @@ def test_nobody_out_without_laying_down_and_the_idle_round_ends() -> None:
     # a whole round of turns with no card leaving any hand: the round ends, nobody out
     assert game.is_terminal()
     assert game.round_scores[-1] == [10, 5, 6]
+
+
+def _take_and_discard_forever(rules: ContractRules) -> ContractGame:
+    """Nobody draws any more and every player in turn takes the discard and discards another card, for
+    up to 40 turns (the hands never shrink; as random play did, 920 turns a round)."""
+    game = scripted(["KD QD", "5H 6H", "7H 8H"], stock="", pile="", phase="play", rules=rules, max_rounds=1)
+    game.exhausted = True
+    do(game, "discard QD")
+    for _ in range(40):
+        if game.is_terminal():
+            break
+        p, top = game.to_move, game.pile[-1]
+        do(game, "take")
+        do(game, f"discard {next(c for c in game.hands[p] if c != top)}")
+    return game
+
+
+def test_the_idle_round_counts_the_cards_in_hands_taking_back_is_no_progress() -> None:
+    """Rule option ``no_progress`` (docs/decisions-contract.md, decision 29): under the default ``net``
+    a discard taken back leaves the hands as they were, so a whole round of such turns ends the round;
+    under ``discard`` every discard is progress and the round goes on."""
+    assert ContractRules().no_progress == "net"
+    net = _take_and_discard_forever(ContractRules())
+    assert net.is_terminal() and net.turns <= 4
+    rules = ContractRules()
+    assert net.round_scores[-1] == [sum(rules.points(c) for c in h) for h in net.hands]  # nobody out
+    assert sum(len(h) for h in net.hands) == 5  # the hands as they were after the first discard
+    literal = _take_and_discard_forever(dataclasses.replace(ContractRules(), no_progress="discard"))
+    assert not literal.is_terminal() and literal.turns >= 40
+
+
+def test_a_falling_total_is_progress_under_net() -> None:
+    """A decline with no call sheds the discard for good: the count starts again."""
+    game = scripted(["KD QD JD", "5H 6H 7H", "8H 9H 10H"], stock="", pile="", phase="play", max_rounds=1)
+    game.exhausted = True
+    do(game, "discard QD")  # 8 cards in hands
+    do(game, "decline", "nocall", "discard 5H")  # 7: a new fewest
+    do(game, "take", "discard 8H")
+    do(game, "take", "discard KD")  # 7 twice: two idle turns
+    assert not game.is_terminal() and game.idle == 2
+    do(game, "decline", "nocall", "discard 6H")  # 6: the count starts again
+    assert not game.is_terminal() and game.idle == 0
