@@ -58,6 +58,20 @@ def _wait_for(port: int, head: subprocess.Popen[bytes], seconds: float = 120.0) 
     raise AssertionError("the Ray head did not start")
 
 
+def _wait_ready(ray_bin: str, gcs: int, env: dict[str, str], seconds: float = 180.0) -> None:
+    """Until ``ray status`` answers on the head's GCS: a loaded machine opens the client port well before
+    the head can serve a client, and a client turned away then reads as no cluster at all."""
+    import time
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        r = subprocess.run([ray_bin, "status", f"--address=127.0.0.1:{gcs}"], capture_output=True, env=env, timeout=120)
+        if r.returncode == 0:
+            return
+        time.sleep(1.0)
+    raise AssertionError("the Ray head did not become ready")
+
+
 def test_a_client_joins_a_head_with_token_authentication() -> None:
     """Issue 36: a head that authenticates by token (as a default ``ray start --head`` does when a token
     is found) and ``RAY_AUTH_TOKEN`` in the client's environment, ``RAY_AUTH_MODE`` unset: the games run.
@@ -87,14 +101,30 @@ def test_a_client_joins_a_head_with_token_authentication() -> None:
         )
         try:
             _wait_for(client, head)
-            run = subprocess.run(
-                [sys.executable, "-m", "cli", "selfplay", "zsy", "--games", "2", "--ray", f"ray://127.0.0.1:{client}"],
-                capture_output=True,
-                text=True,
-                env={**base, "RAY_AUTH_TOKEN": token},
-                timeout=240,
-                cwd=Path(__file__).parents[2],
-            )
+            _wait_ready(ray_bin, gcs, {**base, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token})
+            # A head just started on a loaded machine may turn the first client away while it starts the
+            # client's server (some 40 s at load 3): up to three tries. Without the token every try fails.
+            for _ in range(3):
+                run = subprocess.run(
+                    [
+                        sys.executable,
+                        "-m",
+                        "cli",
+                        "selfplay",
+                        "zsy",
+                        "--games",
+                        "2",
+                        "--ray",
+                        f"ray://127.0.0.1:{client}",
+                    ],
+                    capture_output=True,
+                    text=True,
+                    env={**base, "RAY_AUTH_TOKEN": token},
+                    timeout=240,
+                    cwd=Path(__file__).parents[2],
+                )
+                if run.returncode == 0:
+                    break
         finally:
             os.killpg(head.pid, signal.SIGTERM)
             try:
