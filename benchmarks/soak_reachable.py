@@ -139,12 +139,14 @@ def soak(
             if rng.random() < share:
                 row.actions += check_position(ref, action, rng, most)
                 row.positions += 1
+            done = None
             for index in turn.codec.encode(turn.game, action):  # the record replays through the env
                 assert index in turn.legal(), f"{action}: {turn.codec.name(index)} not in the mask"
-                turn.apply(index)
+                done = turn.apply(index)
             ref.apply(action)
             row.replayed += 1
             assert state(turn.game) == state(ref), str(action)
+            assert str(done) == str(action), f"{action} replayed as {done}"  # the same action text
         if row.positions >= states:
             break
     row.seconds, row.cpu = time.perf_counter() - start, time.process_time() - cpu

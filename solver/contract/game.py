@@ -41,7 +41,7 @@ from solver.contract.api import LayDown, best_lay_down
 from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
 from solver.contract.search import hand_lay_down
-from solver.contract.tablemelds import MeldCache, replaceable, single, unit, with_roles
+from solver.contract.tablemelds import MeldCache, canon, replaceable, single, unit, with_roles
 from solver.contract.turn import AfterDraw, plan_after_draw
 from solver.engine.base import PenaltyGame
 from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
@@ -410,9 +410,32 @@ class ContractGame(PenaltyGame):
                     continue
                 for dest in range(len(self.table)):
                     onto = swapped if dest == i else self.table[dest].meld
-                    if melds.fits(onto, wild):
+                    if not melds.fits(onto, wild):
+                        continue
+                    if dest != i:
                         out.append(CSwap(p, Swap(card, i, wild, dest)))
+                        continue
+                    role = self._back_role(i, card, swapped, wild)
+                    if role is not False:
+                        out.append(CSwap(p, Swap(card, i, wild, dest), role))
         return out
+
+    def _back_role(self, i: int, card: Card, swapped: Meld, wild: Card) -> Card | Literal[False] | None:
+        """The role listed for ``wild``, swapped out of table meld i for ``card``, going back onto it:
+        left open (None), unless that leaves the meld a lay-off of ``card`` leaves (``swap QC 0``
+        back onto meld 0 is ``layoff 0 QC``: one listed action an effect); then the lowest role that
+        does not, or False when none (no such swap listed; a written one stays legal)."""
+        layoff = canon(self.grown(i, single(card.index)))
+        placed = self._melds.placed(swapped, wild, None)
+        if placed is None or canon(placed) != layoff:
+            return None
+        suit = next((r.suit for r in resolve_roles(swapped, self.rules.meld_spec)[1]), None)
+        for role in ALL_CARDS[:52]:
+            if role.suit == suit:
+                placed = self._melds.placed(swapped, wild, role)
+                if placed is not None and canon(placed) != layoff:
+                    return role
+        return False
 
     def _swap_result(self, action: CSwap) -> list[TableMeld] | None:
         """The table after a swap, or None if the swap is not possible."""
