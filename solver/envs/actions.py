@@ -31,19 +31,21 @@ Zheng Shang You (size 170)
     combination: one set of cards can be declared two ways); ``pass`` 113;
     ``cancel`` 114; ``tribute c`` 115..169 (offer, take or give card c,
     whichever the tribute asks).
-Contract Shanghai (size 2916)
+Contract Shanghai (size 2475)
     ``discard c`` 0..54; ``select c`` 55..109; ``laydown`` 110; ``cancel``
     111; ``take`` 112, ``decline`` 113, ``call`` 114, ``nocall`` 115;
-    ``meld k`` 116..131; ``layoff m k`` 132 + 16*m + k (m < 32);
-    ``swap c m`` 644 + 55*m + c; ``dest m k`` 2404 + 16*m + k.
-Manipulation Shanghai (size 157)
+    ``meld`` 116; ``layoff m`` 117 + m (m < 32); ``role r`` 149 + r (r < 54:
+    see :mod:`solver.envs.readings`); ``swap c m`` 203 + 55*m + c;
+    ``dest m k`` 1963 + 16*m + k.
+Manipulation Shanghai (size 211)
     ``select c`` 0..54; ``play`` 55 (the solver plays the most selected cards
     it can, with the least change to the table; legal when that meets the
     rules' demands: more than one card, the opening value); ``cancel`` 56;
     ``draw`` 57; ``pass`` 58; ``play k`` 59..98 (the (k+1)-th of the
     engine's listed no-rearrangement plays of exactly the selected cards);
     ``build`` 99, ``put c`` 100..154, ``close`` 155, ``commit`` 156 (lay
-    out the new table from the table's and the hand's cards, meld by meld).
+    out the new table from the table's and the hand's cards, meld by meld);
+    ``role r`` 157 + r (a closed meld's jokers' roles, as Contract's).
 
 >>> from solver.engine import new_game
 >>> turn = Turn(new_game("zsy", seed=1))

@@ -83,15 +83,13 @@ def meld_options(base: Meld, added: tuple[Card, ...], rules: Any) -> tuple[tuple
     return tuple(out)
 
 
-def display(added: Meld, table: Meld) -> Meld:
+def display(added: Meld, table: Meld, spec: Any) -> Meld:
     """A new meld as the table shows it and the engine's players write it: its cards in the table's
-    order (a run's in rank order), a run's wilds with their roles written (``2H 3H 4H 2C=5H 6H``); a
-    set's as ``added`` writes them (open in the engine's own reading: ``5H 2S 2C`` written as a set
-    would no longer be the run a contract may read it as)."""
+    order (a run's in rank order), its wilds' roles written (``2H 3H 4H 2C=5H 6H``, ``8H 8D 2C=8H``);
+    but the engine's own reading of cards that also make a run is left open (``5H 2S 2C`` written
+    as a set would no longer be the run a contract may read it as)."""
     is_set = len({(r or c).rank for c, r in zip(table.cards, table.roles)}) == 1
-    if not is_set:
-        return table
-    if all(r is None for r in added.roles):
+    if is_set and all(r is None for r in added.roles) and "run" in meld_kinds(Meld(table.cards), spec):
         return Meld(table.cards)
     return table
 
@@ -210,7 +208,7 @@ class ContractCodec(Codec):
         added, table = reading
         turn.reading = None
         if target < 0:
-            turn.built = (*turn.built, display(added, table))
+            turn.built = (*turn.built, display(added, table, turn.game.rules.meld_spec))
             turn.closed = len(turn.picks)
             return None
         return CLayOff(turn.game.current_player(), target, added)

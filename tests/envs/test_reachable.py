@@ -73,7 +73,7 @@ def test_a_lay_off_of_several_cards_is_one_action() -> None:
     game = _laid_down_contract("8H 9H KD", ["4H 5H 6H 7H"])
     both = CLayOff(game.to_move, 0, Meld.parse("8H 9H"))
     path = codec_for(game).encode(game, both)
-    assert [codec_for(game).name(i) for i in path] == ["select 8H", "select 9H", "layoff 0 0"]
+    assert [codec_for(game).name(i) for i in path] == ["select 8H", "select 9H", "layoff 0"]
     assert carry_out(game, path) == after(game, both)
 
 
