@@ -84,14 +84,18 @@ def meld_options(base: Meld, added: tuple[Card, ...], rules: Any) -> tuple[tuple
 
 
 def display(added: Meld, table: Meld, spec: Any) -> Meld:
-    """A new meld as the table shows it and the engine's players write it: its cards in the table's
-    order (a run's in rank order), its wilds' roles written (``2H 3H 4H 2C=5H 6H``, ``8H 8D 2C=8H``);
+    """A new meld as the table shows it and the engine's players write it: a run's cards in rank
+    order, a set's naturals then its wilds (each in card order), the wilds' roles written
+    (``2H 3H 4H 2C=5H 6H``, ``8H 8D 2C=8H``);
     but the engine's own reading of cards that also make a run is left open (``5H 2S 2C`` written
     as a set would no longer be the run a contract may read it as)."""
     is_set = len({(r or c).rank for c, r in zip(table.cards, table.roles)}) == 1
-    if is_set and all(r is None for r in added.roles) and "run" in meld_kinds(Meld(table.cards), spec):
-        return Meld(table.cards)
-    return table
+    if not is_set:
+        return table
+    pairs = sorted(zip(table.cards, table.roles), key=lambda p: (spec.is_wild(p[0]), p[0].index))
+    if all(r is None for r in added.roles) and "run" in meld_kinds(Meld(table.cards), spec):
+        return Meld(tuple(c for c, _ in pairs))
+    return Meld(tuple(c for c, _ in pairs), tuple(r for _, r in pairs))
 
 
 class ContractCodec(Codec):

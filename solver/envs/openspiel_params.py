@@ -53,7 +53,7 @@ from solver.rules import rules_for
 
 __all__ = ["ENGINE_PARAMS", "actions_per_hand", "length_bound", "rule_data", "spec", "steps_per_action"]
 
-ENGINE_PARAMS: dict[str, Any] = {"players": 0, "preset": "", "hands": 1, "turn_limit": 1000}
+ENGINE_PARAMS: dict[str, Any] = {"players": 0, "preset": "", "hands": 1, "turn_limit": 1000, "random_seed": 1}
 
 
 @functools.cache
