@@ -327,3 +327,29 @@ def test_every_joker_role_of_a_rummikub_meld_is_reachable() -> None:
         play = MPlay(p, (Meld.parse("5S 5H 5D"), Meld.parse(meld)))
         assert game.is_legal(play)
         assert carry_out(game, codec.encode(game, play)) == after(game, play)
+
+
+@pytest.mark.parametrize(
+    ("game_name", "preset", "positions", "least"),
+    [("contract", "jokers_and_twos", 250, 100), ("manipulation", "rummikub", 90, 20)],
+)
+def test_the_brute_force_listings_are_what_the_mask_reaches(
+    game_name: str, preset: str, positions: int, least: int
+) -> None:
+    # benchmarks/brute_reachable.py along a random game: every one-card lay-off and swap with every
+    # role (Contract), every joker role of the listed plays (Manipulation), against the mask
+    from benchmarks.brute_reachable import contract_one_card_moves, manipulation_joker_roles
+    from benchmarks.soak_reachable import new
+    from solver.engine.players import make_player
+
+    game = new(game_name, preset, 0, 7 if game_name == "contract" else 1)
+    player = make_player("random", 0)
+    found = steps = 0
+    while not game.is_terminal() and steps < positions:
+        if game_name == "contract":
+            found += contract_one_card_moves(game, after, state)
+        else:
+            found += manipulation_joker_roles(game, after, state, 10)
+        game.apply(player.choose(game))
+        steps += 1
+    assert found >= least
