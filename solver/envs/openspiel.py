@@ -77,7 +77,7 @@ from solver.envs.openspiel_deal import Deal, install, start_deal
 from solver.envs.openspiel_history import record_size, write
 from solver.envs.openspiel_params import actions_per_hand, length_bound, rule_data, spec, steps_per_action
 from solver.envs.turn import MAX_CANCELS, check_table_fits
-from solver.errors import IllegalActionError
+from solver.errors import IllegalActionError, RulesError
 from solver.rules import rules_for
 
 __all__ = [
@@ -176,7 +176,7 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         self.hands = int(params.get("hands", 1))
         random_seed = int(params.get("random_seed", 1))
         if random_seed not in (0, 1):
-            raise IllegalActionError(f"random_seed must be 1 (a random seed) or 0 (seed 0), not {random_seed}")
+            raise RulesError(f"random_seed must be 1 (a random seed) or 0 (the seed 0), not {random_seed}")
         turn_limit = int(params.get("turn_limit", 1000))
         self.params = _Params(self.NAME, self.players, data, self.hands, turn_limit, random_seed == 1)
         first = self.params.engine_game(0)  # bad parameters fail here, with one clear line

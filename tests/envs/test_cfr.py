@@ -58,3 +58,10 @@ def test_outcome_sampling_mccfr_runs_and_its_exploitability_falls() -> None:
         value = exploitability.exploitability(game, solver.average_policy())
         first = value if first is None else first
     assert value < first
+
+
+def test_random_seed_must_be_one_or_zero() -> None:
+    from solver.errors import RulesError
+
+    with pytest.raises(RulesError, match="random_seed must be 1"):
+        pyspiel.load_game("python_shanghai_zsy(random_seed=2)")
