@@ -9,7 +9,10 @@ changes a hash and fails here. One constant was changed on purpose since: the ru
 last play, after the Manipulation model's sets became suit-subset counts (the same best play, the
 7D in a set instead of a run: the solver returns another of the tables that tie); and the four Contract
 cases after issue 24's rule slips (the discarder is not asked to call, a player who has not laid down
-never discards their last card).
+never discards their last card); and the four Contract cases again after issue 36's one listed action
+an effect (a swap whose wild goes back onto its meld as a lay-off of the natural would leave it is
+listed with another role, or not at all: with the old listing, ``_back_role`` always None, the four
+old constants come back).
 """
 
 from __future__ import annotations
@@ -27,13 +30,13 @@ CASES: list[tuple[str, dict[str, Any] | None, dict[str, Any], int, str]] = [
     ("zsy", None, {"max_hands": 1}, 0, "bed347adbfcd2c57"),
     ("zsy", None, {}, 1, "b60488dde80346a6"),
     ("zsy", {"preset": "pairs"}, {"max_hands": 2}, 2, "a10a2c53d71f6fde"),
-    ("contract", None, {"max_rounds": 2}, 0, "866fb2a0892f7652"),
-    ("contract", None, {"max_rounds": 1}, 1, "bb90504461780179"),
-    ("contract", {"preset": "jokers_and_twos"}, {"max_rounds": 1}, 2, "18212df2a85e0309"),
+    ("contract", None, {"max_rounds": 2}, 0, "044175852c28bee9"),
+    ("contract", None, {"max_rounds": 1}, 1, "b0afa64504eec457"),
+    ("contract", {"preset": "jokers_and_twos"}, {"max_rounds": 1}, 2, "a960252218414fef"),
     ("manipulation", None, {"max_hands": 1}, 0, "731298415830954d"),
     ("manipulation", None, {"max_hands": 1}, 1, "a42f454625f90281"),
     ("manipulation", {"preset": "german"}, {"max_hands": 1}, 2, "16b7b6a26b7b4f08"),
-    ("contract", None, {}, 3, "5c48ee75269955b6"),
+    ("contract", None, {}, 3, "56d66b091b3dddf6"),
     ("manipulation", None, {"max_hands": 3}, 4, "6523a4fd0ace4bab"),
     ("manipulation", {"preset": "rummikub"}, {"max_hands": 1}, 3, "7aca975df9b7703a"),
 ]
