@@ -284,7 +284,7 @@ class ManipulationCodec(Codec):
         game: Any = turn.game
         if turn.reading is not None:  # the meld closed names its jokers' roles
             codes, _ = narrow(self._keys(turn), turn.reading[1])
-            return [*(self.ROLE + c for c in codes), *([self.CANCEL] if turn.cancels < MAX_CANCELS else [])]
+            return sorted([*(self.ROLE + c for c in codes), *([self.CANCEL] if turn.cancels < MAX_CANCELS else [])])
         p = game.current_player()
         pool = game._table_cards() + game.hands[p]
         used = turn.selection

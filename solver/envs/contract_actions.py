@@ -291,7 +291,7 @@ class ContractCodec(Codec):
             return sorted(self._dests(turn, pos))
         if turn.reading is not None:  # a meld or lay-off naming its wilds' roles
             codes, _ = self._choose(turn, *turn.reading)
-            return [*(self.ROLE + c for c in codes), *([self.CANCEL] if turn.can_cancel() else [])]
+            return sorted([*(self.ROLE + c for c in codes), *([self.CANCEL] if turn.can_cancel() else [])])
         # a discard ends the turn: not with cards picked (one index path an action), unless the
         # picks can no longer be cancelled (then the turn can always end)
         words = pos["words"]

@@ -309,9 +309,9 @@ def test_every_joker_role_of_a_rummikub_meld_is_reachable() -> None:
         turn.apply(codec.PUT + Card.parse(c).index)
     turn.apply(codec.CLOSE)
     names = [codec.name(i) for i in turn.legal()]
-    assert turn.reading is not None and names[:-1] == ["role 8D", "role JD", "role open"] and names[-1] == "cancel"
+    assert turn.reading is not None and names == ["cancel", "role 8D", "role JD", "role open"]  # ascending
     tables = set()
-    for index in turn.legal()[:-1]:
+    for index in turn.legal()[1:]:
         t = turn.clone()
         t.apply(index)
         done = t.apply(codec.COMMIT)
