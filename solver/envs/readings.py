@@ -17,6 +17,7 @@ with :func:`manipulation_readings`.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from solver.cards import Card, Rank
@@ -76,21 +77,38 @@ def manipulation_readings(cards: tuple[Card, ...], default: Meld, rules: Any) ->
     """The distinct readings of a Manipulation meld of ``cards`` (in the order put): ``default`` (the
     action space's own: see :func:`solver.envs.actions.env_meld`) first, then the jokers left open
     (as the engine's listed plays leave them), then, when the cards are a run, each window from low
-    to high, its missing cards given to the jokers in card order."""
+    to high, its missing cards given to the jokers in card order; then each of these with some of
+    its jokers left open (the engine keeps an open joker open: its role may move), each kept when
+    the validator accepts it and it is another table meld (:func:`meld_effect`)."""
     spec = rules.meld_spec
-    out = [default]
-    seen = {meld_effect(default)}
     wild_at = [i for i, c in enumerate(cards) if spec.is_wild(c)]
-    if wild_at and meld_effect(Meld(cards)) not in seen:
-        out.append(Meld(cards))
-        seen.add(meld_effect(Meld(cards)))
-    if not wild_at or "run" not in meld_kinds(Meld(cards), spec):
-        return out
+    full = [default, Meld(cards), *_windows(cards, wild_at, spec)] if wild_at else [default]
+    out: list[Meld] = []
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for meld in full:
+        for keep in itertools.product((True, False), repeat=len(wild_at)):  # all written first
+            roles = list(meld.roles)
+            for i, kept in zip(wild_at, keep):
+                roles[i] = roles[i] if kept else None
+            candidate = Meld(cards, tuple(roles))
+            effect = meld_effect(candidate)
+            if effect not in seen and meld_kinds(candidate, spec):
+                seen.add(effect)
+                out.append(candidate)
+    return out
+
+
+def _windows(cards: tuple[Card, ...], wild_at: list[int], spec: Any) -> list[Meld]:
+    """The run readings of ``cards``: each window from low to high, its gaps given to the wilds
+    (at ``wild_at``) in card order, kept when the validator accepts it."""
+    if "run" not in meld_kinds(Meld(cards), spec):
+        return []
     naturals = [c for c in cards if not spec.is_wild(c)]
     suit = naturals[0].suit if naturals else None
     if suit is None:
-        return out
+        return []
     n = len(cards)
+    out = []
     for lo in range(1, 16 - n):
         have = {14 if c.rank == 1 and lo + n - 1 == 14 else int(c.rank or 0) for c in naturals}
         gaps = [p for p in range(lo, lo + n) if p not in have]
@@ -104,7 +122,5 @@ def manipulation_readings(cards: tuple[Card, ...], default: Meld, rules: Any) ->
             meld_kind(meld, spec, "run")
         except MeldError:  # the validator refuses this window
             continue
-        if meld_effect(meld) not in seen:
-            seen.add(meld_effect(meld))
-            out.append(meld)
+        out.append(meld)
     return out

@@ -193,8 +193,16 @@ def direct_layoffs(game: ContractGame, p: int) -> list[CLayOff]:
                     continue
                 if len(ranks) > 1 and card.suit not in suits:
                     continue
-            if direct_grown(tm.meld, Meld((card,)), game.rules) is not None:
+            grown = direct_grown(tm.meld, Meld((card,)), game.rules)
+            if grown is not None:
                 out.append(CLayOff(p, i, Meld((card,))))
+            if spec.is_wild(card) and grown is not None:  # every other reading, roles in card order (issue 36)
+                seen = {meld_effect(grown)}
+                for role in (Card(r, s) for s in Suit for r in Rank):
+                    other = direct_grown(tm.meld, Meld((card,), (role,)), game.rules)
+                    if other is not None and meld_effect(other) not in seen:
+                        seen.add(meld_effect(other))
+                        out.append(CLayOff(p, i, Meld((card,), (role,))))
     return out
 
 
