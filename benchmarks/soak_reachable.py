@@ -15,7 +15,11 @@ engine's. In ``--states`` positions along them (each position with probability
 ``--share``; by default every one) *every* listed legal action and the player's
 own choice are checked (:func:`check_position`): the action's index path,
 carried out on a fresh turn, has the action's effect, and distinct effects
-have distinct paths (``--most N`` checks a sample of N actions a position).
+have distinct paths (``--most N`` checks a sample of N actions a position);
+and the brute-force listings of :mod:`benchmarks.brute_reachable` are
+compared with what the mask reaches (Contract: every one-card lay-off and
+swap with every role; Manipulation: every joker role of the listed plays).
+Every replayed action must come back with the same text.
 Prints a table: positions, legal actions checked, actions replayed, games,
 wall and CPU seconds; exit 1 if a row failed (its first failure is printed).
 ``pytest -m slow tests/envs/test_reachable.py`` runs the same rows as tests.
@@ -32,6 +36,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
+from benchmarks.brute_reachable import contract_one_card_moves, manipulation_joker_roles
 from solver.engine import new_game
 from solver.engine.players import make_player
 from solver.envs.actions import Turn, codec_for, table_effect
@@ -94,7 +99,12 @@ def check_position(game: Any, extra: Any, rng: random.Random, most: int | None =
         want = after(game, a)
         assert carry_out(game, path) == want, f"{a}: {[codec.name(i) for i in path]}"
         assert paths.setdefault(tuple(path), want) == want, f"{a}: a path shared by two effects"
-    return len(sample) + 1
+    checked = len(sample) + 1
+    if game.GAME == "contract":  # the brute-force listings (benchmarks/brute_reachable.py)
+        checked += contract_one_card_moves(game, after, state)
+    elif game.GAME == "manipulation" and game.rules.jokers:
+        checked += manipulation_joker_roles(game, after, state, most)
+    return checked
 
 
 @dataclass
@@ -139,12 +149,14 @@ def soak(
             if rng.random() < share:
                 row.actions += check_position(ref, action, rng, most)
                 row.positions += 1
+            done = None
             for index in turn.codec.encode(turn.game, action):  # the record replays through the env
                 assert index in turn.legal(), f"{action}: {turn.codec.name(index)} not in the mask"
-                turn.apply(index)
+                done = turn.apply(index)
             ref.apply(action)
             row.replayed += 1
             assert state(turn.game) == state(ref), str(action)
+            assert str(done) == str(action), f"{action} replayed as {done}"  # the same action text
         if row.positions >= states:
             break
     row.seconds, row.cpu = time.perf_counter() - start, time.process_time() - cpu

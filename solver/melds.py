@@ -35,6 +35,7 @@ __all__ = [
     "Meld",
     "MeldKind",
     "meld_kind",
+    "meld_effect",
     "meld_kinds",
     "resolve_roles",
     "parse_table",
@@ -288,6 +289,20 @@ def resolve_roles(meld: Meld, spec: MeldSpec, kind: MeldKind | None = None) -> t
     it = iter(fill)
     out = tuple((next(it) if r is None else r) if spec.is_wild(c) else c for c, r in zip(meld.cards, meld.roles))
     return kind, out
+
+
+def meld_effect(meld: Meld) -> tuple[tuple[int, int], ...]:
+    """A table meld as its effect: its cards with their roles, in card order (the order a meld's
+    cards lie in is presentation; a run's follows its ranks). A set's wild stands for its rank: the
+    suit of its written role is cosmetic."""
+    is_set = len(meld.cards) > 1 and len({(r or c).rank for c, r in zip(meld.cards, meld.roles)}) == 1
+
+    def role(r: Card | None) -> int:
+        if r is None:
+            return -1
+        return 100 + int(r.rank or 0) if is_set else r.index
+
+    return tuple(sorted((c.index, role(r)) for c, r in zip(meld.cards, meld.roles)))
 
 
 def parse_table(text: str | Iterable[str | Iterable[str]]) -> tuple[Meld, ...]:

@@ -24,7 +24,7 @@ from functools import cache
 from itertools import compress
 from typing import Any, ClassVar, Literal
 
-from solver.cards import ALL_CARDS, Card, Cards
+from solver.cards import ALL_CARDS, Card, Cards, Rank
 from solver.contract.actions import (
     CCall,
     CDecline,
@@ -41,11 +41,12 @@ from solver.contract.api import LayDown, best_lay_down
 from solver.contract.layoff import Swap
 from solver.contract.referee import check_lay_down
 from solver.contract.search import hand_lay_down
-from solver.contract.tablemelds import MeldCache, replaceable, single, unit, with_roles
+from solver.contract.tablemelds import MeldCache, canon, replaceable, single, unit, with_roles
 from solver.contract.turn import AfterDraw, plan_after_draw
 from solver.engine.base import PenaltyGame
 from solver.errors import IllegalActionError, MeldError, ShanghaiError, SolverTimeout
 from solver.melds import Meld, TableMeld, resolve_roles
+from solver.ranks import ace_high
 from solver.rules import ContractRules
 
 __all__ = [
@@ -384,13 +385,41 @@ class ContractGame(PenaltyGame):
         for i in compress(_INDEXES, self.hands[p].counts):
             held |= 1 << i
         out: list[ContractAction] = []
+        spec = self.rules.meld_spec
         for i, tm in enumerate(self.table):
             fit = self._melds.layoffs(tm.meld, held)
             while fit:  # card order is index order
                 low = fit & -fit
                 fit ^= low
                 out.append(CLayOff(p, i, single(low.bit_length() - 1)))
+                card = ALL_CARDS[low.bit_length() - 1]
+                if spec.is_wild(card):  # a wild's other readings: the run's other end (issue 36)
+                    out.extend(CLayOff(p, i, Meld((card,), (role,))) for role in self._other_ends(tm.meld, card))
         return out
+
+    def _other_ends(self, meld: Meld, wild: Card) -> list[Card]:
+        """The roles, in card order, that lay ``wild`` off onto run ``meld`` at another end than its
+        open role reads it (``4H 5H 2S=6H 7H`` + ``2C``: read as the 8H, and the 3H), each a distinct
+        table meld; none for a set."""
+        stands = [r if r is not None else c for c, r in zip(meld.cards, meld.roles)]
+        if any(c.rank is None for c in stands) or len({c.suit for c in stands}) != 1 or len(stands) < 2:
+            return []
+        ranks = [int(c.rank) for c in stands if c.rank is not None]
+        high = ace_high(self.rules.ace, [r for r in ranks if r != 1])
+        places = sorted(14 if r == 1 and high else r for r in ranks)
+        if len(set(places)) != len(places):
+            return []
+        suit = stands[0].suit
+        seen = {canon(self._melds.grown(meld, wild))}
+        out = []
+        for at in (places[0] - 1, places[-1] + 1):
+            if 1 <= at <= 14:
+                role = Card(Rank(1 if at == 14 else at), suit)
+                effect = canon(self._melds.placed(meld, wild, role))
+                if effect is not None and effect not in seen:
+                    seen.add(effect)
+                    out.append(role)
+        return sorted(out, key=lambda c: c.index)
 
     def _swappable(self, p: int, target: int) -> bool:
         owner = self.table[target].owner
@@ -412,9 +441,32 @@ class ContractGame(PenaltyGame):
                     continue
                 for dest in range(len(self.table)):
                     onto = swapped if dest == i else self.table[dest].meld
-                    if melds.fits(onto, wild):
+                    if not melds.fits(onto, wild):
+                        continue
+                    if dest != i:
                         out.append(CSwap(p, Swap(card, i, wild, dest)))
+                        continue
+                    role = self._back_role(i, card, swapped, wild)
+                    if role is not False:
+                        out.append(CSwap(p, Swap(card, i, wild, dest), role))
         return out
+
+    def _back_role(self, i: int, card: Card, swapped: Meld, wild: Card) -> Card | Literal[False] | None:
+        """The role listed for ``wild``, swapped out of table meld i for ``card``, going back onto it:
+        left open (None), unless that leaves the meld a lay-off of ``card`` leaves (``swap QC 0``
+        back onto meld 0 is ``layoff 0 QC``: one listed action an effect); then the lowest role that
+        does not, or False when none (no such swap listed; a written one stays legal)."""
+        layoff = canon(self.grown(i, single(card.index)))
+        placed = self._melds.placed(swapped, wild, None)
+        if placed is None or canon(placed) != layoff:
+            return None
+        suit = next((r.suit for r in resolve_roles(swapped, self.rules.meld_spec)[1]), None)
+        for role in ALL_CARDS[:52]:
+            if role.suit == suit:
+                placed = self._melds.placed(swapped, wild, role)
+                if placed is not None and canon(placed) != layoff:
+                    return role
+        return False
 
     def _swap_result(self, action: CSwap) -> list[TableMeld] | None:
         """The table after a swap, or None if the swap is not possible."""

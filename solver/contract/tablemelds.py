@@ -15,12 +15,12 @@ from typing import Literal, NamedTuple
 
 from solver.cards import ALL_CARDS, N_CARDS, Card, Cards, Rank
 from solver.errors import MeldError
-from solver.melds import Meld, meld_kind, resolve_roles
+from solver.melds import Meld, meld_effect, meld_kind, resolve_roles
 from solver.ranks import SUITS, ace_high, card_index, position_range, positions_of
 from solver.rules import ContractRules
 from solver.rules.base import MeldSpec
 
-__all__ = ["MeldCache", "replaceable", "single", "table_kind", "unit", "with_roles"]
+__all__ = ["MeldCache", "canon", "replaceable", "single", "table_kind", "unit", "with_roles"]
 
 
 def with_roles(meld: Meld, resolved: Sequence[Card], rules: ContractRules) -> Meld:
@@ -308,3 +308,9 @@ class MeldCache:
         if role is not None:
             return self._resolved(Meld((*meld.cards, wild), (*meld.roles, role)))
         return self.grown(meld, wild)
+
+
+def canon(meld: Meld | None) -> tuple[tuple[int, int], ...] | None:
+    """A table meld as its effect (:func:`solver.melds.meld_effect`: a set's wild stands for its rank,
+    the suit of its written role cosmetic, see :class:`~solver.contract.wilds.SetShape`), None for none."""
+    return None if meld is None else meld_effect(meld)

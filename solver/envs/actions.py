@@ -31,19 +31,21 @@ Zheng Shang You (size 170)
     combination: one set of cards can be declared two ways); ``pass`` 113;
     ``cancel`` 114; ``tribute c`` 115..169 (offer, take or give card c,
     whichever the tribute asks).
-Contract Shanghai (size 2916)
+Contract Shanghai (size 2475)
     ``discard c`` 0..54; ``select c`` 55..109; ``laydown`` 110; ``cancel``
     111; ``take`` 112, ``decline`` 113, ``call`` 114, ``nocall`` 115;
-    ``meld k`` 116..131; ``layoff m k`` 132 + 16*m + k (m < 32);
-    ``swap c m`` 644 + 55*m + c; ``dest m k`` 2404 + 16*m + k.
-Manipulation Shanghai (size 157)
+    ``meld`` 116; ``layoff m`` 117 + m (m < 32); ``role r`` 149 + r (r < 54:
+    see :mod:`solver.envs.readings`); ``swap c m`` 203 + 55*m + c;
+    ``dest m k`` 1963 + 16*m + k.
+Manipulation Shanghai (size 211)
     ``select c`` 0..54; ``play`` 55 (the solver plays the most selected cards
     it can, with the least change to the table; legal when that meets the
     rules' demands: more than one card, the opening value); ``cancel`` 56;
     ``draw`` 57; ``pass`` 58; ``play k`` 59..98 (the (k+1)-th of the
     engine's listed no-rearrangement plays of exactly the selected cards);
     ``build`` 99, ``put c`` 100..154, ``close`` 155, ``commit`` 156 (lay
-    out the new table from the table's and the hand's cards, meld by meld).
+    out the new table from the table's and the hand's cards, meld by meld);
+    ``role r`` 157 + r (a closed meld's jokers' roles, as Contract's).
 
 >>> from solver.engine import new_game
 >>> turn = Turn(new_game("zsy", seed=1))
@@ -60,13 +62,14 @@ from itertools import compress
 from operator import gt, is_not
 from typing import Any
 
-from solver.cards import ALL_CARDS, Cards
+from solver.cards import ALL_CARDS, Card, Cards
 from solver.engine.base import Game
 from solver.envs.contract_actions import ContractCodec
+from solver.envs.readings import ROLE_CODES, ROLE_NAMES, manipulation_readings, narrow, reading_keys, role_path
 from solver.envs.turn import MAX_CANCELS, MAX_MELDS, Codec, N, Turn
 from solver.envs.zsy_actions import ZsyCodec
 from solver.errors import IllegalActionError
-from solver.melds import Meld, meld_kinds, resolve_roles
+from solver.melds import Meld, meld_effect, meld_kinds, resolve_roles
 
 __all__ = [
     "MAX_CANCELS",
@@ -143,7 +146,8 @@ class ManipulationCodec(Codec):
     PUT = BUILD + 1
     CLOSE = PUT + N
     COMMIT = CLOSE + 1
-    size = COMMIT + 1
+    ROLE = COMMIT + 1
+    size = ROLE + ROLE_CODES
     MIN_MELD = 3  # the shortest meld (sets and runs alike): a first play from the hand holds at least this
     MAX_VALUE = 14  # the most a card counts towards ``initial_meld`` (a joker: the card it stands for)
     # the solver questions of the ``play`` mask and of the play it carries out have no time limit (not
@@ -155,6 +159,9 @@ class ManipulationCodec(Codec):
         index = self.check(index)
         if index < N:
             return f"select {ALL_CARDS[index]}"
+        if index >= self.ROLE:
+            code = index - self.ROLE
+            return ROLE_NAMES.get(code) or f"role {ALL_CARDS[code]}"
         if index >= self.PUT:
             return {self.CLOSE: "close", self.COMMIT: "commit"}.get(index) or f"put {ALL_CARDS[index - self.PUT]}"
         if index == self.BUILD:
@@ -275,6 +282,9 @@ class ManipulationCodec(Codec):
         from solver.manipulation.game import MPlay
 
         game: Any = turn.game
+        if turn.reading is not None:  # the meld closed names its jokers' roles
+            codes, _ = narrow(self._keys(turn), turn.reading[1])
+            return sorted([*(self.ROLE + c for c in codes), *([self.CANCEL] if turn.cancels < MAX_CANCELS else [])])
         p = game.current_player()
         pool = game._table_cards() + game.hands[p]
         used = turn.selection
@@ -308,10 +318,11 @@ class ManipulationCodec(Codec):
             turn.select(index - self.PUT)
             return None
         if index == self.CLOSE:
-            game: Any = turn.game
-            cards = tuple(ALL_CARDS[i] for i in turn.picks[turn.closed :])
-            turn.built = (*turn.built, env_meld(Meld(cards), game.table, game.rules))
-            turn.closed = len(turn.picks)
+            self._name_role(turn, ())
+            return None
+        if index >= self.ROLE:
+            assert turn.reading is not None
+            self._name_role(turn, (*turn.reading[1], index - self.ROLE))
             return None
         if index == self.COMMIT:
             from solver.manipulation.game import MPlay
@@ -324,6 +335,27 @@ class ManipulationCodec(Codec):
         if index >= self.ALT:
             return self._position(turn).listed[turn.selection][index - self.ALT + 1]
         return self._play(turn)
+
+    @staticmethod
+    def _readings(turn: Turn) -> list[Meld]:
+        """The readings of the open cards of a build (:func:`~solver.envs.readings.manipulation_readings`)."""
+        game: Any = turn.game
+        cards = tuple(ALL_CARDS[i] for i in turn.picks[turn.closed :])
+        return _readings(cards, game.table, game.rules)
+
+    def _keys(self, turn: Turn) -> list[tuple[int, ...]]:
+        game: Any = turn.game
+        return reading_keys(self._readings(turn), game.rules.meld_spec)
+
+    def _name_role(self, turn: Turn, prefix: tuple[int, ...]) -> None:
+        """Close the open cards as the meld the roles ``prefix`` single out, or wait for more roles."""
+        _, k = narrow(self._keys(turn), prefix)
+        if k is None:
+            turn.reading = (-1, prefix)
+            return
+        turn.reading = None
+        turn.built = (*turn.built, self._readings(turn)[k])
+        turn.closed = len(turn.picks)
 
     def encode(self, game: Game, action: Any) -> list[int]:
         from solver.manipulation.game import MDraw, MPass
@@ -341,16 +373,31 @@ class ManipulationCodec(Codec):
             if a.table == play.table:  # a listed play: the short way
                 return [*self._select_all(0, cards), self.PLAY if k == 0 else self.ALT + k - 1]
         out = [self.BUILD]  # else the very table built meld by meld, each meld's cards in its order
+        g: Any = game
         for meld in play.table:
             out.extend(self.PUT + c.index for c in meld.cards)
-            out.append(self.CLOSE)
+            readings = _readings(meld.cards, g.table, g.rules)
+            want = meld_effect(meld)
+            at = next((k for k, m in enumerate(readings) if meld_effect(m) == want), None)
+            if at is None:
+                raise IllegalActionError(f"{action}: the meld {meld} is no reading of its cards")
+            keys = reading_keys(readings, g.rules.meld_spec)
+            out.extend([self.CLOSE, *(self.ROLE + c for c in role_path(keys, at))])
         return [*out, self.COMMIT]
 
 
-def table_effect(table: Any) -> tuple[tuple[int, ...], ...]:
-    """A Manipulation table as its effect: its melds as card multisets, in any order (the order of
-    the melds and of a meld's cards is presentation; the validator reads the jokers' roles)."""
-    return tuple(sorted(tuple(sorted(c.index for c in m.cards)) for m in table))
+def table_effect(table: Any) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """A Manipulation table as its effect: its melds as cards with their roles (:func:`solver.melds.meld_effect`:
+    a run's jokers' roles count, ``JK=8D 9D 10D`` is not ``9D 10D JK=JD``, worth 27 and 30 to an
+    opening; a set's joker's suit is cosmetic; a joker left open is another meld than one with its
+    role written, as the engine keeps them: its role moves when the meld grows), in any order (the
+    order of the melds and of a meld's cards is presentation)."""
+    return tuple(sorted(meld_effect(m) for m in table))
+
+
+def _readings(cards: tuple[Card, ...], table: Any, rules: Any) -> list[Meld]:
+    """The readings of a meld of ``cards`` built on ``table``'s position, the action space's own first."""
+    return manipulation_readings(cards, env_meld(Meld(cards), table, rules), rules)
 
 
 def env_meld(meld: Meld, table: Any, rules: Any) -> Meld:
@@ -368,7 +415,11 @@ def env_meld(meld: Meld, table: Any, rules: Any) -> Meld:
     if not any(map(spec.is_wild, meld.cards)):
         return Meld(meld.cards)
     roles = resolve_roles(Meld(meld.cards), spec)[1]
-    return Meld(meld.cards, tuple(r if spec.is_wild(c) else None for c, r in zip(meld.cards, roles)))
+    default = Meld(meld.cards, tuple(r if spec.is_wild(c) else None for c, r in zip(meld.cards, roles)))
+    if any(meld.roles):  # a run's written roles are the player's: the reading of the same effect
+        want = meld_effect(meld)
+        return next((m for m in manipulation_readings(meld.cards, default, rules) if meld_effect(m) == want), default)
+    return default
 
 
 def _with_effect(plays: Sequence[Any], table: Any) -> Any:
@@ -383,7 +434,8 @@ def _with_effect(plays: Sequence[Any], table: Any) -> Any:
 
 def _same_effect(pos: _ManipulationPosition, game: Any, play: Any) -> Any:
     """The listed play reachable by ``play`` or ``play k`` with ``play``'s effect, or None."""
-    return _with_effect(pos.listed.get(_played(game, play.table), [])[: ManipulationCodec.ALTS + 1], play.table)
+    listed = pos.listed.get(_played(game, play.table), [])
+    return _with_effect(listed[: ManipulationCodec.ALTS + 1], play.table)
 
 
 @cache

@@ -2,25 +2,27 @@
 
 A turn builds its melds from hand cards picked one at a time (``select c``):
 
-* before the contract is down, ``meld k`` closes the cards picked since the
-  last ``meld`` as one meld, read the k-th way (see :func:`meld_options`),
-  and ``laydown`` lays down the melds closed, in the order closed (legal when
-  the engine's referee accepts them);
-* once down, ``layoff m k`` lays the picked cards off onto table meld m,
-  the grown meld read the k-th way (one card or several in one action);
+* before the contract is down, ``meld`` closes the cards picked since the
+  last ``meld`` as one meld, and ``laydown`` lays down the melds closed, in
+  the order closed (legal when the engine's referee accepts them);
+* once down, ``layoff m`` lays the picked cards off onto table meld m (one
+  card or several in one action);
 * ``swap c m`` (card c replaces the wild standing for it in meld m) then
-  ``dest m k`` (the freed wild goes onto meld m, read the k-th way).
+  ``dest m k`` (the freed wild goes onto meld m, the k-th distinct way).
 
 A *reading* is the meld as it lies on the table afterwards, its wild roles
-written (``4H 5H 2S=6H 7H`` + ``2C``: the 3H or the 8H). The readings of a
-group of cards are listed in a fixed order (the engine's own reading first,
-then each run window from low to high, the open wilds in every order), one
-index for each distinct table meld; so two engine actions get the same
-indexes exactly when they leave the same table and hands (*distinct in
-effect*), and :meth:`ContractCodec.encode` / :meth:`ContractCodec.step` are
-inverse on the legal set. No solver and no time limit decides what is
-listed: the readings come from the meld validator, a lay-down from the
-referee.
+written (``4H 5H 2S=6H 7H`` + ``2C``: the 3H or the 8H). When the cards of a
+``meld`` or ``layoff m`` have more than one reading, the player then names
+the roles, one wild at a time (``role r``: the wild stands for natural card
+r, or ``role set`` for a set's rank), in ascending card order of the wilds
+whose role differs between the readings, until one reading is left (see
+:func:`reading_keys`); so every reading is reachable, however many there are
+(``5H 2S 2C JK JK`` has 61), and the action space keeps a fixed size. Two
+engine actions get the same indexes exactly when they leave the same table
+and hands (*distinct in effect*), and :meth:`ContractCodec.encode` /
+:meth:`ContractCodec.step` are inverse on the legal set. No solver and no
+time limit decides what is listed: the readings come from the meld
+validator, a lay-down from the referee.
 """
 
 from __future__ import annotations
@@ -31,13 +33,14 @@ from typing import Any, ClassVar
 
 from solver.cards import ALL_CARDS, Card
 from solver.engine.base import Game
+from solver.envs.readings import ROLE_CODES, ROLE_NAMES, narrow, reading_keys, role_path
 from solver.envs.turn import MAX_MELDS, Codec, N, Turn
 from solver.errors import IllegalActionError, MeldError
-from solver.melds import Meld, meld_kinds, resolve_roles
+from solver.melds import Meld, TableMeld, meld_kinds, resolve_roles
 
-__all__ = ["READINGS", "ContractCodec", "meld_options"]
+__all__ = ["DESTS", "ContractCodec", "canon", "display", "meld_options"]
 
-READINGS = 16  # readings a group of cards may have in the action space (the k of ``meld k``, ``layoff m k``)
+DESTS = 16  # the distinct ways a freed wild may go onto one table meld (the k of ``dest m k``)
 
 
 @lru_cache(maxsize=65536)
@@ -80,16 +83,32 @@ def meld_options(base: Meld, added: tuple[Card, ...], rules: Any) -> tuple[tuple
     return tuple(out)
 
 
+def display(added: Meld, table: Meld, spec: Any) -> Meld:
+    """A new meld as the table shows it and the engine's players write it: a run's cards in rank
+    order, a set's naturals then its wilds (each in card order), the wilds' roles written
+    (``2H 3H 4H 2C=5H 6H``, ``8H 8D 2C=8H``);
+    but the engine's own reading of cards that also make a run is left open (``5H 2S 2C`` written
+    as a set would no longer be the run a contract may read it as)."""
+    is_set = len({(r or c).rank for c, r in zip(table.cards, table.roles)}) == 1
+    if not is_set:
+        return table
+    pairs = sorted(zip(table.cards, table.roles), key=lambda p: (spec.is_wild(p[0]), p[0].index))
+    if all(r is None for r in added.roles) and "run" in meld_kinds(Meld(table.cards), spec):
+        return Meld(tuple(c for c, _ in pairs))
+    return Meld(tuple(c for c, _ in pairs), tuple(r for _, r in pairs))
+
+
 class ContractCodec(Codec):
-    """Contract Shanghai: discards and words, melds built card by card, each reading its own index."""
+    """Contract Shanghai: discards and words, melds built card by card, each reading its own path."""
 
     GAME = "contract"
-    K = READINGS
+    K = DESTS
     DISCARD, SELECT, LAYDOWN, CANCEL = 0, N, 2 * N, 2 * N + 1
     TAKE, DECLINE, CALL, NOCALL = 2 * N + 2, 2 * N + 3, 2 * N + 4, 2 * N + 5
     MELD = 2 * N + 6
-    LAYOFF = MELD + K
-    SWAP = LAYOFF + K * MAX_MELDS
+    LAYOFF = MELD + 1
+    ROLE = LAYOFF + MAX_MELDS
+    SWAP = ROLE + ROLE_CODES
     DEST = SWAP + N * MAX_MELDS
     size = DEST + K * MAX_MELDS
     WORDS: ClassVar[dict[int, str]] = {
@@ -109,11 +128,13 @@ class ContractCodec(Codec):
             return f"select {ALL_CARDS[index - self.SELECT]}"
         if index in self.WORDS:
             return self.WORDS[index]
-        if index < self.LAYOFF:
-            return f"meld {index - self.MELD}"
+        if index == self.MELD:
+            return "meld"
+        if index < self.ROLE:
+            return f"layoff {index - self.LAYOFF}"
         if index < self.SWAP:
-            m, k = divmod(index - self.LAYOFF, self.K)
-            return f"layoff {m} {k}"
+            code = index - self.ROLE
+            return ROLE_NAMES.get(code) or f"role {ALL_CARDS[code]}"
         if index < self.DEST:
             m, c = divmod(index - self.SWAP, N)
             return f"swap {ALL_CARDS[c]} {m}"
@@ -162,19 +183,39 @@ class ContractCodec(Codec):
             pos["swaps"] = [a for a in turn.game.legal_actions() if type(a).__name__ == "CSwap"]
         return pos["swaps"]  # type: ignore[no-any-return]
 
-    def _layoffs(self, turn: Turn, cards: tuple[Card, ...]) -> dict[int, Any]:
-        """The lay-offs of ``cards`` onto each table meld: index -> engine action (checked)."""
+    @staticmethod
+    def _layoff_readings(game: Any, m: int, cards: tuple[Card, ...]) -> tuple[tuple[Meld, Meld], ...]:
+        """The readings of ``cards`` laid off onto table meld m that the engine accepts."""
+        options = meld_options(game.table[m].meld, cards, game.rules)
+        return tuple((added, grown) for added, grown in options if game.grown(m, added) == grown)
+
+    def _readings(self, turn: Turn, target: int) -> tuple[tuple[Meld, Meld], ...]:
+        """The readings of the open cards: a new meld (``target`` -1) or a lay-off onto table meld ``target``."""
+        game: Any = turn.game
+        cards = self._open(turn)
+        if target < 0:
+            return meld_options(Meld(()), cards, game.rules)
+        return self._layoff_readings(game, target, cards)
+
+    def _choose(self, turn: Turn, target: int, prefix: tuple[int, ...]) -> tuple[list[int], Any]:
+        """A meld or lay-off's reading so far: (the next role codes, or [] when ``prefix`` singles
+        out one reading; that reading's (added, table) pair then, else None)."""
+        game: Any = turn.game
+        readings = self._readings(turn, target)
+        codes, k = narrow(reading_keys([t for _, t in readings], game.rules.meld_spec), prefix)
+        return codes, None if k is None else readings[k]
+
+    def _complete(self, turn: Turn, target: int, reading: tuple[Meld, Meld]) -> Any:
+        """Close the open cards as a meld read so (None), or the lay-off read so (the engine action)."""
         from solver.contract.game import CLayOff
 
-        game: Any = turn.game
-        p = game.current_player()
-        out: dict[int, Any] = {}
-        for m, tm in enumerate(game.table[:MAX_MELDS]):
-            for k, (added, grown) in enumerate(meld_options(tm.meld, cards, game.rules)[: self.K]):
-                action = CLayOff(p, m, added)
-                if game.grown(m, added) == grown:
-                    out[self.LAYOFF + self.K * m + k] = action
-        return out
+        added, table = reading
+        turn.reading = None
+        if target < 0:
+            turn.built = (*turn.built, display(added, table, turn.game.rules.meld_spec))
+            turn.closed = len(turn.picks)
+            return None
+        return CLayOff(turn.game.current_player(), target, added)
 
     def _dests(self, turn: Turn, pos: dict[str, Any]) -> dict[int, Any]:
         """A staged swap's destinations and readings: index -> engine action."""
@@ -185,6 +226,9 @@ class ContractCodec(Codec):
         target, card = turn.stage
         out: dict[int, Any] = {}
         seen: dict[int, list[Any]] = {}  # per destination, the effects listed (the wild freed and its reading)
+        # a wild that goes back onto the meld it left, the natural in its place, may leave the table a
+        # lay-off of the natural leaves: that effect is the lay-off's (one path an effect), not listed here
+        layoffs = self._layoff_effects(game, target, card)
         for a in self._swaps(turn, pos):
             if (a.target, a.card) != (target, card) or a.dest >= MAX_MELDS:
                 continue
@@ -196,11 +240,20 @@ class ContractCodec(Codec):
             for role in roles:
                 action = a if role is None else CSwap(a.player, a.swap, role)
                 result = _table_effect(game._swap_result(action))
-                if result is None or result in effects:
+                if result is None or result in effects or (a.dest == target and result in layoffs):
                     continue
                 effects.append(result)
                 if len(effects) <= self.K:
                     out[self.DEST + self.K * a.dest + len(effects) - 1] = action
+        return out
+
+    def _layoff_effects(self, game: Any, target: int, card: Card) -> list[Any]:
+        """The tables (as effects) a lay-off of ``card`` onto table meld ``target`` may leave."""
+        out = []
+        for _, grown in self._layoff_readings(game, target, (card,)):
+            table = list(game.table)
+            table[target] = TableMeld(grown, table[target].owner)
+            out.append(_table_effect(table))
         return out
 
     def _lay_down(self, turn: Turn) -> Any:
@@ -236,6 +289,9 @@ class ContractCodec(Codec):
         pos = self._position(turn)
         if turn.stage is not None:
             return sorted(self._dests(turn, pos))
+        if turn.reading is not None:  # a meld or lay-off naming its wilds' roles
+            codes, _ = self._choose(turn, *turn.reading)
+            return sorted([*(self.ROLE + c for c in codes), *([self.CANCEL] if turn.can_cancel() else [])])
         # a discard ends the turn: not with cards picked (one index path an action), unless the
         # picks can no longer be cancelled (then the turn can always end)
         words = pos["words"]
@@ -246,13 +302,14 @@ class ContractCodec(Codec):
         cards = self._open(turn)
         if pos["build"]:
             if cards:
-                options = meld_options(Meld(()), cards, game.rules)
-                out.extend(self.MELD + k for k in range(min(len(options), self.K)))
+                if meld_options(Meld(()), cards, game.rules):
+                    out.append(self.MELD)
             elif self._lay_down(turn) is not None:
                 out.append(self.LAYDOWN)
         if pos["meld"]:
             if cards:
-                out.extend(self._layoffs(turn, cards))
+                n = min(len(game.table), MAX_MELDS)
+                out.extend(self.LAYOFF + m for m in range(n) if self._layoff_readings(game, m, cards))
             else:
                 for a in self._swaps(turn, pos):
                     if a.target < MAX_MELDS:
@@ -271,19 +328,26 @@ class ContractCodec(Codec):
             return None
         if index == self.LAYDOWN:
             return self._lay_down(turn)
-        game: Any = turn.game
-        if index < self.LAYOFF:
-            added, _ = meld_options(Meld(()), self._open(turn), game.rules)[index - self.MELD]
-            turn.built = (*turn.built, added)
-            turn.closed = len(turn.picks)
-            return None
+        if index < self.ROLE:  # ``meld`` or ``layoff m``: the reading, or the roles to name first
+            target = index - self.LAYOFF
+            return self._name_role(turn, target, ())
         if index < self.SWAP:
-            return self._layoffs(turn, self._open(turn))[index]
+            assert turn.reading is not None
+            target, prefix = turn.reading
+            return self._name_role(turn, target, (*prefix, index - self.ROLE))
         if index < self.DEST:
             m, c = divmod(index - self.SWAP, N)
             turn.stage = (m, ALL_CARDS[c])
             return None
         return self._dests(turn, pos)[index]
+
+    def _name_role(self, turn: Turn, target: int, prefix: tuple[int, ...]) -> Any:
+        """Carry the reading on with the roles ``prefix``: complete it when they single one out."""
+        _, reading = self._choose(turn, target, prefix)
+        if reading is None:
+            turn.reading = (target, prefix)
+            return None
+        return self._complete(turn, target, reading)
 
     def encode(self, game: Game, action: Any) -> list[int]:
         from solver.contract.game import CDiscard, CLayDown, CLayOff, CSwap
@@ -299,15 +363,15 @@ class ContractCodec(Codec):
             for meld, table in zip(action.melds, laid):
                 cards = tuple(sorted(meld.cards, key=lambda c: c.index))
                 out.extend(self._select_all(self.SELECT, cards))
-                out.append(self.MELD + self._reading(Meld(()), cards, table, g, action))
+                out.extend(self._reading(Meld(()), cards, table, g, action, self.MELD))
             return [*out, self.LAYDOWN]
         if isinstance(action, CLayOff):
             if not 0 <= action.target < min(len(g.table), MAX_MELDS):
                 raise IllegalActionError(f"{action}: no table meld {action.target} in the action space")
             cards = tuple(sorted(action.cards.cards, key=lambda c: c.index))
             grown = g.grown(action.target, action.cards)
-            k = self._reading(g.table[action.target].meld, cards, grown, g, action)
-            return [*self._select_all(self.SELECT, cards), self.LAYOFF + self.K * action.target + k]
+            path = self._reading(g.table[action.target].meld, cards, grown, g, action, self.LAYOFF + action.target)
+            return [*self._select_all(self.SELECT, cards), *path]
         if isinstance(action, CSwap):
             if action.target >= MAX_MELDS or action.dest >= MAX_MELDS:
                 raise IllegalActionError(f"{action}: the action space holds {MAX_MELDS} table melds")
@@ -318,38 +382,34 @@ class ContractCodec(Codec):
             for index, a in self._dests(turn, self._position(turn)).items():
                 if a.dest == action.dest and _table_effect(g._swap_result(a)) == effect:
                     return [first, index]
-            raise IllegalActionError(f"{action}: not a legal swap here")
+            raise IllegalActionError(f"{action}: not a legal swap here (or a lay-off's effect: encode the lay-off)")
         words = {"take": self.TAKE, "decline": self.DECLINE, "call": self.CALL, "nocall": self.NOCALL}
         if str(action) not in words:
             raise IllegalActionError(f"{action}: not a Contract Shanghai action")
         return [words[str(action)]]
 
-    def _reading(self, base: Meld, cards: tuple[Card, ...], table: Meld | None, game: Any, action: Any) -> int:
-        """The index k of the reading of ``cards`` on ``base`` that gives the table meld ``table``."""
+    def _reading(
+        self, base: Meld, cards: tuple[Card, ...], table: Meld | None, game: Any, action: Any, commit: int
+    ) -> list[int]:
+        """The indexes (``commit``, then the roles to name) of the reading of ``cards`` on ``base``
+        that gives the table meld ``table``."""
         want = canon(table)
-        for k, (_, result) in enumerate(meld_options(base, cards, game.rules)):
+        if base.cards:
+            readings = self._layoff_readings(game, commit - self.LAYOFF, cards)
+        else:
+            readings = meld_options(base, cards, game.rules)
+        for k, (_, result) in enumerate(readings):
             if canon(result) == want:
-                if k >= self.K:
-                    raise IllegalActionError(f"{action}: reading {k + 1} of more than {self.K} in the action space")
-                return k
+                keys = reading_keys([t for _, t in readings], game.rules.meld_spec)
+                return [commit, *(self.ROLE + c for c in role_path(keys, k))]
         raise IllegalActionError(f"{action}: not a legal meld here")
 
 
 def canon(meld: Meld | None) -> tuple[tuple[int, int], ...] | None:
-    """A table meld as its effect: its cards with their roles, in card order (the order a set's
-    cards lie in is presentation; a run's follows its ranks). A set's wild stands for its rank: the
-    suit of its written role is cosmetic (see :class:`~solver.contract.wilds.SetShape`)."""
-    if meld is None:
-        return None
-    ranks = {(r or c).rank for c, r in zip(meld.cards, meld.roles)}
-    is_set = len(ranks) == 1 and len(meld.cards) > 1
+    """A table meld as its effect (:func:`solver.contract.tablemelds.canon`, imported on first use)."""
+    from solver.contract.tablemelds import canon as effect
 
-    def role(r: Card | None) -> int:
-        if r is None:
-            return -1
-        return 100 + int(r.rank or 0) if is_set else r.index
-
-    return tuple(sorted((c.index, role(r)) for c, r in zip(meld.cards, meld.roles)))
+    return effect(meld)
 
 
 def _table_effect(table: list[Any] | None) -> Any:

@@ -6,8 +6,11 @@
 ``players`` (0: 4, or the count the rules take, 6 for ``teams6``),
 ``preset`` ("" for the default rules), ``hands`` (1: how many hands, or
 Contract rounds, one OpenSpiel game lasts), ``turn_limit`` (Contract,
-1000: the engine's guard that ends a round in which no one goes out)
-and every rule option of the game (:mod:`solver.envs.openspiel_params`).
+1000: the engine's guard that ends a round in which no one goes out),
+``random_seed`` (1; 0: each seed byte is 0, a chance node of one outcome,
+so only the card-by-card deal is chance: the small variants' whole tree
+for CFR, see docs/envs.md) and every rule option of the game
+(:mod:`solver.envs.openspiel_params`).
 
 >>> import pyspiel
 >>> import solver.envs.openspiel
@@ -74,7 +77,7 @@ from solver.envs.openspiel_deal import Deal, install, start_deal
 from solver.envs.openspiel_history import record_size, write
 from solver.envs.openspiel_params import actions_per_hand, length_bound, rule_data, spec, steps_per_action
 from solver.envs.turn import MAX_CANCELS, check_table_fits
-from solver.errors import IllegalActionError
+from solver.errors import IllegalActionError, RulesError
 from solver.rules import rules_for
 
 __all__ = [
@@ -94,10 +97,11 @@ SEED_BYTES = 4
 DEALS = 256**SEED_BYTES  # seeds a game is dealt from (each chance node is one byte of it)
 GAMES = ("manipulation", "contract", "zsy")
 _MAX_PLAYERS = {"manipulation": 5, "contract": 6, "zsy": 8}
-_MIN_PLAYERS = {"manipulation": 3, "contract": 3, "zsy": 4}
+_MIN_PLAYERS = {"manipulation": 3, "contract": 3, "zsy": 2}  # zsy: 2 with ``min_players=2`` (small variants)
 
 
 _BYTES = [(b, 1.0 / 256) for b in range(256)]
+_ZERO = [(0, 1.0)]  # a seed byte with ``random_seed=0``
 
 
 def _game_type(name: str) -> Any:
@@ -128,6 +132,7 @@ class _Params:
     rules: tuple[tuple[str, Any], ...]  # the preset and rule options (rule_data's items)
     hands: int
     turn_limit: int
+    random_seed: bool = True  # False: the seed bytes are 0 (one outcome each)
 
     def engine_game(self, seed: int) -> Any:
         """The engine game dealt from ``seed``. A Manipulation game's solver player searches with no time
@@ -169,7 +174,11 @@ class ShanghaiGame(pyspiel.Game):  # type: ignore[misc]
         low, high = getattr(rules, "min_players", 1), getattr(rules, "max_players", 8)
         self.players = int(params.get("players", 0)) or min(max(4, low), high)
         self.hands = int(params.get("hands", 1))
-        self.params = _Params(self.NAME, self.players, data, self.hands, int(params.get("turn_limit", 1000)))
+        random_seed = int(params.get("random_seed", 1))
+        if random_seed not in (0, 1):
+            raise RulesError(f"random_seed must be 1 (a random seed) or 0 (the seed 0), not {random_seed}")
+        turn_limit = int(params.get("turn_limit", 1000))
+        self.params = _Params(self.NAME, self.players, data, self.hands, turn_limit, random_seed == 1)
         first = self.params.engine_game(0)  # bad parameters fail here, with one clear line
         check_table_fits(first)
         cards = len(first.all_cards())
@@ -298,7 +307,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         if self.reshuffle is not None:
             left = self.reshuffle.left
         elif self.deal is None:
-            return _BYTES
+            return _BYTES if self.params.random_seed else _ZERO
         else:
             left = self.left
         total = sum(left)
@@ -367,8 +376,8 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
                 self._carry_out(r.action, r.step)
             return
         if self.deal is None:
-            if not 0 <= action < 256:
-                raise IllegalActionError(f"a seed byte is 0..255, not {action}")
+            if not 0 <= action < (256 if self.params.random_seed else 1):
+                raise IllegalActionError(f"a seed byte is {'0..255' if self.params.random_seed else '0'}, not {action}")
             self.seed_bytes = (*self.seed_bytes, action)
             if len(self.seed_bytes) == SEED_BYTES:
                 self.record.append((_PUBLIC, "seed " + " ".join(map(str, self.seed_bytes))))

@@ -26,8 +26,9 @@ solver.errors.RulesError: zsy rule option 'bombs' must be 1 (true) or 0 (false),
   MAX_CANCELS`` env steps, ``C`` the cards in the game: between cancels
   (at most ``MAX_CANCELS`` per engine action) an attempt picks at most
   every card (``select``), closes at most one meld per card (Contract's
-  ``meld k``) or puts every card of the table and hand and closes one
-  meld per card (Manipulation's ``build``), then commits once;
+  ``meld``) or puts every card of the table and hand and closes one
+  meld per card (Manipulation's ``build``), names at most one role per
+  wild (``role r``: :mod:`solver.envs.readings`), then commits once;
 * engine actions per hand (round) ``E``: Zheng Shang You ``n C + 6``
   (a play sheds a card, at most ``n - 1`` passes follow a play, six
   tribute steps); Contract ``(turn_limit + 1)(n + 3) + C`` (a turn is a
@@ -53,7 +54,7 @@ from solver.rules import rules_for
 
 __all__ = ["ENGINE_PARAMS", "actions_per_hand", "length_bound", "rule_data", "spec", "steps_per_action"]
 
-ENGINE_PARAMS: dict[str, Any] = {"players": 0, "preset": "", "hands": 1, "turn_limit": 1000}
+ENGINE_PARAMS: dict[str, Any] = {"players": 0, "preset": "", "hands": 1, "turn_limit": 1000, "random_seed": 1}
 
 
 @functools.cache

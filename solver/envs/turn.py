@@ -121,6 +121,7 @@ class Turn:
         "codec",
         "game",
         "picks",
+        "reading",
         "stage",
     )
 
@@ -131,6 +132,9 @@ class Turn:
         self.codec = codec_for(game)
         self.picks: tuple[int, ...] = ()  # the selected card indexes, as picked
         self.stage: tuple[int, Card] | None = None  # Contract: a swap waiting for its destination
+        # a meld or lay-off waiting for its wilds' roles: (its target: -1 a new meld, else a table meld
+        # or, in Manipulation, -1; the roles chosen so far, as the codec's role codes)
+        self.reading: tuple[int, tuple[int, ...]] | None = None
         self.cancels = 0  # cancels this turn: at most MAX_CANCELS, so every game ends
         self.built: tuple[Any, ...] = ()  # Contract: the melds closed so far for a lay-down
         self.closed = 0  # Contract: how many of the picks the closed melds hold
@@ -158,6 +162,7 @@ class Turn:
         new._selection = self._selection
         new.picks = self.picks
         new.stage = self.stage
+        new.reading = self.reading
         new.cancels = self.cancels
         new.built = self.built
         new.closed = self.closed
@@ -189,8 +194,8 @@ class Turn:
         """:meth:`legal` as the list cached for this state (shared: do not modify it)."""
         game = self.game
         key = self._key
-        # the state: the game and its history length, the picks, a swap's stage, the cancels
-        # (the tuples are compared by identity: a new pick or stage is a new tuple)
+        # the state: the game and its history length, the picks, a swap's stage, the cancels, a reading
+        # (the tuples are compared by identity: a new pick, stage or reading is a new tuple)
         if (
             not key
             or key[1] != len(game.history)
@@ -199,10 +204,20 @@ class Turn:
             or key[4] != self.cancels
             or key[5] != self.closed
             or key[6] != self.building
+            or key[7] is not self.reading
             or key[0] is not game
         ):
             self._legal = [] if game.is_terminal() else self.codec.legal(self)
-            self._key = (game, len(game.history), self.picks, self.stage, self.cancels, self.closed, self.building)
+            self._key = (
+                game,
+                len(game.history),
+                self.picks,
+                self.stage,
+                self.cancels,
+                self.closed,
+                self.building,
+                self.reading,
+            )
         return self._legal
 
     def position_memo(self) -> Any:
@@ -241,6 +256,7 @@ class Turn:
             self.game.apply_listed(action)
             self.picks = ()
             self.stage = None
+            self.reading = None
             self.cancels = 0
             self.built = ()
             self.closed = 0
@@ -260,4 +276,5 @@ class Turn:
         self.picks = ()
         self.built = ()
         self.closed = 0
+        self.reading = None
         self.cancels += 1

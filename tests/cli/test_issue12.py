@@ -263,7 +263,7 @@ def test_rules_lists_every_option_and_preset() -> None:
 
 def test_unknown_rule_option_names_the_valid_ones() -> None:
     rc, _, err = cli("solve", "--game", "zsy", "--hand", "3H", "--rule", "bomb=true")
-    one_error(rc, err, "(known: preset, bombs, max_players, min_players, target, teams)")
+    one_error(rc, err, "(known: preset, bombs, jokers, max_players, min_players, ranks, suits, target, teams)")
 
 
 def test_docs_rules_md_is_what_the_code_prints() -> None:

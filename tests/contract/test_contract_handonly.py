@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solver.cards import Card, Cards
+from solver.cards import Card, Cards, Rank, Suit
 from solver.contract.api import can_go_down_whole, runs_can_hold, runs_gaps_fit
 from solver.contract.game import CLayOff, ContractGame, CSwap
 from solver.contract.handonly import hand_split, price_hand_only, shares_cards
@@ -34,7 +34,7 @@ from solver.contract.shapes import Counts, Shape, Split, _cost, _Pricer, price, 
 from solver.contract.tablemelds import MeldCache, replaceable, run_ends, table_kind, with_roles
 from solver.engine import new_game
 from solver.errors import MeldError
-from solver.melds import Meld, resolve_roles
+from solver.melds import Meld, meld_effect, resolve_roles
 from solver.rules import ContractRules
 from solver.rules.contract import Requirement, min_length
 from tests.contract.test_contract_search import hands
@@ -193,8 +193,16 @@ def direct_layoffs(game: ContractGame, p: int) -> list[CLayOff]:
                     continue
                 if len(ranks) > 1 and card.suit not in suits:
                     continue
-            if direct_grown(tm.meld, Meld((card,)), game.rules) is not None:
+            grown = direct_grown(tm.meld, Meld((card,)), game.rules)
+            if grown is not None:
                 out.append(CLayOff(p, i, Meld((card,))))
+            if spec.is_wild(card) and grown is not None:  # every other reading, roles in card order (issue 36)
+                seen = {meld_effect(grown)}
+                for role in (Card(r, s) for s in Suit for r in Rank):
+                    other = direct_grown(tm.meld, Meld((card,), (role,)), game.rules)
+                    if other is not None and meld_effect(other) not in seen:
+                        seen.add(meld_effect(other))
+                        out.append(CLayOff(p, i, Meld((card,), (role,))))
     return out
 
 
@@ -231,8 +239,22 @@ def direct_swaps(game: ContractGame, p: int) -> list[CSwap]:
             continue
         for wild, card in replaceable(tm.meld, game.hands[p], game.rules.meld_spec):
             for dest in range(len(game.table)):
-                if direct_swap(game, Swap(card, i, wild, dest)) is not None:
-                    out.append(CSwap(p, Swap(card, i, wild, dest)))
+                swap = Swap(card, i, wild, dest)
+                after = direct_swap(game, swap)
+                if after is None:
+                    continue
+                if dest != i:
+                    out.append(CSwap(p, swap))
+                    continue
+                # the wild back onto its meld: not listed with a lay-off's effect (one listed action an
+                # effect); then with the first role (in card order) that has another, if any
+                layoff = direct_grown(tm.meld, Meld((card,)), game.rules)
+                roles: list[Card | None] = [None, *[Card(r, s) for s in Suit for r in Rank]]
+                for role in roles:
+                    placed = direct_swap(game, swap, role)
+                    if placed is not None and (layoff is None or meld_effect(placed[i]) != meld_effect(layoff)):
+                        out.append(CSwap(p, swap, role))
+                        break
     return out
 
 
