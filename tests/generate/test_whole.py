@@ -114,7 +114,7 @@ def test_levels_stand_on_their_rungs() -> None:
 def test_each_model_answers_the_whole_kind() -> None:
     p = load(EXAMPLE)
     assert finds_answer("greedy", p) and finds_answer("solver", p)
-    assert misses(p) == {"greedy": False, "no-swap": False, "glance": True, "solver": False}
+    assert misses(p) == {"greedy": False, "no-swap": False, "glance": True, "one-look": False, "solver": False}
     # a stated discard the players do not throw: every player misses it
     wrong = replace(p, meta={**p.meta, "solution": "QS"})
     assert not finds_answer("greedy", wrong) and not finds_answer("solver", wrong)
