@@ -310,3 +310,16 @@ def test_generated_contract_hands_are_ones_a_game_gives(level: str, question: st
         assert len(pos.hand) in hand_sizes(p.rules, pos.round, pos.laid_down, pos.calls, pos.drawn)  # type: ignore[arg-type]
         if not pos.laid_down:  # the deal and the drawn card, and two a call
             assert pos.drawn and len(pos.hand) == 13 + 2 * pos.calls
+
+
+def test_a_discard_that_keeps_the_distance_but_sheds_fewer_points_is_refused() -> None:
+    # a 13-card hand always has spare cards: 9D, 6H and 5H each leave 1 card missing; 9D sheds the most
+    from dataclasses import replace
+
+    from solver.answers import solve_puzzle
+
+    puzzle = load(ROOT / "puzzles" / "generated" / "contract" / "expert-discard-01.toml")
+    assert puzzle.meta["solution"] == "9D" and solve_puzzle(puzzle).mismatch is None
+    tampered = replace(puzzle, meta={**puzzle.meta, "solution": "6H"})
+    mismatch = solve_puzzle(tampered).mismatch or ""
+    assert "discarding 6H leaves 1 cards missing, but 9D does as well and sheds more points" in mismatch
