@@ -146,7 +146,7 @@ def test_solve_json_names_the_discard_and_the_melds() -> None:
     # a position with no whole lay-down lists no discard; an earlier round has no such field
     none = loads('game = "contract"\n[position]\nround = 7\nhand = "3H 4H 5H 6H 8S 9S 10S JS 4C 5C 7C 9C KD"\n')
     assert solve_puzzle(none).data["whole_discards"] == []
-    early = loads('game = "contract"\n[position]\nround = 1\nhand = "5H 5D 5S 6S 7S 8S 9S KD"\n')
+    early = loads('game = "contract"\n[rules]\ndeal = 8\n[position]\nround = 1\nhand = "5H 5D 5S 6S 7S 8S 9S KD"\n')
     assert "whole_discards" not in solve_puzzle(early).data
 
 
