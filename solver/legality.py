@@ -2,7 +2,9 @@
 
 Every card count stays within the decks (hand, table and every other card
 in view together), and in Contract Shanghai the melds on the table are what
-the players who laid down laid down (:mod:`solver.contract.legality`); a
+the players who laid down laid down (:mod:`solver.contract.legality`) and
+the hand holds as many cards as a game gives (the deal, the draw, calls,
+lay-downs and lay-offs: :mod:`solver.contract.handsize`); a
 Zheng Shang You hand holds no more than a deal gives the fewest players
 the rules allow (:func:`zsy_size_problem`). The
 puzzle parser (:func:`solver.puzzles.from_data`: files, inline positions,
@@ -54,9 +56,14 @@ def position_problem(position: Any, rules: Any) -> str | None:
     except ShanghaiError as exc:
         return str(exc)
     if isinstance(position, ContractPosition):
+        from solver.contract.handsize import hand_size_problem
         from solver.contract.legality import contract_problem
 
-        return contract_problem(position.round, position.table, position.laid_down, rules)
+        problem = contract_problem(position.round, position.table, position.laid_down, rules)
+        if problem is not None:
+            return problem
+        p = position
+        return hand_size_problem(p.hand, p.round, p.laid_down, p.calls, p.drawn, rules)
     if isinstance(position, ZsyPosition):
         return zsy_size_problem(position, rules)
     return None

@@ -347,8 +347,10 @@ def _discard(puzzle: Puzzle, pos: ContractPosition) -> tuple[list[Section], list
     card, after = ranked[0]
     ties = [str(c) for c, d in ranked if d == after]
     group = _discard_framed(pos.hand, card)
-    also = f" (as good: {', '.join(t for t in ties if t != str(card))})" if len(ties) > 1 else ""
-    words = [f"Answer: discard {card}{also}; the contract is then {_cards_away(after)} (now {now})."]
+    words = [f"Answer: discard {card}; the contract is then {_cards_away(after)} (now {now})."]
+    if len(ties) > 1:  # a 13-card hand always has a spare card or two: the costliest goes (discard_order)
+        others = ", ".join(t for t in ties if t != str(card))
+        words.append(f"{others} keep the contract as close, but {card} sheds the most points.")
     return [Section("discard", [group])], words + _why_discard(ranked)
 
 

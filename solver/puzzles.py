@@ -16,7 +16,10 @@
 Contract positions hold ``round``, ``hand``, ``table`` (each meld a string,
 or a table ``{cards = "5H 5D 2S=5C", owner = 1}``; owner 0 is the player to
 move), ``laid_down``, ``discard`` and optionally ``dead`` (other cards the
-player has seen). Zheng Shang You positions hold ``hand`` and optionally
+player has seen), ``calls`` (the player's "Shanghai!" calls this round, each
+with its penalty card; default 0) and ``drawn`` (true after the draw, false
+before it; unset: either), which the hand's size must agree with
+(:mod:`solver.contract.handsize`). Zheng Shang You positions hold ``hand`` and optionally
 ``to_beat``, in cards (``"5S RJ BJ"``) or the notation ``kind:cards``
 (``"set:5S RJ BJ"``), and ``to_beat_kind`` (a kind, or ``parallel-CxL``), which
 an ambiguous ``to_beat`` without a kind needs. A two-player endgame (a
@@ -92,6 +95,8 @@ class ContractPosition:
     laid_down: bool = False
     discard: Card | None = None
     dead: Cards = field(default_factory=Cards)
+    calls: int = 0
+    drawn: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,7 +255,7 @@ def _parse_manipulation(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> Manipu
 
 
 def _parse_contract(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ContractPosition:
-    _check_keys(ctx, pos, {"round", "hand", "table", "laid_down", "discard", "dead"}, "position")
+    _check_keys(ctx, pos, {"round", "hand", "table", "laid_down", "discard", "dead", "calls", "drawn"}, "position")
     for key in ("round", "hand"):
         if key not in pos:
             raise ctx.fail(f"position.{key}", "missing")
@@ -291,7 +296,9 @@ def _parse_contract(ctx: _Ctx, pos: Mapping[str, Any], rules: Any) -> ContractPo
     with ctx.at("position"):
         seen = hand + Cards(c for t in table for c in t.meld.cards) + dead + Cards([discard] if discard else [])
         seen.check_against(rules.deck, "hand, table, discard and dead cards together")
-    return ContractPosition(round_, hand, tuple(table), laid_down, discard, dead)
+    calls = ctx.typed(pos, "calls", int, "position") if "calls" in pos else 0
+    drawn = ctx.typed(pos, "drawn", bool, "position") if "drawn" in pos else None
+    return ContractPosition(round_, hand, tuple(table), laid_down, discard, dead, calls, drawn)
 
 
 ZSY_KINDS = ("single", "set", "straight", "parallel")
@@ -463,6 +470,10 @@ def position_dict(position: Position) -> dict[str, Any]:
             out["discard"] = str(position.discard)
         if position.dead:
             out["dead"] = str(position.dead)
+        if position.calls:
+            out["calls"] = position.calls
+        if position.drawn is not None:
+            out["drawn"] = position.drawn
         return out
     out = {"hand": str(position.hand)}
     if position.to_beat is not None:

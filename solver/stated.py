@@ -20,7 +20,9 @@ and must reach the optimum the solver proves:
   ``discard``: the points left are the whole-turn optimum and the grouping
   is the plan's.
 - Contract discard: the card is in the hand and leaves the fewest cards
-  missing, by the CP-SAT distance model (not the search that ranked it).
+  missing, by the CP-SAT distance model (not the search that ranked it),
+  and no other card leaves as few and sheds more (a natural before a wild,
+  then the most points: in a 13-card hand several discards keep the distance).
 - Contract whole ("which discard lets the rest go down?", a last round
   played all at once): the stated ``melds`` through the lay-down referee
   (:func:`solver.contract.referee.check_lay_down`: every meld valid, wild
@@ -297,10 +299,23 @@ def _contract_discard(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     out = []
     if after != best:
         out.append(f"discarding {card} leaves {after} cards missing, the best discard {best}")
+    elif (better := _sheds_more(next(iter(card)), ranked, rules)) is not None:
+        out.append(f"discarding {card} leaves {after} cards missing, but {better} does as well and sheds more points")
     stated = puzzle.meta.get("distance_after")
     if stated is not None and stated != after:
         out.append(f"discarding {card} leaves {after} cards missing, the file says {stated}")
     return out
+
+
+def _sheds_more(card: Any, ranked: Any, rules: Any) -> str | None:
+    """A card whose discard leaves as few cards missing and is ahead of ``card`` in the discard order
+    (a natural before a wild, then the most points; :func:`solver.contract.discard_order`), or None."""
+    from solver.contract import discard_order
+
+    mine = next((d for c, d in ranked if c == card), None)
+    key = (mine, *discard_order(card, rules)[:2])
+    better = [c for c, d in ranked if (d, *discard_order(c, rules)[:2]) < key]
+    return str(better[0]) if better else None
 
 
 def _contract_whole(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:

@@ -20,6 +20,10 @@ from weakest:
   the biggest).
 - ``no-swap`` (Contract lay-offs): the exact lay-off without wild swaps (a
   discard and the whole hand have no swap to make: the greedy player).
+- ``one-look`` (Contract): a player who looks once
+  (:func:`solver.generate.contract_looks.one_look`): one distance search and
+  the costliest card it leaves out; the cards that fit the table as it
+  stands, in one pass; the best lay-down alone.
 - ``solver``: the engine's solver player (the strongest model; it should
   find nearly every answer).
 
@@ -39,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from solver.cards import Card, Cards
+from solver.generate.contract_looks import diversity, hand_size_counts, one_look
 from solver.generate.difficulty import LEVELS, SOLVE_SECONDS
 from solver.generate.ladder import kinds_at
 from solver.generate.players import finds_answer
@@ -185,6 +190,7 @@ MODELS: dict[str, dict[str, Callable[[Puzzle], bool]]] = {
         "greedy": _engine("greedy"),
         "no-swap": _no_swap,
         "glance": _glance_contract,
+        "one-look": one_look,
         "solver": _engine("solver"),
     },
     "zsy": {"greedy": _engine("greedy"), "glance": _glance_zsy, "solver": _engine("solver")},
@@ -325,7 +331,28 @@ def main(argv: list[str] | None = None) -> None:
                 ideas = row.pop("ideas")
                 cells = ", ".join(f"{k} {v}" for k, v in row.items())
                 print(f"| {game} | {level} | {cells} | {ideas} |")
+    _print_contract_cells(puzzles)
     print(f"\n{len(puzzles)} puzzles, {time.perf_counter() - start:.0f} s", flush=True)
+
+
+def _print_contract_cells(puzzles: Sequence[Puzzle]) -> None:
+    """Per Contract level and kind: the hand sizes (and how many no game gives), and the diversity:
+    distinct templates, and the puzzles of the most repeated one."""
+    cells: dict[tuple[str, str], list[Puzzle]] = {}
+    for p in puzzles:
+        if p.game == "contract":
+            cells.setdefault((str(p.meta.get("difficulty")), str(p.meta.get("kind"))), []).append(p)
+    if not cells:
+        return
+    print("\n| level | kind | puzzles | hand sizes (puzzles) | illegal | templates | most repeated |")
+    print("|---|---|---|---|---|---|---|")
+    for level, kind in sorted(cells, key=lambda k: (LEVELS.index(k[0]) if k[0] in LEVELS else 9, k[1])):
+        group = cells[(level, kind)]
+        sizes = hand_size_counts(group)
+        illegal = sizes.pop("illegal", 0)
+        shown = ", ".join(f"{k}: {v}" for k, v in sizes.items())
+        distinct, top = diversity(group)
+        print(f"| {level} | {kind} | {len(group)} | {shown} | {illegal} | {distinct} | {top} |")
 
 
 if __name__ == "__main__":  # pragma: no cover

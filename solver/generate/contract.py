@@ -10,9 +10,14 @@ turn (every best set must then be smaller), and the referee
 (:func:`solver.contract.referee.check_layoff`, brute force
 :func:`~solver.contract.brute.exhaustive_layoff`) to agree.
 
-Discard ("discard"): the player has not laid down and cannot; exactly one
-card keeps the contract closest (:func:`solver.contract.best_discards`),
-checked again by the CP-SAT distance model.
+Discard ("discard"): the player has drawn, has not laid down and cannot; in
+the 13 cards a game gives, exactly one card keeps the contract closest and
+sheds the most points (:mod:`solver.generate.contract_discard`), checked
+again by the CP-SAT distance model.
+
+Every position holds a hand a game gives (:mod:`solver.contract.handsize`):
+a lay-off hand larger than a laid-down player keeps states the fewest
+``calls`` that explain it.
 
 Whole ("whole"): the last round, played all at once (``last_round_all_at_once``):
 after the draw the hand (the deal and the drawn card) goes down only as a
@@ -34,17 +39,17 @@ from solver.contract import (
     LayDown,
     Layoff,
     after_lay_down,
-    best_discards,
     best_lay_down,
     best_layoff,
     can_go_down_whole,
-    distance_to_contract,
     plan_after_draw,
     whole_discards,
 )
 from solver.contract.brute import every_lay_down, exhaustive_layoff
+from solver.contract.handsize import fewest_calls
 from solver.contract.referee import check_lay_down, check_layoff
 from solver.errors import MeldError, ShanghaiError
+from solver.generate.contract_discard import discard_puzzle, useful
 from solver.generate.difficulty import SOLVE_SECONDS, Difficulty, Level, measure
 from solver.generate.ladder import LADDER, fewest_decoys, kinds_at, place
 from solver.generate.players import contract_turn
@@ -149,7 +154,10 @@ def _layoff(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | 
         return None
     hand = _layoff_hand(rng, rules, table, hand_range)
     position = tuple(table)
-    pos = ContractPosition(round_, hand, position, laid_down=True)
+    calls = fewest_calls(rules, round_, len(hand), laid_down=True)
+    if calls is None:
+        return None
+    pos = ContractPosition(round_, hand, position, laid_down=True, calls=calls, drawn=True)
     if position_problem(pos, rules) is not None:
         return None
     try:
@@ -265,77 +273,9 @@ def _layoff_puzzle(rules: ContractRules, pos: ContractPosition, layoff: Layoff, 
     )
 
 
-def _useful(hand: Cards, card: Card) -> bool:
-    rest = hand - Cards([card])
-    return any(
-        c.rank == card.rank
-        or (
-            c.suit == card.suit
-            and c.rank is not None
-            and card.rank is not None
-            and abs(int(c.rank) - int(card.rank)) == 1
-        )
-        for c in rest
-    )
-
-
-def _discard(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | None:
-    round_ = rng.randint(1, rules.rounds - 1)
-    cards: list[Card] = []
-    for req in rules.contract(round_):
-        cards += _meld(rng, rules, req.kind, max(req.min_len, rules.set_min if req.kind == "set" else rules.run_min))
-    rng.shuffle(cards)
-    # the same deal at every level (the contract's cards, one card short, and one more card): bigger
-    # deals hardly ever have one strictly best discard; the ladder sorts the positions by who misses
-    cards = cards[1:]
-    cards += [Card(Rank(rng.randint(1, 13)), rng.choice(_SUITS))]
-    hand = Cards(cards)
-    try:
-        hand.check_against(rules.deck, "hand")
-        if best_lay_down(hand, rules, round_, time_limit=SOLVE_SECONDS) is not None:
-            return None
-        ranked = best_discards(hand, rules, round_, time_limit=SOLVE_SECONDS)
-    except ShanghaiError:
-        return None
-    if len(ranked) < 2 or ranked[0][1] >= ranked[1][1] or ranked[0][1] >= 90:
-        return None
-    answer, after = ranked[0]
-    pos = ContractPosition(round_, hand)
-    _, greedy = contract_turn("greedy", rules, pos)
-    feats = {
-        "cards": after,
-        "greedy_shortfall": 0 if greedy == answer else 1,
-        # decoys: the answer card looks useful (it touches another card), and each discard one card worse
-        "decoys": int(_useful(hand, answer)) + sum(1 for _, d in ranked[1:] if d == after + 1),
-        "melds": max(0, len(hand) - 4),
-        "wilds": sum(1 for c in hand if c in rules.wilds),
-    }
-    difficulty = measure("contract", feats, level)
-    if feats["decoys"] < fewest_decoys("contract", level, "discard"):
-        return None
-    now = distance_to_contract(hand, rules, round_, time_limit=SOLVE_SECONDS, options=False)
-    check = distance_to_contract(
-        hand - Cards([answer]), rules, round_, time_limit=SOLVE_SECONDS, options=False, method="cp-sat"
-    )
-    if check.missing != after:  # pragma: no cover - two models agree
-        raise MeldError("the CP-SAT distance disagrees with the discard search")
-    contract = rules.contract_text(round_)
-    return place(
-        Puzzle(
-            "contract",
-            rules,
-            pos,
-            f"Which card to discard? (round {round_}: {contract})",
-            {"can_lay_down": False, "distance": now.missing},
-            meta={"kind": "discard", **difficulty.as_dict(), "solution": str(answer), "distance_after": after},
-        ),
-        level,
-    )
-
-
 def _lone(hand: Cards) -> list[Card]:
     """The hand's cards that touch no other (no card of their rank, nor of the next rank in their suit)."""
-    return [c for c in hand.distinct() if not _useful(hand, c)]
+    return [c for c in hand.distinct() if not useful(hand, c)]
 
 
 def _whole_hand(rng: random.Random, rules: ContractRules, round_: int) -> Cards | None:
@@ -372,7 +312,7 @@ def _whole(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | N
     hand = _whole_hand(rng, rules, round_)
     if hand is None:
         return None
-    pos = ContractPosition(round_, hand)
+    pos = ContractPosition(round_, hand, drawn=True)
     try:
         if position_problem(pos, rules) is not None:
             return None
@@ -394,7 +334,7 @@ def _whole(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | N
         "cards": len(hand) - 1,
         "greedy_shortfall": 0 if greedy == answer else 1,
         # decoys: the answer looks useful (it touches another card), and each lone card that is not the answer
-        "decoys": int(_useful(hand, answer)) + sum(1 for c in lone if c != answer),
+        "decoys": int(useful(hand, answer)) + sum(1 for c in lone if c != answer),
         "melds": len(down.melds),
         "wilds": sum(1 for m in down.melds for c in m.cards if c in rules.wilds),  # standing in the melds
     }
@@ -433,14 +373,14 @@ def _confirm_whole(rules: ContractRules, pos: ContractPosition, answer: Card, me
 
 # ------------------------------------------------------------------ lay-down: which grouping leaves the best lay-off
 
-LAYDOWN_SIZES: dict[Level, tuple[tuple[int, int], tuple[int, int]]] = {
-    "easy": ((0, 0), (0, 1)),
-    "medium": ((0, 1), (0, 2)),
-    "hard": ((1, 2), (1, 3)),
-    "expert": ((1, 3), (2, 4)),
+LAYDOWN_SIZES: dict[Level, tuple[int, int]] = {
+    "easy": (0, 0),
+    "medium": (0, 1),
+    "hard": (1, 2),
+    "expert": (1, 3),
 }
-"""Per level: opponents with melds on the table besides the one holding the planted set, and extra
-hand cards dealt at random (inclusive ranges)."""
+"""Per level: opponents with melds on the table besides the one holding the planted set (an inclusive
+range). The hand is the deal and the draw: random cards fill it up to that size."""
 
 
 def grouping(melds: Sequence[Meld] | Sequence[Cards]) -> tuple[str, ...]:
@@ -543,7 +483,7 @@ def _laydown_position(rng: random.Random, rules: ContractRules, level: Level) ->
     alone keeps the costly cards out of hand (the naive order); the whole turn lays down the low set and
     lays the costly cards off onto the opponent's set. Random extra cards and opponents' melds make it
     less plain (and may spoil it: the proof decides)."""
-    opponents_range, noise_range = LAYDOWN_SIZES[level]
+    opponents_range = LAYDOWN_SIZES[level]
     round_ = _laydown_round(rng, rules)
     if round_ is None:
         return None
@@ -571,7 +511,8 @@ def _laydown_position(rng: random.Random, rules: ContractRules, level: Level) ->
         else:
             parts.append(partial(_random_meld, rng, rules, kind, length, False))
     parts.append(lambda: Meld.of(costly[:hand_set]))
-    parts += [lambda: Meld.of([_natural(rng, rules)]) for _ in range(rng.randint(*noise_range))]
+    calls, noise = _to_hand_size(rules, sum(min_length(q, rules) for q in contract) + hand_set)
+    parts += [lambda: Meld.of([_natural(rng, rules)]) for _ in range(noise)]
     for make in parts:
         dealt = _deal(stock, make)
         if dealt is None:
@@ -598,7 +539,7 @@ def _laydown_position(rng: random.Random, rules: ContractRules, level: Level) ->
                 return None
             table.append(TableMeld(meld, owner))
     rng.shuffle(table)
-    pos = ContractPosition(round_, Cards(cards), tuple(table))
+    pos = ContractPosition(round_, Cards(cards), tuple(table), calls=calls, drawn=True)
     return None if position_problem(pos, rules) is not None else pos
 
 
@@ -624,7 +565,8 @@ def _laydown_swap_position(rng: random.Random, rules: ContractRules, level: Leve
         partial(_random_meld, rng, rules, "run", run_min, False),
         partial(Meld.of, [Card(Rank(1), s) for s in suits]),
     ]
-    parts += [partial(Meld.of, [_natural(rng, rules)]) for _ in range(rng.randint(*LAYDOWN_SIZES[level][1]))]
+    calls, noise = _to_hand_size(rules, min_length(contract[0], rules) + run_min + 3)
+    parts += [partial(Meld.of, [_natural(rng, rules)]) for _ in range(noise)]
     for make in parts:
         dealt = _deal(stock, make)
         if dealt is None:
@@ -645,8 +587,15 @@ def _laydown_swap_position(rng: random.Random, rules: ContractRules, level: Leve
                 return None
             table.append(TableMeld(dealt, owner))
     rng.shuffle(table)
-    pos = ContractPosition(1, Cards(cards), tuple(table))
+    pos = ContractPosition(1, Cards(cards), tuple(table), calls=calls, drawn=True)
     return None if position_problem(pos, rules) is not None else pos
+
+
+def _to_hand_size(rules: ContractRules, planted: int) -> tuple[int, int]:
+    """The fewest calls whose hand after the draw holds ``planted`` cards, and the random cards that fill
+    it up to that size (a player who has not laid down holds the deal, the draw and two a call)."""
+    calls = max(0, -(-(planted - rules.deal - 1) // 2))
+    return calls, rules.deal + 1 + 2 * calls - planted
 
 
 def _same(meld: Meld) -> Meld:
@@ -746,4 +695,4 @@ def candidate(rng: random.Random, rules: ContractRules, level: Level, question: 
         return _whole(rng, rules, level)
     if question == "laydown":
         return _laydown(rng, rules, level)
-    return _discard(rng, rules, level)
+    return discard_puzzle(rng, rules, level)

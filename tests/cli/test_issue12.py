@@ -193,7 +193,9 @@ def test_a_latin1_terminal_gets_ascii_suits(tmp_path: Path) -> None:
 
 
 def test_inline_contract_and_zsy_positions() -> None:
-    rc, out, err = cli("solve", "--json", "--game", "contract", "--hand", "5H 5D 5S 6S 7S 8S 9S KD", "--round", "1")
+    rc, out, err = cli(
+        "solve", "--json", "--game", "contract", "--hand", "5H 5D 5S 6S 7S 8S 9S KD", "--rule", "deal=8", "--round", "1"
+    )
     assert rc == 0, err
     data = json.loads(out)
     assert data["can_lay_down"] is True and data["round"] == 1

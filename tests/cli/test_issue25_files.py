@@ -140,7 +140,9 @@ def test_answer_types_are_bad_input(tmp_path: Path, answer: str, needle: str) ->
 
 def test_contract_and_zsy_answer_types(tmp_path: Path) -> None:
     contract = tmp_path / "c.toml"
-    contract.write_text('game = "contract"\n[position]\nround = 1\nhand = "5H 5D 5S"\n[answer]\ncan_go_out = "yes"\n')
+    contract.write_text(
+        'game = "contract"\n[position]\nround = 1\nhand = "5H 5D 5S 6C 7C 8C 9C KD QH 4D 3S JH"\n[answer]\ncan_go_out = "yes"\n'
+    )
     one_line_error(run("check", str(contract)), "answer.can_go_out: expected true or false")
     zsy = tmp_path / "z.toml"
     zsy.write_text('game = "zsy"\n[position]\nhand = "3S"\n[answer]\nfewest_plays = true\n')

@@ -109,9 +109,11 @@ def test_solve_every_bundled_puzzle(game: str) -> None:
 
 def test_solve_inline_positions_of_every_game() -> None:
     fits(lines_of(["solve", "--json", "--all", "--hand", "8H 9C", "--table", "5H 6H 7H"])[0], "solve.manipulation")
-    contract = ["solve", "--json", "--game", "contract", "--hand", "5H 5D 5S 6S 7S 8S 9S KD", "--round", "1"]
+    deal = ["--rule", "deal=8"]  # an 8-card hand is one a game of that deal gives (before the draw)
+    contract = ["solve", "--json", "--game", "contract", "--hand", "5H 5D 5S 6S 7S 8S 9S KD", *deal, "--round", "1"]
     fits(lines_of(contract)[0], "solve.contract")
-    fits(lines_of([*contract[:-2], "--laid-down", "--table", "JC JD JH | 6H 7H 8H 9H"])[0], "solve.contract")
+    laid = ["solve", "--json", "--game", "contract", "--hand", "5S KD", "--laid-down"]  # 13 less the contract's 7
+    fits(lines_of([*laid, "--table", "JC JD JH | 6H 7H 8H 9H"])[0], "solve.contract")
     fits(lines_of(["solve", "--json", "--game", "zsy", "--hand", "3H 4S 5D", "--to-beat", "3C"])[0], "solve.zsy")
 
 

@@ -120,8 +120,8 @@ def test_illegal_contract_positions_name_the_reason(text: str, reason: str) -> N
 def test_legal_variants_load() -> None:
     loads(contract(P0_SET_RUN))
     loads(contract(f"{P0_SET_RUN}, {P1_SET_RUN}"))
-    loads(contract(P1_SET_RUN, laid_down=False))
-    loads(contract("", round_=7, laid_down=False))
+    loads(hand_file(TWELVE, table=P1_SET_RUN))  # not laid down: the deal, 12 cards
+    loads(hand_file(TWELVE + " 7D", round_=7))
     runs = '"3H 4H 5H 6H", "3C 4C 5C 6C", "8D 9D 10D JD"'
     loads(contract(runs, round_=7, rules='[rules]\npreset = "last_round_normal"\n'))
     # a set laid off onto (longer) and a run with a wild swapped out stay the contract
@@ -202,3 +202,124 @@ def test_generated_zsy_hands_fit_the_deal() -> None:
     few = ZsyRules(min_players=6)  # 54 cards among 6: at most 9 a hand
     for puzzle in generate("zsy", "expert", 2, seed=3, rules=few):  # expert deals 11-14 cards by default
         assert len(puzzle.position.hand) <= 9 and position_problem(puzzle.position, few) is None
+
+
+# ------------------------------------------------------------------ Contract hand sizes (issue 38)
+
+TWELVE = "3H 4H 5H 6H 8S 9S 10S JS 4C 5C 9D KD"
+
+
+def hand_file(hand: str, *, round_: int = 1, table: str = "", laid_down: bool = False, extra: str = "") -> str:
+    """A Contract file whose player to move holds ``hand``."""
+    return (
+        f'game = "contract"\n[position]\nround = {round_}\nhand = "{hand}"\n'
+        f"table = [{table}]\nlaid_down = {str(laid_down).lower()}\n{extra}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            hand_file("5H 5D 5S 6C 7C 8C"),
+            "hand holds 6 cards, but a player who has not laid down holds 12 before the draw or 13 after it "
+            "(deal 12, +2 a call, calls = 0)",
+        ),
+        (hand_file(TWELVE + " 7D 8D"), "hand holds 14 cards, but a player who has not laid down holds 12 before"),
+        (hand_file(TWELVE, extra="drawn = true\n"), "holds 13 after the draw (deal 12, +2 a call, calls = 0)"),
+        (hand_file(TWELVE + " 7D", extra="drawn = false\n"), "holds 12 before the draw"),
+        (hand_file(TWELVE + " 7D", extra="calls = 1\n"), "holds 14 before the draw or 15 after it"),
+        (
+            hand_file("KD QD JD 10D 9D 8D 7D", table=P0_SET_RUN, laid_down=True),
+            "hand holds 7 cards, but a player who has laid down the round 1 contract (7 cards at least) "
+            "holds 1 to 6 (deal 12, +2 a call, calls = 0)",
+        ),
+        (
+            hand_file("KD QD JD 10D 9D 8D", table=P0_SET_RUN, laid_down=True, extra="drawn = false\n"),
+            "holds 1 to 5 before the draw",
+        ),
+        (
+            hand_file(TWELVE, extra="calls = 2\n[rules]\nmax_calls = 1\n"),
+            "calls = 2, but the rules allow 1 a round (rule option max_calls)",
+        ),
+        (hand_file(TWELVE, extra="calls = -1\n"), "calls = -1: a player makes 0 calls or more"),
+        (hand_file("5H 5D 5S", round_=7), "hand holds 3 cards, but a player who has not laid down"),
+    ],
+)
+def test_contract_hand_sizes_no_game_gives_are_refused(text: str, reason: str) -> None:
+    with pytest.raises(IllegalPositionError, match=r"x\.toml: position: ") as caught:
+        loads(text, "x.toml")
+    assert reason in str(caught.value)
+
+
+def test_contract_hand_sizes_a_game_gives_load() -> None:
+    loads(hand_file(TWELVE))  # before the draw
+    loads(hand_file(TWELVE + " 7D"))  # after the draw (or the first player's opening discard)
+    loads(hand_file(TWELVE + " 7D", extra="drawn = true\n"))
+    loads(hand_file(TWELVE + " 7D 8D 9H", extra="calls = 1\ndrawn = true\n"))  # a call: the discard and a penalty
+    loads(hand_file("KD QD JD 10D 9D 8D", table=P0_SET_RUN, laid_down=True))  # 13 less the contract's 7
+    loads(hand_file("KD QD JD 10D 9D 8D 7D 6D", table=P0_SET_RUN, laid_down=True, extra="calls = 1\n"))
+    few = loads(hand_file("5H 5D 5S 6C 7C 8C 9C", extra="[rules]\ndeal = 6\n"))  # a smaller deal: 6 or 7
+    assert len(few.position.hand) == 7
+
+
+def test_a_stated_assumption_round_trips() -> None:
+    from solver.puzzles import dumps
+
+    p = loads(hand_file(TWELVE + " 7D 8D 9H", extra="calls = 1\ndrawn = true\n"))
+    assert isinstance(p.position, ContractPosition) and (p.position.calls, p.position.drawn) == (1, True)
+    assert loads(dumps(p)) == p and "calls = 1" in dumps(p)
+
+
+@pytest.mark.parametrize("command", [["check"], ["solve"], ["solve", "--check"]])
+def test_the_cli_refuses_a_hand_no_game_gives_in_one_line(tmp_path: Path, command: list[str]) -> None:
+    (tmp_path / "short.toml").write_text(hand_file("5H 5D 5S 6C 7C 8C"), encoding="utf-8")
+    result = runner.invoke(app, [*command, str(tmp_path / "short.toml")])
+    assert result.exit_code == 2, result.output
+    said = [line for line in result.output.strip().splitlines() if "hand holds" in line]
+    assert said == [said[0]] and "hand holds 6 cards, but a player who has not laid down holds 12" in said[0]
+    assert said[0].startswith("error: ") and "Traceback" not in result.output
+
+
+def test_every_bundled_contract_hand_is_one_a_game_gives() -> None:
+    from solver.contract.handsize import hand_sizes
+
+    paths = [p for p in iter_puzzle_paths(ROOT / "puzzles") if "contract" in p.parts or "contract" in p.name]
+    checked = 0
+    for path in paths:
+        puzzle = load(path)
+        pos = puzzle.position
+        if not isinstance(pos, ContractPosition):
+            continue
+        sizes = hand_sizes(puzzle.rules, pos.round, pos.laid_down, pos.calls, pos.drawn)  # type: ignore[arg-type]
+        assert len(pos.hand) in sizes, path
+        checked += 1
+    assert checked >= 80
+
+
+@pytest.mark.parametrize(
+    ("level", "question"),
+    [("easy", "discard"), ("expert", "discard"), ("medium", "laydown"), ("hard", "laydown"), ("easy", "layoff")],
+)
+def test_generated_contract_hands_are_ones_a_game_gives(level: str, question: str) -> None:
+    from solver.contract.handsize import hand_sizes
+
+    for p in generate("contract", level, 2, seed=11, question=question):
+        pos = p.position
+        assert isinstance(pos, ContractPosition) and position_problem(pos, p.rules) is None
+        assert len(pos.hand) in hand_sizes(p.rules, pos.round, pos.laid_down, pos.calls, pos.drawn)  # type: ignore[arg-type]
+        if not pos.laid_down:  # the deal and the drawn card, and two a call
+            assert pos.drawn and len(pos.hand) == 13 + 2 * pos.calls
+
+
+def test_a_discard_that_keeps_the_distance_but_sheds_fewer_points_is_refused() -> None:
+    # a 13-card hand always has spare cards: 9D, 6H and 5H each leave 1 card missing; 9D sheds the most
+    from dataclasses import replace
+
+    from solver.answers import solve_puzzle
+
+    puzzle = load(ROOT / "puzzles" / "generated" / "contract" / "expert-discard-01.toml")
+    assert puzzle.meta["solution"] == "9D" and solve_puzzle(puzzle).mismatch is None
+    tampered = replace(puzzle, meta={**puzzle.meta, "solution": "6H"})
+    mismatch = solve_puzzle(tampered).mismatch or ""
+    assert "discarding 6H leaves 1 cards missing, but 9D does as well and sheds more points" in mismatch

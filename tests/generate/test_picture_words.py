@@ -73,4 +73,4 @@ def test_footers_fit_without_a_lone_fragment() -> None:
         assert all(len(wrap(line, 560 - 16, 11)) == 1 for line in lines)  # the narrowest picture holds each line
     svg = puzzle_svg(load(GENERATED / "contract" / "expert-discard-01.toml"))
     footer = re.findall(r'<text class="footer"[^>]*>([^<]*)</text>', svg)
-    assert footer[-1] == "difficulty: expert (score 16.0)" and not any(f.startswith("(score") for f in footer)
+    assert footer[-1] == "difficulty: expert (score 15.0)" and not any(f.startswith("(score") for f in footer)

@@ -114,7 +114,7 @@ def test_levels_stand_on_their_rungs() -> None:
 def test_each_model_answers_the_whole_kind() -> None:
     p = load(EXAMPLE)
     assert finds_answer("greedy", p) and finds_answer("solver", p)
-    assert misses(p) == {"greedy": False, "no-swap": False, "glance": True, "solver": False}
+    assert misses(p) == {"greedy": False, "no-swap": False, "glance": True, "one-look": False, "solver": False}
     # a stated discard the players do not throw: every player misses it
     wrong = replace(p, meta={**p.meta, "solution": "QS"})
     assert not finds_answer("greedy", wrong) and not finds_answer("solver", wrong)
@@ -146,7 +146,7 @@ def test_solve_json_names_the_discard_and_the_melds() -> None:
     # a position with no whole lay-down lists no discard; an earlier round has no such field
     none = loads('game = "contract"\n[position]\nround = 7\nhand = "3H 4H 5H 6H 8S 9S 10S JS 4C 5C 7C 9C KD"\n')
     assert solve_puzzle(none).data["whole_discards"] == []
-    early = loads('game = "contract"\n[position]\nround = 1\nhand = "5H 5D 5S 6S 7S 8S 9S KD"\n')
+    early = loads('game = "contract"\n[rules]\ndeal = 8\n[position]\nround = 1\nhand = "5H 5D 5S 6S 7S 8S 9S KD"\n')
     assert "whole_discards" not in solve_puzzle(early).data
 
 

@@ -102,11 +102,12 @@ def test_solve_gives_the_contract_turn_plan_as_the_cli_does(
 
 
 def test_solve_a_contract_position_with_an_empty_hand(client: TestClient) -> None:
-    """No card in hand: the answer (its whole-turn plan included) is to pass, not a server error."""
+    """No card in hand: no game gives a player who has not laid down an empty hand (issue 38), so the
+    page gets the reason in one message, not a server error."""
     for round_ in (1, 7):
         r = client.post("/api/solve", json={"puzzle": {"game": "contract", "position": {"round": round_, "hand": []}}})
-        assert r.status_code == 200, r.text
-        assert r.json()["turn"]["actions"] == ["pass"] and r.json()["can_go_out"] is False
+        assert r.status_code == 422, r.text
+        assert "hand holds 0 cards, but a player who has not laid down holds 12" in r.json()["error"]["message"]
 
 
 LEAD = {"game": "zsy", "position": {"hand": "5H 6H 7H 8D 5C", "opponent": "10S JH QD KC"}}
@@ -200,7 +201,9 @@ def test_security_headers(client: TestClient) -> None:
         assert r.headers["content-security-policy"] == CSP
         assert r.headers["x-content-type-options"] == "nosniff"
     page = client.get("/contract").text
-    assert '<script type="module" src="/static/main.js"' in page and "http://" not in page.replace("http://www.w3.org", "")
+    assert '<script type="module" src="/static/main.js"' in page and "http://" not in page.replace(
+        "http://www.w3.org", ""
+    )
     assert page.count('<symbol id="card-') == 55
 
 

@@ -117,8 +117,9 @@ def test_bad_notation_shows_inline_error(page: Any) -> None:
 
 
 def test_contract_typed_position(page: Any) -> None:
-    # player 1 has laid down round 1's contract (two sets): a legal position (the one legality check)
-    _open(page, "/contract#preset=us&round=1&table=1:8S+8H+8D+|+1:JS+JH+JD")
+    # player 1 has laid down round 1's contract (two sets): a legal position (the one legality check);
+    # a deal of 7 (rule option deal): the typed 7-card hand is one a game gives (before the draw)
+    _open(page, "/contract#preset=us&o.deal=7&round=1&table=1:8S+8H+8D+|+1:JS+JH+JD")
     page.fill(".zone[data-kind='hand'] input", "5H 5D 5S 7C 7D 9H KS")
     page.fill(".zone[data-kind='discard'] input", "7H")
     page.wait_for_timeout(400)

@@ -19,7 +19,7 @@ expect = require("playwright.sync_api", "web").expect
     "path",
     [
         "/manipulation#preset=norwegian&table=3H+4H+5H+6H+|+3C+4C+5C+6C&hand=6S+KD",
-        "/contract#preset=us&round=1&table=1:8S+8H+8D+|+1:JS+JH+JD&hand=5H+5D+5S+7C+7D+9H+KS&discard=7H",
+        "/contract#preset=us&o.deal=7&round=1&table=1:8S+8H+8D+|+1:JS+JH+JD&hand=5H+5D+5S+7C+7D+9H+KS&discard=7H",
         "/zsy#hand=3H+6H+6D+4S+5S+7S+8S+KD+RJ&beat=4H+4C",
         "/zsy#opponent=10S+JH+QD+KC&hand=5H+6H+7H+8D+5C",  # a two-player endgame: the winning lead, the line
     ],
