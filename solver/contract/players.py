@@ -159,7 +159,11 @@ def _plan_decision(game: ContractGame) -> Decision:
     after = game.turn_plan()
     if after is None:
         raise SolverTimeout("no whole-turn plan within the time limit")
-    info: dict[str, object] = {"points_left": after.points_left, "goes_out": after.goes_out, "status": str(after.status)}
+    info: dict[str, object] = {
+        "points_left": after.points_left,
+        "goes_out": after.goes_out,
+        "status": str(after.status),
+    }
     if after.distance is not None:  # no lay-down this turn: the discard reasoning's distance decided
         info["distance"] = after.distance
     downs = [a for a in legal if isinstance(a, CLayDown)]

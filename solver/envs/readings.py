@@ -24,7 +24,17 @@ from solver.cards import Card, Rank
 from solver.errors import MeldError
 from solver.melds import Meld, meld_effect, meld_kind, meld_kinds
 
-__all__ = ["OPEN_ROLE", "ROLE_CODES", "ROLE_NAMES", "SET_ROLE", "manipulation_readings", "meld_effect", "narrow", "reading_keys", "role_path"]
+__all__ = [
+    "OPEN_ROLE",
+    "ROLE_CODES",
+    "ROLE_NAMES",
+    "SET_ROLE",
+    "manipulation_readings",
+    "meld_effect",
+    "narrow",
+    "reading_keys",
+    "role_path",
+]
 
 SET_ROLE = 52  # the role code of a wild in a set (it stands for the set's rank: the suit is cosmetic)
 OPEN_ROLE = 53  # the role code of a wild left open (Manipulation: the engine's listed plays leave it so)

@@ -51,7 +51,14 @@ def test_post_makes_its_output_folder(tmp_path: Path) -> None:
     folder = tmp_path / "new" / "out"
     result = run("post", str(ZSY), "-o", str(folder), "--time-limit", "5")
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name.split(".", 1)[1] for p in folder.iterdir()) == ["bgg.txt", "discord.txt", "html", "md", "png", "reddit.md"]
+    assert sorted(p.name.split(".", 1)[1] for p in folder.iterdir()) == [
+        "bgg.txt",
+        "discord.txt",
+        "html",
+        "md",
+        "png",
+        "reddit.md",
+    ]
 
 
 def test_a_suit_typed_on_a_phone_is_the_suit() -> None:

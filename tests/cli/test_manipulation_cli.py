@@ -175,6 +175,6 @@ def test_rule_sets_are_shared_but_bad_values_still_fail(tmp_path: Path) -> None:
 
     good = GOOD.replace('preset = "norwegian"', 'preset = "norwegian"\njokers = 1')
     a, b = loads(good), loads(good)
-    assert a.rules is b.rules and a.rules.jokers == 1  # type: ignore[union-attr]
+    assert a.rules is b.rules and a.rules.jokers == 1
     with pytest.raises(PuzzleError, match="jokers"):
         loads(GOOD.replace('preset = "norwegian"', 'preset = "norwegian"\njokers = true'))

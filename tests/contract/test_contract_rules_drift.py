@@ -58,7 +58,9 @@ def test_solve_with_jokers_added(text: str) -> None:
 
 
 def test_hint_with_jokers_added() -> None:
-    puzzle = loads('game = "contract"\n[rules]\njokers = 2\ndeal = 8\n[position]\nround = 1\nhand = "8H 8C 8D JK 5S 6S 7S 8S"\n')
+    puzzle = loads(
+        'game = "contract"\n[rules]\njokers = 2\ndeal = 8\n[position]\nround = 1\nhand = "8H 8C 8D JK 5S 6S 7S 8S"\n'
+    )
     assert hint_for_puzzle(puzzle, time_limit=5).action.startswith("laydown")
 
 

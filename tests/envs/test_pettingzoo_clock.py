@@ -39,7 +39,6 @@ def test_a_time_limit_given_to_the_env_is_kept() -> None:
     assert aec_env("zsy", seed=1).turn.game.time_limit == 1.0  # the other games ask no such question
 
 
-
 def test_the_openspiel_manipulation_game_asks_with_no_time_limit_either() -> None:
     import pyspiel
 

@@ -219,7 +219,12 @@ def _paths_to_readings(game: Any, cards: str, commit: int) -> dict[Any, list[int
         if done is None and t.reading is not None:
             stack.extend((t, [*path, i]) for i in t.legal() if i != ContractCodec.CANCEL)
             continue
-        key = str(state(t.game)) if done is not None else canon(ContractCodec._laid(t.game, _Melds(t.built[-1:]))[0])
+        if done is not None:
+            key: Any = str(state(t.game))
+        else:
+            laid = ContractCodec._laid(t.game, _Melds(t.built[-1:]))
+            assert laid is not None
+            key = canon(laid[0])
         assert key not in found, f"two paths to one effect: {found[key]} and {path}"
         found[key] = path
     return found

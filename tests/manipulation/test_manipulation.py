@@ -324,7 +324,7 @@ def test_puzzle_rules_are_spread() -> None:
     rules = [load(p).rules for p in PUZZLES]
     assert {r.decks for r in rules} >= {1, 2}  # type: ignore[union-attr]
     assert {r.ace for r in rules} == {"low", "high", "both"}  # type: ignore[union-attr]
-    assert any(r.jokers for r in rules) and any(not r.jokers for r in rules)  # type: ignore[union-attr]
+    assert any(r.jokers for r in rules) and any(not r.jokers for r in rules)
     assert len(PUZZLES) >= 30
 
 

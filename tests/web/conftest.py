@@ -34,6 +34,7 @@ def _web() -> None:
     if _MISSING is not None:
         raise _MISSING
 
+
 CHROMIUM = os.environ.get("SHANGHAI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",

@@ -98,7 +98,9 @@ def test_keyboard_only_entry_and_solve(page: Any) -> None:
     page.keyboard.press("Enter")
     # One deck: 6S is used up (disabled), so the focus goes on to the next free card.
     assert page.evaluate("() => document.activeElement.dataset.card") == "7S"
-    ring = page.evaluate("() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, parseFloat(s.outlineWidth)]; }")
+    ring = page.evaluate(
+        "() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, parseFloat(s.outlineWidth)]; }"
+    )
     assert ring[0] != "none" and ring[1] >= 2
     _arrow_to(page, "KD")
     page.keyboard.press("Enter")
@@ -110,7 +112,9 @@ def test_keyboard_only_entry_and_solve(page: Any) -> None:
     assert "Play 1 card" in page.inner_text("#answer-head")
     _tab_to(page, "#upload-btn")
     _tab_to(page, "#mode-play", 400)
-    ring = page.evaluate("() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, parseFloat(s.outlineWidth), s.outlineColor]; }")
+    ring = page.evaluate(
+        "() => { const s = getComputedStyle(document.activeElement); return [s.outlineStyle, parseFloat(s.outlineWidth), s.outlineColor]; }"
+    )
     assert ring[0] != "none" and ring[1] >= 2
 
 

@@ -24,7 +24,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _cli(path: Path) -> dict[str, Any]:
     out = subprocess.run(
-        [sys.executable, "-m", "cli", "solve", "--json", str(path)], capture_output=True, text=True, check=True, cwd=ROOT
+        [sys.executable, "-m", "cli", "solve", "--json", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
     )
     data: dict[str, Any] = json.loads(out.stdout.splitlines()[0])
     return data

@@ -46,7 +46,9 @@ def _play_by_hints(page: Any, turns: int, stop_at_end: bool = True) -> dict[str,
         seen["turns"] += 1
         page.locator("#final, #play-actions:not([hidden]) #actions button").first.wait_for(timeout=60000)
         try:
-            page.wait_for_function("() => !document.querySelector('#play-actions:not([hidden]) #actions button.hinted')")
+            page.wait_for_function(
+                "() => !document.querySelector('#play-actions:not([hidden]) #actions button.hinted')"
+            )
         except Exception:
             pytest.fail("after the hinted move: " + page.inner_text("#play-note") + " | " + page.inner_text("#log"))
     if stop_at_end:
@@ -77,7 +79,9 @@ def test_whole_zsy_game_by_taps(page: Any) -> None:
 
 
 def _my_moves(page: Any) -> list[str]:
-    return [str(a) for a in page.locator("#log li[data-player='0']").evaluate_all("els => els.map(e => e.dataset.action)")]
+    return [
+        str(a) for a in page.locator("#log li[data-player='0']").evaluate_all("els => els.map(e => e.dataset.action)")
+    ]
 
 
 def _tap_card(page: Any, code: str) -> None:
@@ -123,7 +127,11 @@ def _taps(page: Any, done: set[str]) -> bool:
 def test_whole_contract_game_by_taps(page: Any) -> None:
     """Contract against two greedy players, all seven rounds, with the running score."""
     _open(page, "/contract")
-    page.evaluate("() => { document.body.dataset.playOptions = JSON.stringify({ turn_limit: 10 }); document.body.dataset.playSeed = '" + SEED + "'; }")
+    page.evaluate(
+        "() => { document.body.dataset.playOptions = JSON.stringify({ turn_limit: 10 }); document.body.dataset.playSeed = '"
+        + SEED
+        + "'; }"
+    )
     page.click("#mode-play")
     page.select_option("#play-ai", "greedy")
     page.select_option("#play-players", "3")

@@ -37,7 +37,9 @@ def _play_badly(page: Any) -> None:
             return
         moves = page.locator("#log li").count()
         page.locator("#actions button").last.click()
-        page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {moves} || document.querySelector('#final')")
+        page.wait_for_function(
+            f"() => document.querySelectorAll('#log li').length > {moves} || document.querySelector('#final')"
+        )
     pytest.fail("the game did not end")
 
 

@@ -111,7 +111,9 @@ def test_rounds_end_with_their_result_and_the_log_follows(page: Any) -> None:
             note = page.inner_text("#play-note")
             seen_note = seen_note or "Round 1 is over" in note
             log = page.locator("#log")
-            assert log.evaluate("e => e.scrollTop + e.clientHeight >= e.scrollHeight - 2"), "the log is not at its newest entry"
+            assert log.evaluate("e => e.scrollTop + e.clientHeight >= e.scrollHeight - 2"), (
+                "the log is not at its newest entry"
+            )
     page.locator("#final").wait_for()
     ends = page.locator("#log li.round-end")
     assert ends.count() == 2
@@ -165,7 +167,9 @@ def test_hint_line_and_reasons_in_finnish(page: Any) -> None:
     reasons = page.locator("#log .reason").all_inner_texts()
     assert reasons and not any(re.search(r"\w+:\S", r) for r in reasons), reasons
     assert any("yksittäinen" in r or "suora" in r or "sarja" in r for r in reasons), reasons
-    page.evaluate("async () => (await import('/static/state.js')).note('hint', { action: 'decline', why: { code: 'only' } })")
+    page.evaluate(
+        "async () => (await import('/static/state.js')).note('hint', { action: 'decline', why: { code: 'only' } })"
+    )
     assert page.inner_text("#play-note").startswith("Vihje: jätä"), page.inner_text("#play-note")
 
 

@@ -159,7 +159,9 @@ def test_the_switch_is_kept_and_the_browser_language_followed(browser: Any, live
     # Everything drawn again: the static page, the position, the answer, the card names.
     assert page.inner_text("#solve-btn") == "Ratkaise"
     assert "vastaus" in page.inner_text("#answer-head")
-    assert page.get_attribute("#picker .chip[data-card='KS']", "aria-label").startswith("K 0/1, kuningas, pata, käytetty")
+    assert page.get_attribute("#picker .chip[data-card='KS']", "aria-label").startswith(
+        "K 0/1, kuningas, pata, käytetty"
+    )
     assert page.get_attribute(".zone[data-kind='hand'] .card[data-card='KD']", "aria-label") == "kuningas, ruutu"
     url = page.url
     assert "lang=fi" in url and "hand=" in url  # a link keeps the language and the position

@@ -20,7 +20,13 @@ def _finished(client: Any, game: str, seed: int, options: dict[str, Any]) -> tup
     """A game of a human (always its last legal action: a poor player) and three greedy AIs, played to the end."""
     r = client.post(
         "/api/new_game",
-        json={"game": game, "players": 4, "seats": ["human", "greedy", "greedy", "greedy"], "seed": seed, "options": options},
+        json={
+            "game": game,
+            "players": 4,
+            "seats": ["human", "greedy", "greedy", "greedy"],
+            "seed": seed,
+            "options": options,
+        },
     ).json()
     gid, token = r["game_id"], r["tokens"]["0"]
     for _ in range(600):
@@ -72,7 +78,15 @@ def test_review_refuses_what_it_cannot_review(client: Any) -> None:
     assert running.status_code == 403 and running.json()["error"]["code"] == "forbidden"  # the deal is secret
     neither = client.post("/api/review", json={})
     assert neither.status_code == 400 and neither.json()["error"]["code"] == "bad_value"
-    record = {"game": "zsy", "rules": {}, "num_players": 4, "seed": 1, "players": [], "options": {}, "actions": ["bogus"]}
+    record = {
+        "game": "zsy",
+        "rules": {},
+        "num_players": 4,
+        "seed": 1,
+        "players": [],
+        "options": {},
+        "actions": ["bogus"],
+    }
     bad = client.post("/api/review", json={"record": record})
     assert bad.status_code == 422 and "bogus" in bad.json()["error"]["message"]
     seat = client.post("/api/review", json={"record": {**record, "actions": []}, "seat": 9})
@@ -82,7 +96,11 @@ def test_review_refuses_what_it_cannot_review(client: Any) -> None:
 
 
 def test_moves_that_end_a_round_carry_its_result(client: Any) -> None:
-    for game, options in (("contract", {"max_rounds": 2}), ("zsy", {"max_hands": 2}), ("manipulation", {"max_hands": 2})):
+    for game, options in (
+        ("contract", {"max_rounds": 2}),
+        ("zsy", {"max_hands": 2}),
+        ("manipulation", {"max_hands": 2}),
+    ):
         gid, token = _finished(client, game, 5, options)
         moves = client.post("/api/moves", json={"game_id": gid}).json()["moves"]
         ends = [m["round_end"] for m in moves if "round_end" in m]
