@@ -558,7 +558,8 @@ def _contract_puzzle(game: Any, p: int, plan: Any) -> Any:
         return None
     n = game.num_players
     table = tuple(TableMeld(t.meld, (t.owner - p) % n) for t in game.table)
-    pos = ContractPosition(game.round, game.hands[p], table, False, None, Cards(game.pile))
+    drawn = True if game.phase == "play" else None  # the turn's plan comes after the draw
+    pos = ContractPosition(game.round, game.hands[p], table, False, None, Cards(game.pile), game.calls[p], drawn)
     meta: dict[str, Any] = {"source": "shanghai review"}
     if plan.lay_down:
         if plan.layoff is not None:

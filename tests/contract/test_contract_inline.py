@@ -38,7 +38,7 @@ def test_bad_owners_are_one_clear_line(table: str, game: str, needle: str) -> No
 def test_custom_contracts_inline() -> None:
     rules = parse_rule_overrides(None, ["contracts=set:4 set; run run"])
     assert rules == {"contracts": ["set:4 set", "run run"]}
-    puzzle = Inline("contract", hand="5H 5D 5S 5C 6C 6D 6S", round=1).puzzle(rules)
+    puzzle = Inline("contract", hand="5H 5D 5S 5C 6C 6D 6S", round=1).puzzle({**rules, "deal": 7})
     assert isinstance(puzzle.rules, ContractRules)
     assert [str(r) for r in puzzle.rules.contract(1)] == ["set:4", "set"]
     assert parse_rule_overrides(None, ["contracts=us"]) == {"contracts": "us"}
