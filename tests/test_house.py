@@ -15,7 +15,6 @@ from benchmarks.house_graph import circles, describe, import_graph
 # broken; the list only shrinks, and a circle that is gone must leave it.
 KNOWN: list[list[str]] = [
     ["cli", "cli.engine_cmds", "cli.generate_cmds", "cli.main"],
-    ["solver.envs", "solver.envs.pettingzoo"],
     ["solver.envs.actions", "solver.envs.contract_actions", "solver.envs.turn", "solver.envs.zsy_actions"],
     ["solver.envs.openspiel", "solver.envs.openspiel_resample"],
     [
@@ -27,7 +26,6 @@ KNOWN: list[list[str]] = [
         "solver.generate.manipulation",
         "solver.generate.zsy",
     ],
-    ["solver.legality", "solver.puzzles"],
     ["solver.manipulation.extension", "solver.manipulation.search_order"],
 ]
 
