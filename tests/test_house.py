@@ -26,7 +26,6 @@ KNOWN: list[list[str]] = [
         "solver.generate.manipulation",
         "solver.generate.zsy",
     ],
-    ["solver.manipulation.extension", "solver.manipulation.search_order"],
 ]
 
 
