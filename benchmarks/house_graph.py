@@ -7,7 +7,13 @@ package's ``__init__.py`` is a file of its own.  Only edges between the
 project's own files (the packages in :data:`ROOTS`) are kept.
 
 ``tests/test_house.py`` fails on each circle of files (:func:`circles`);
-``python -m benchmarks.house_graph`` prints them.
+``docs/architecture.md`` carries the graph folded to folders (:func:`picture`,
+a mermaid block between :data:`BEGIN` and :data:`END`), rewritten by::
+
+    python -m benchmarks.house_graph --write docs/architecture.md
+
+and checked by the same test file. ``python -m benchmarks.house_graph`` alone
+prints the circles (if any) and the picture.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import argparse
 import ast
 import sys
 from collections.abc import Iterable, Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import networkx as nx
 
@@ -25,6 +31,13 @@ ROOTS: tuple[str, ...] = ("solver", "cli", "web", "benchmarks")
 
 REPO = Path(__file__).resolve().parent.parent
 """The repository's root (the folder holding the packages in :data:`ROOTS`)."""
+
+
+BEGIN = "<!-- house-graph: begin (python -m benchmarks.house_graph --write docs/architecture.md) -->"
+"""The line before the generated picture in ``docs/architecture.md``."""
+
+END = "<!-- house-graph: end -->"
+"""The line after the generated picture."""
 
 
 def module_files(root: Path = REPO, roots: Iterable[str] = ROOTS) -> dict[str, Path]:
@@ -112,15 +125,61 @@ def describe(graph: nx.DiGraph, circle: list[str]) -> str:
     return f"{files} ({edges})"
 
 
+def folder(graph: nx.DiGraph, module: str) -> str:
+    """The folder a module's file lies in (``solver/engine`` for ``solver.engine.players`` and ``solver.engine``)."""
+    return str(PurePosixPath(graph.nodes[module]["path"]).parent)
+
+
+def folded(graph: nx.DiGraph) -> nx.DiGraph:
+    """The graph of folders: an edge from one folder to another when a file of the first imports one of the second."""
+    out = nx.DiGraph()
+    out.add_nodes_from(folder(graph, module) for module in graph.nodes)
+    out.add_edges_from((folder(graph, a), folder(graph, b)) for a, b in graph.edges)
+    out.remove_edges_from(list(nx.selfloop_edges(out)))
+    return out
+
+
+def picture(graph: nx.DiGraph) -> str:
+    """The folded graph as a mermaid block, each arrow from an importing folder to the imported one, sorted."""
+    folders = folded(graph)
+
+    def node(name: str) -> str:
+        return name.replace("/", "_")
+
+    lines = ["```mermaid", "flowchart LR"]
+    lines += [f'    {node(name)}["{name}"]' for name in sorted(folders.nodes)]
+    lines += [f"    {node(a)} --> {node(b)}" for a, b in sorted(folders.edges)]
+    return "\n".join([*lines, "```"])
+
+
+def with_picture(text: str, block: str) -> str:
+    """``text`` with the lines between :data:`BEGIN` and :data:`END` replaced by ``block``."""
+    head, begin, rest = text.partition(BEGIN + "\n")
+    _, end, tail = rest.partition(END)
+    if not begin or not end:
+        raise ValueError(f"the markers {BEGIN!r} and {END!r} are not both in the text")
+    return f"{head}{BEGIN}\n{block}\n{END}{tail}"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Print the circles of files; exit 1 if there are any."""
+    """Print the circles of files and the picture, or write the picture into a doc; exit 1 on a circle."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks.house_graph", description=__doc__)
-    parser.parse_args(argv)
+    parser.add_argument("--write", type=Path, metavar="DOC", help="rewrite the picture between the markers in DOC")
+    args = parser.parse_args(argv)
     graph = import_graph()
     found = circles(graph)
     for circle in found:
         print(f"circle: {describe(graph, circle)}", file=sys.stderr)
     print(f"{graph.number_of_nodes()} files, {graph.number_of_edges()} imports, {len(found)} circles", file=sys.stderr)
+    block = picture(graph)
+    if args.write is None:
+        print(block)
+    else:
+        try:
+            args.write.write_text(with_picture(args.write.read_text(encoding="utf-8"), block), encoding="utf-8")
+        except (OSError, ValueError) as exc:
+            print(f"house_graph: {exc}", file=sys.stderr)
+            return 2
     return 1 if found else 0
 
 

@@ -9,13 +9,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.house_graph import circles, describe, import_graph
+import pytest
+
+from benchmarks.house_graph import REPO, circles, describe, import_graph, picture, with_picture
 
 
 def test_no_import_circles() -> None:
     graph = import_graph()
     found = [describe(graph, circle) for circle in circles(graph)]
     assert not found, "import circles of files:\n" + "\n".join(found)
+
+
+def test_architecture_picture_matches_the_code() -> None:
+    doc = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    expected = with_picture(doc, picture(import_graph()))
+    assert doc == expected, (
+        "docs/architecture.md is stale: python -m benchmarks.house_graph --write docs/architecture.md"
+    )
 
 
 def _tree(root: Path, files: dict[str, str]) -> None:
@@ -49,3 +59,36 @@ def test_graph_counts_lazy_relative_and_submodule_imports(tmp_path: Path) -> Non
     }
     assert circles(graph) == [["pkg.high", "pkg.sub.mid", "pkg.sub.side"]]
     assert describe(graph, circles(graph)[0]).startswith("pkg/high.py, pkg/sub/mid.py, pkg/sub/side.py (")
+
+
+def test_picture_folds_files_to_folders(tmp_path: Path) -> None:
+    _tree(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/main.py": "from lib.core import x\nfrom app import helper\n",
+            "app/helper.py": "",
+            "lib/__init__.py": "",
+            "lib/core.py": "x = 1\n",
+            "lib/sub/__init__.py": "",
+            "lib/sub/deep.py": "def f() -> None:\n    from lib import core\n",
+            "lib/alone/__init__.py": "",
+        },
+    )
+    graph = import_graph(tmp_path, ("app", "lib"))
+    assert picture(graph).splitlines() == [
+        "```mermaid",
+        "flowchart LR",
+        '    app["app"]',
+        '    lib["lib"]',
+        '    lib_alone["lib/alone"]',
+        '    lib_sub["lib/sub"]',
+        "    app --> lib",
+        "    lib_sub --> lib",
+        "```",
+    ]
+    marked = "intro\n<!-- house-graph: begin (python -m benchmarks.house_graph --write docs/architecture.md) -->\nold\n"
+    marked += "<!-- house-graph: end -->\nafter\n"
+    assert with_picture(marked, "NEW") == marked.replace("\nold\n", "\nNEW\n")
+    with pytest.raises(ValueError, match="markers"):
+        with_picture("no markers here", "NEW")
