@@ -26,12 +26,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from benchmarks.field_kinds import Kind, peer_tile
 from solver.puzzles import ManipulationPosition, Puzzle, dumps
-
-if TYPE_CHECKING:
-    from benchmarks.bench_manipulation_field import Kind
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,8 +89,6 @@ def process_times(
 def measure_process(kind: Kind, n: int, seed: int, repeat: int, cpu: bool) -> ProcessRow:
     """Warm per-position cost of ``shanghai solve --json`` over a folder of positions of ``kind``
     against the peer's script over the same positions: ``n`` more positions after ``n``."""
-    from benchmarks.bench_manipulation_field import _tile
-
     rules = kind.rules
     positions = kind.positions(2 * n, seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -106,7 +101,7 @@ def measure_process(kind: Kind, n: int, seed: int, repeat: int, cpu: bool) -> Pr
             if k < n:
                 (first / f"p{k:03d}.toml").write_text(text)
         tiles = [
-            [[_tile(c, rules.ace) for m in table for c in m.cards], [_tile(c, rules.ace) for c in hand]]
+            [[peer_tile(c, rules.ace) for m in table for c in m.cards], [peer_tile(c, rules.ace) for c in hand]]
             for table, hand in positions
         ]
         (Path(tmp) / "all.json").write_text(json.dumps(tiles))

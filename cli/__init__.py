@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import sys
 
+from cli.version import version_text
 
-def version_text() -> str:
-    """What ``shanghai --version`` prints: the package's version and which core runs."""
-    from solver import __version__
-    from solver.native import describe
-
-    return f"shanghai {__version__}, {describe()}"
+__all__ = ["start", "version_text"]
 
 
 def start(args: list[str] | None = None) -> None:

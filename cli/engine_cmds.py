@@ -25,6 +25,7 @@ from cli.common import (
 )
 from cli.files import wrong_kind
 from cli.inline import PresetName
+from cli.overrides import rule_overrides
 from solver.cards import Cards
 from solver.errors import IllegalActionError, ShanghaiError
 
@@ -41,9 +42,7 @@ SHOWN_ACTIONS = 8
 
 
 def _rules_arg(preset: Any, rule: list[str] | None) -> dict[str, Any]:
-    from cli.main import _parse_rule_overrides
-
-    return _parse_rule_overrides(preset, rule or [])
+    return rule_overrides(preset, rule or [])
 
 
 def hint(
@@ -121,7 +120,7 @@ def _show(game: Any, player: int) -> None:
     say(out, f"  cards in hand: {sizes}")
     hand = Cards.parse(" ".join(obs["hand"]))
     if game.GAME == "zsy":  # in rank order, the climbing game's order
-        from cli.main import zsy_order
+        from cli.position_view import zsy_order
 
         say(out, "  your hand: ", cards_parts(zsy_order(hand)))
     else:

@@ -11,6 +11,7 @@ from cli import choices
 from cli.common import bad_input, emit_json, err, out, progress_bar
 from cli.files import STREAM_SEPARATOR, make_folder, write_output
 from cli.inline import PRESET_NAMES
+from cli.overrides import rule_overrides
 from solver.errors import ShanghaiError
 from solver.generate import GAMES, LEVELS, file_name, generate
 from solver.generate.ladder import QUESTIONS
@@ -67,8 +68,6 @@ def generate_cmd(
     and --json is not set: the TOML texts, a line --- between two, which
     ``shanghai solve -`` reads).
     """
-    from cli.main import _parse_rule_overrides
-
     if game not in GAMES:
         bad_input(f"unknown game {game!r} (known: {', '.join(GAMES)})")
     if difficulty not in LEVELS:
@@ -77,7 +76,7 @@ def generate_cmd(
         bad_input(f"--count must be 1 or more, not {count}")
     if output is not None and output.exists() and not output.is_dir():
         bad_input(f"{output}: not a folder")
-    rules_data = _parse_rule_overrides(preset, rule or [])
+    rules_data = rule_overrides(preset, rule or [])
     try:
         from solver.rules import rules_for
 

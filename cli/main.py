@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import os
 import time
-from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -23,23 +22,23 @@ from cli.common import (
     Outcome,
     SolveOptions,
     bad_input,
-    cards_parts,
     click,
     emit_json,
     err,
     error,
-    meld_parts,
     out,
     plural,
     say,
     seconds_option,
 )
-from cli.inline import Inline, PresetName, check_applies, load_paths, parse_rule_overrides
+from cli.inline import Inline, PresetName, check_applies, load_paths
 from cli.output import OutputFailed, guard, output_failed
+from cli.overrides import rule_overrides as _parse_rule_overrides
+from cli.position_view import render_position as render_position
+from cli.position_view import zsy_order as zsy_order
 from cli.signals import EXIT_INTERRUPTED, interrupted, is_interrupt, watch_interrupts
-from solver.cards import Card
 from solver.errors import ShanghaiError, SolverTimeout
-from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, position_json
+from solver.puzzles import Puzzle, position_json
 
 app = typer.Typer(
     name="shanghai",
@@ -81,7 +80,7 @@ RuleOpt = Annotated[
 
 def _version(value: bool) -> None:
     if value:
-        from cli import version_text
+        from cli.version import version_text
 
         out.print(version_text(), highlight=False)
         raise typer.Exit()
@@ -95,42 +94,6 @@ def _root(
     ] = None,
 ) -> None:
     """Solve and play the Shanghai card games."""
-
-
-def zsy_order(cards: Iterable[Card]) -> list[Card]:
-    """Zheng Shang You cards as a climbing-game player reads them: by rank, 3 low to 2 and the jokers
-    high, suits in the notation's order within a rank (the notation itself is unchanged)."""
-    from solver.zsy.combos import zsy_value
-
-    return sorted(cards, key=lambda c: (zsy_value(c), c.index))
-
-
-def render_position(puzzle: Puzzle) -> None:
-    """Print a puzzle's position with pretty suits (user text is printed as text, never as markup)."""
-    head: list[Any] = [(puzzle.name, "bold"), "  ", (puzzle.game, "dim")]
-    if puzzle.title and puzzle.title != puzzle.name:
-        head += ["  ", puzzle.title]
-    say(out, *head)
-    pos = puzzle.position
-    if isinstance(pos, ManipulationPosition):
-        for meld in pos.table:
-            say(out, "  table  ", meld_parts(meld))
-        say(out, "  hand   ", cards_parts(pos.hand))
-    elif isinstance(pos, ContractPosition):
-        contract = puzzle.rules.contract_text(pos.round)  # type: ignore[union-attr]
-        say(out, f"  round  {pos.round}: {contract}")
-        for t in pos.table:
-            say(out, "  table  ", (f"p{t.owner}", "dim"), " ", meld_parts(t.meld))
-        say(out, "  hand   ", cards_parts(pos.hand), ("  (laid down)", "dim") if pos.laid_down else "")
-        if pos.discard is not None:
-            say(out, "  discard ", cards_parts([pos.discard]))
-    elif isinstance(pos, ZsyPosition):  # in rank order, the climbing game's order (3 ... A, 2, jokers)
-        say(out, "  hand   ", cards_parts(zsy_order(pos.hand)))
-        if pos.opponent is not None:
-            say(out, "  opponent ", cards_parts(zsy_order(pos.opponent)), ("  (the last opponent; you lead)", "dim"))
-        if pos.to_beat is not None:
-            kind = ("", "") if not pos.to_beat_kind else (f" ({pos.to_beat_kind})", "dim")
-            say(out, "  beat   ", cards_parts(zsy_order(pos.to_beat)), kind)
 
 
 @app.command()
@@ -173,14 +136,6 @@ _HANDLERS = {"manipulation": "cli.games.manipulation", "contract": "cli.games.co
 def _solve_one(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
     module: Any = importlib.import_module(_HANDLERS[puzzle.game])
     return module.solve(puzzle, opts)  # type: ignore[no-any-return]
-
-
-def _parse_rule_overrides(preset: str | None, rules: list[str]) -> dict[str, Any]:
-    """``--preset``/``--rule`` as a ``[rules]`` table; bad input exits 2."""
-    try:
-        return parse_rule_overrides(preset, rules)
-    except ShanghaiError as exc:
-        bad_input(str(exc))
 
 
 def _puzzles(paths: list[Path] | None, inline: Inline, preset: Any, rule: list[str] | None) -> tuple[list[Puzzle], int]:

@@ -23,6 +23,7 @@ from typing import Any
 
 from solver.cards import Cards
 from solver.errors import PuzzleError, ShanghaiError
+from solver.positions import ContractPosition, ManipulationPosition, ZsyPosition
 
 __all__ = ["position_problem", "check_legal", "IllegalPositionError", "zsy_deal_size", "zsy_size_problem"]
 
@@ -32,8 +33,6 @@ class IllegalPositionError(PuzzleError):
 
 
 def _cards_in_view(position: Any) -> tuple[Cards, str]:
-    from solver.puzzles import ContractPosition, ManipulationPosition
-
     if isinstance(position, ManipulationPosition):
         return position.hand + Cards(c for m in position.table for c in m.cards), "table and hand together"
     if isinstance(position, ContractPosition):
@@ -48,8 +47,6 @@ def _cards_in_view(position: Any) -> tuple[Cards, str]:
 
 def position_problem(position: Any, rules: Any) -> str | None:
     """Why ``position`` is illegal under ``rules`` (None when it is legal)."""
-    from solver.puzzles import ContractPosition, ZsyPosition
-
     cards, what = _cards_in_view(position)
     try:
         cards.check_against(rules.deck, what)

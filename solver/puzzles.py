@@ -51,6 +51,7 @@ import tomli_w
 from solver.cards import Card, Cards
 from solver.errors import PuzzleError, ShanghaiError
 from solver.melds import Meld, TableMeld, validate_table
+from solver.positions import ContractPosition, ManipulationPosition, Position, ZsyPosition
 from solver.rules import ContractRules, ManipulationRules, ZsyRules, rules_for
 from solver.rules.base import MeldSpec
 
@@ -76,41 +77,6 @@ T = TypeVar("T")
 
 ZsyKind = Literal["single", "set", "straight", "parallel"]
 
-
-@dataclass(frozen=True, slots=True)
-class ManipulationPosition:
-    """The melds on the table and the hand of the player to move."""
-
-    table: tuple[Meld, ...]
-    hand: Cards
-
-
-@dataclass(frozen=True, slots=True)
-class ContractPosition:
-    """A Contract Shanghai position from the view of the player to move."""
-
-    round: int
-    hand: Cards
-    table: tuple[TableMeld, ...] = ()
-    laid_down: bool = False
-    discard: Card | None = None
-    dead: Cards = field(default_factory=Cards)
-    calls: int = 0
-    drawn: bool | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ZsyPosition:
-    """A Zheng Shang You hand and, optionally, the combination to beat, or the last opponent's
-    hand (``opponent``: a two-player endgame, you to lead; never with ``to_beat``)."""
-
-    hand: Cards
-    to_beat: Cards | None = None
-    to_beat_kind: str | None = None
-    opponent: Cards | None = None
-
-
-Position = ManipulationPosition | ContractPosition | ZsyPosition
 
 ANSWER_KEYS: dict[str, frozenset[str]] = {
     "manipulation": frozenset({"played", "value", "cards", "distinct_plays"}),
@@ -435,7 +401,7 @@ def _check_answer(ctx: _Ctx, answer: Mapping[str, Any]) -> None:
 
 def _check_legal(position: Position, rules: Any, where: str) -> None:
     """The one legality check (:mod:`solver.legality`): a position the rules cannot produce is an error."""
-    from solver.legality import check_legal  # lazy: legality reads the position types from here
+    from solver.legality import check_legal
 
     check_legal(position, rules, where)
 

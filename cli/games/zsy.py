@@ -47,7 +47,7 @@ def solve(puzzle: Puzzle, opts: SolveOptions) -> Outcome:
     endgame = answer.result.get("endgame")
 
     def render(console: Console) -> None:
-        from cli.main import render_position  # lazy: cli.main imports this module lazily too
+        from cli.position_view import render_position
 
         render_position(puzzle)
         arrow = "→" if unicode_ok() else "->"

@@ -22,21 +22,35 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 from types import ModuleType
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from solver import native
 from solver.errors import CardError, ShanghaiError
 from solver.ranks import N_NATURAL
 
-if TYPE_CHECKING:
-    from solver.contract.shapes import Shape
-
-__all__ = ["ShapeTuple", "contract_core", "shape_tuple", "check_counts", "check_shapes", "call"]
+__all__ = ["ShapeTuple", "ShapeFields", "contract_core", "shape_tuple", "check_counts", "check_shapes", "call"]
 
 ShapeTuple = tuple[bool, int, int, int, tuple[int, ...]]
 """A shape as it crosses to the C++: run, size, wild cap, rank (0 for a run), natural card indexes."""
 
 T = TypeVar("T")
+
+
+class ShapeFields(Protocol):
+    """What :func:`shape_tuple` reads of a shape (a :class:`solver.contract.shapes.Shape`, which
+    imports this module: the bridge names the fields, not the class)."""
+
+    @property
+    def run(self) -> bool: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def wmax(self) -> int: ...
+    @property
+    def rank(self) -> int: ...
+    @property
+    def cards(self) -> tuple[int, ...]: ...
+
 
 MAX_COUNT = 64
 """The most copies of a card, or wilds, a count may hold (the C++ refuses more: far above any deck)."""
@@ -53,7 +67,7 @@ def contract_core(melds: int = 0) -> ModuleType | None:
 
 
 @cache
-def shape_tuple(shape: Shape) -> ShapeTuple:
+def shape_tuple(shape: ShapeFields) -> ShapeTuple:
     """``shape`` in the plain form the C++ takes, checked (cached: shapes are few and immutable)."""
     out = (shape.run, shape.size, shape.wmax, shape.rank, shape.cards)
     check_shapes([out])

@@ -28,6 +28,7 @@ from operator import is_
 from typing import Any, ClassVar, Protocol, Self
 
 from solver.cards import Card, Cards
+from solver.engine import search
 from solver.errors import IllegalActionError, PuzzleError
 
 __all__ = ["Action", "Game", "GameRecord", "PenaltyGame", "Player", "SimpleAction", "play_game"]
@@ -201,21 +202,15 @@ class Game(ABC):
 
     def clone(self) -> Self:
         """An independent copy of the game as it stands: no re-deal, no re-validation."""
-        from solver.engine.search import clone_game
-
-        return clone_game(self)
+        return search.clone_game(self)
 
     def known_cards(self, observer: int) -> list[Cards]:
         """Per player, the cards ``observer`` has seen go into that hand and not come out since."""
-        from solver.engine.search import known_cards
-
-        return known_cards(self, observer)
+        return search.known_cards(self, observer)
 
     def resample(self, player: int, rng: random.Random) -> Self:
         """A copy consistent with what ``player`` has observed, the hidden cards dealt anew."""
-        from solver.engine.search import resample
-
-        return resample(self, player, rng)
+        return search.resample(self, player, rng)
 
     # per-game hooks for the above (the defaults suit a game with no public card movement)
 

@@ -278,7 +278,7 @@ class IsmctsPlayer:
 
     def _candidates(self, game: Game) -> list[Any]:
         """The default first (:func:`_default`), then the greedy rule's, a pass, and the best by the solver's measure, ``width`` in all."""
-        from solver.engine.players import GreedyPlayer
+        from solver.engine.basic_players import GreedyPlayer
 
         legal = game.legal_actions()
         if len(legal) == 1 and game.GAME != "manipulation":  # Manipulation: the solver may rearrange
@@ -298,7 +298,7 @@ class IsmctsPlayer:
         return list(out.values())
 
     def _policy(self, game: Game, seed: int) -> Callable[[Game], Any]:
-        from solver.engine.players import GreedyPlayer, RandomPlayer, SolverPlayer
+        from solver.engine.basic_players import GreedyPlayer, RandomPlayer, SolverPlayer
 
         kinds: dict[str, Callable[[int], Any]] = {
             "greedy": GreedyPlayer,
@@ -343,7 +343,7 @@ def _default(game: Game) -> Any:
         from solver.contract.tactics import tactical_action
 
         return tactical_action(game)  # type: ignore[arg-type]
-    from solver.engine.players import SolverPlayer
+    from solver.engine.basic_players import SolverPlayer
 
     return SolverPlayer().choose(game)
 

@@ -11,60 +11,14 @@ or another action the game accepts (a manipulation play from the solver).
 
 from __future__ import annotations
 
-import importlib
-import random
 from collections.abc import Callable, Sequence
-from types import ModuleType
 from typing import Any
 
 from solver.engine.base import Decision, Game
+from solver.engine.basic_players import GreedyPlayer, RandomPlayer, SolverPlayer, _strategies
 from solver.errors import IllegalActionError
 
 __all__ = ["PLAYER_KINDS", "Decision", "RandomPlayer", "GreedyPlayer", "SolverPlayer", "make_player", "make_players"]
-
-
-class RandomPlayer:
-    """Uniformly random among the legal actions (seeded)."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Game) -> Any:
-        """A random legal action."""
-        return self.rng.choice(game.legal_actions())
-
-
-class GreedyPlayer:
-    """Simple rules and no search: play the most cards now, keep pairs, shed high cards."""
-
-    name = "greedy"
-
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, game: Game) -> Any:
-        """The greedy rule's action for the game."""
-        return _strategies(game).greedy_action(game, self.rng)
-
-
-class SolverPlayer:
-    """Decisions from the solver: best rearrangement, contract distance, lay-off, fewest plays."""
-
-    name = "solver"
-
-    def __init__(self, seed: int = 0) -> None:
-        """The solver's choices are deterministic: ``seed`` is accepted as for the other players."""
-
-    def choose(self, game: Game) -> Any:
-        """The solver's action for the game."""
-        return self.decide(game).action
-
-    def decide(self, game: Game) -> Decision:
-        """The solver's action with the reason for it (used by hints)."""
-        result: Decision = _strategies(game).solver_decision(game)
-        return result
 
 
 class OldSolverPlayer(SolverPlayer):
@@ -113,15 +67,3 @@ def make_player(kind: str, seed: int = 0) -> Any:
 def make_players(kinds: Sequence[str], seed: int = 0) -> list[Any]:
     """Players for the seats, each with its own seed derived from ``seed``."""
     return [make_player(k, seed * 1000 + i) for i, k in enumerate(kinds)]
-
-
-_STRATEGIES = {
-    "manipulation": "solver.manipulation.players",
-    "contract": "solver.contract.players",
-    "zsy": "solver.zsy.players",
-}
-
-
-def _strategies(game: Game) -> ModuleType:
-    """The players module beside the game (each has ``greedy_action`` and ``solver_decision``)."""
-    return importlib.import_module(_STRATEGIES[game.GAME])

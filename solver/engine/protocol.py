@@ -29,6 +29,7 @@ from solver.cards import clip
 from solver.cpsat import Stop, stoppable, stopped
 from solver.engine import GAME_NAMES, SetupError, new_game, record_of
 from solver.engine.base import Game
+from solver.engine.every import EVERY
 from solver.errors import IllegalActionError, ShanghaiError, SolverTimeout
 
 __all__ = ["EngineServer", "ProtocolError", "COMMANDS", "POOLED", "STOPPABLE", "PROTOCOL_VERSION", "serve"]
@@ -42,7 +43,7 @@ STOPPABLE = ("solve", "hint", "ai_move")
 PROTOCOL_VERSION = 2
 """The protocol's version (``version``): 2 added ``ping``, ``isready``, ``version`` and ``stop``."""
 
-_EVERY = object()
+_EVERY = EVERY
 
 
 def _dumps(data: dict[str, Any]) -> str:
@@ -220,7 +221,7 @@ class EngineServer:
 
         pool = None
         if workers > 0:
-            pool = SolvePool(write, workers) if target is None else SolvePool(write, workers, target)
+            pool = SolvePool(write, workers, answer_request if target is None else target)
         runner = _Runner(write)
         try:
             for line in stdin:
@@ -512,6 +513,11 @@ class _Runner:
 
 
 COMMANDS = tuple(EngineServer().handlers)
+
+
+def answer_request(request: dict[str, Any]) -> str:
+    """The reply line to one stateless request (what a worker of :class:`~solver.engine.workers.SolvePool` runs)."""
+    return EngineServer().handle_line(json.dumps(request)) or ""
 
 
 def serve(workers: int = 2) -> None:

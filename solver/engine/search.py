@@ -24,16 +24,32 @@ False
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from solver.cards import Card, Cards
 
-if TYPE_CHECKING:
-    from solver.engine.base import Game
+__all__ = ["SearchGame", "clone_game", "known_cards", "resample", "floor_sub"]
 
-__all__ = ["clone_game", "known_cards", "resample", "floor_sub"]
 
-G = TypeVar("G", bound="Game")
+class SearchGame(Protocol):
+    """What search reads and writes of a game state: :class:`solver.engine.base.Game` (which
+    imports this module: search names the members it uses, not the class)."""
+
+    num_players: int
+    history: list[Any]
+    hands: list[Cards]
+    rng: random.Random
+    _legal_key: int
+    _gains: list[tuple[int, int, int, Cards]]
+
+    def _epoch(self) -> int: ...
+    def _removed(self, action: Any) -> Cards | None: ...
+    def _hidden(self) -> list[Card]: ...
+    def _stock_source(self, player: int) -> Cards | None: ...
+    def _redeal(self, hands: list[Cards], stock: list[Card], rng: random.Random) -> None: ...
+
+
+G = TypeVar("G", bound=SearchGame)
 
 
 class ForkedRandom:
@@ -107,7 +123,7 @@ def floor_sub(a: Cards, b: Cards) -> Cards:
     return Cards._make(tuple(x - y if x > y else 0 for x, y in zip(a.counts, b.counts)))
 
 
-def known_cards(game: Game, observer: int) -> list[Cards]:
+def known_cards(game: SearchGame, observer: int) -> list[Cards]:
     """Per player, the cards seen going into their hand this deal and not seen leaving it.
 
     The observer's own entry is their whole hand. A card leaving a hand in

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+from solver.engine.every import EVERY
+
 __all__ = ["SolvePool", "hard_limit", "GRACE_SECONDS"]
 
 GRACE_SECONDS = 10.0
@@ -30,13 +32,6 @@ GRACE_SECONDS = 10.0
 def hard_limit(time_limit: float) -> float:
     """Seconds after which a pooled request is abandoned and its worker killed."""
     return 2.0 * time_limit + GRACE_SECONDS
-
-
-def _answer(request: dict[str, Any]) -> str:
-    """The reply line to one stateless request (run inside a worker)."""
-    from solver.engine.protocol import EngineServer
-
-    return EngineServer().handle_line(json.dumps(request)) or ""
 
 
 STOP = "stop"
@@ -113,15 +108,16 @@ class _Worker:
 class SolvePool:
     """Runs stateless requests in worker processes; ``write`` receives each reply line when it is ready.
 
-    ``target`` answers one request inside a worker (the engine's own handler by default; tests give
-    a slow one). It must be a module-level function: workers are started with ``spawn``.
+    ``target`` answers one request inside a worker (the engine's own handler,
+    :func:`solver.engine.protocol.answer_request`; tests give a slow one). It must be a module-level
+    function: workers are started with ``spawn``.
     """
 
     def __init__(
         self,
         write: Callable[[str], None],
-        workers: int = 2,
-        target: Callable[[dict[str, Any]], str] = _answer,
+        workers: int,
+        target: Callable[[dict[str, Any]], str],
         limit: Callable[[float], float] = hard_limit,
     ) -> None:
         self.write = write
@@ -221,11 +217,9 @@ class SolvePool:
     def stop(self, which: Any) -> list[Any]:
         """Ask the workers answering requests (every one, or those whose id is ``which``) to stop;
         each then replies with its answer so far. Returns the ids asked."""
-        from solver.engine.protocol import _EVERY
-
         with self.lock:
-            hit = [(rid, w) for rid, w in self.running if which is _EVERY or rid == which]
-            queued = [job for job in self.waiting if which is _EVERY or job["rid"] == which]
+            hit = [(rid, w) for rid, w in self.running if which is EVERY or rid == which]
+            queued = [job for job in self.waiting if which is EVERY or job["rid"] == which]
             for job in queued:
                 job["stop"] = True
         for _, worker in hit:

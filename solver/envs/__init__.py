@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from solver.envs import actions as actions  # fills the codec registry (solver.envs.turn) before any Turn
 from solver.extras import MissingExtra, missing, require
 
 __all__ = ["aec_env", "require", "MissingExtra", "missing"]

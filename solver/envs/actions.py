@@ -66,7 +66,7 @@ from solver.cards import ALL_CARDS, Card, Cards
 from solver.engine.base import Game
 from solver.envs.contract_actions import ContractCodec
 from solver.envs.readings import ROLE_CODES, ROLE_NAMES, manipulation_readings, narrow, reading_keys, role_path
-from solver.envs.turn import MAX_CANCELS, MAX_MELDS, Codec, N, Turn
+from solver.envs.turn import MAX_CANCELS, MAX_MELDS, Codec, N, Turn, codec_for, register_codec
 from solver.envs.zsy_actions import ZsyCodec
 from solver.errors import IllegalActionError
 from solver.melds import Meld, meld_effect, meld_kinds, resolve_roles
@@ -82,11 +82,6 @@ __all__ = [
     "codec_for",
     "env_meld",
 ]
-
-
-def codec_for(game: Game | str) -> Codec:
-    """The codec of ``game``'s kind (a game or its name)."""
-    return _CODECS[game if isinstance(game, str) else game.GAME]
 
 
 class _ManipulationPosition:
@@ -460,3 +455,5 @@ def _played(game: Any, table: Any) -> Cards:
 
 
 _CODECS: dict[str, Codec] = {"zsy": ZsyCodec(), "contract": ContractCodec(), "manipulation": ManipulationCodec()}
+for _game, _codec in _CODECS.items():
+    register_codec(_game, _codec)

@@ -30,18 +30,42 @@ hidden cards come back only when no swap fits the history.
 
 from __future__ import annotations
 
-import math
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, Self, TypeVar
 
 from solver.cards import ALL_CARDS, Card, Cards
 from solver.engine.search import floor_sub
-from solver.envs.openspiel_deal import follow_gains, hidden_slots, install
+from solver.envs.openspiel_deal import Deal, follow_gains, hidden_slots, install
+from solver.envs.turn import Turn
 
-if TYPE_CHECKING:
-    from solver.envs.openspiel import ShanghaiState
+__all__ = ["CHAIN_TRIES", "TRIES", "Judge", "ResampleState", "fits", "replay", "resample"]
 
-__all__ = ["CHAIN_TRIES", "TRIES", "Judge", "fits", "replay", "resample"]
+
+class ResampleState(Protocol):
+    """What a resample reads and writes of an OpenSpiel state: :class:`solver.envs.openspiel.S`
+    (which imports this module: the resample names the members it uses, not the class). The kept
+    values (``start``, ``deal_start``, ``judges``) and the rule parameters are the state's own types."""
+
+    turn: Turn | None
+    deal: Deal | None
+    reshuffle: Any
+    start: Any
+    deal_start: Any
+    judges: Any
+    params: Any
+    log: list[tuple[int, int]]
+    completed: list[int]
+    shuffles: list[int]
+    started: int
+    trusted: bool
+
+    def clone(self) -> Self: ...
+    def apply_action(self, action: int) -> None: ...
+    def information_state_string(self, player: int) -> str: ...
+    def get_game(self) -> Any: ...
+
+
+S = TypeVar("S", bound=ResampleState)
 
 TRIES = 20
 CHAIN_TRIES = 200
@@ -49,13 +73,13 @@ CHANCE = -1  # pyspiel.PlayerId.CHANCE
 SEED = 4  # the seed's chance steps (solver.envs.openspiel.SEED_BYTES)
 
 
-def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiState:
+def resample(state: S, player: int, rng: random.Random) -> S:
     """A state ``player`` cannot tell from ``state``, its unseen cards dealt anew (module docstring)."""
     if state.turn is None or state.deal is not None or state.reshuffle is not None or state.start.value is None:
-        return state.clone()  # type: ignore[no-any-return]
+        return state.clone()
     groups = [g for g in _hidden(state, player) if len(g) >= 2]
     if not groups:
-        return state.clone()  # type: ignore[no-any-return]
+        return state.clone()
     seen = state.information_state_string(player)
     outcome = {k: a for k, (_, a) in enumerate(state.log)}
     judges = state.judges.value  # (one state asked again, as a search asks once a simulation)
@@ -76,7 +100,7 @@ def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiS
     return _chain(state, player, groups, outcome, seen, rng, judge)
 
 
-def fits(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> bool:
+def fits(state: ResampleState, player: int, outcomes: dict[int, int]) -> bool:
     """True if the chance ``outcomes`` (log index: card) fit the history ``player`` saw (:class:`Judge`)."""
     return Judge(state, player)(outcomes)
 
@@ -105,7 +129,7 @@ class Judge:
     :func:`replay` then builds the kept deal's state once.
     """
 
-    def __init__(self, state: ShanghaiState, player: int) -> None:
+    def __init__(self, state: ResampleState, player: int) -> None:
         assert state.turn is not None
         self.player = player
         self.deal, self.dealt, self.start = state.start.value
@@ -203,7 +227,7 @@ class Judge:
         return True
 
 
-def _hidden(state: ShanghaiState, player: int) -> list[list[int]]:
+def _hidden(state: ResampleState, player: int) -> list[list[int]]:
     """The chance steps (log indexes) whose cards ``player`` has not seen, in groups whose cards may be
     dealt among themselves: the current deal's hidden slots, and per reshuffled stock of the current
     round (Contract) the slots ``player`` did not draw (its cards are the public pile's, their order
@@ -229,7 +253,7 @@ def _hidden(state: ShanghaiState, player: int) -> list[list[int]]:
     return groups
 
 
-def _fitting(state: ShanghaiState, player: int, outcomes: dict[int, int], seen: str) -> ShanghaiState | None:
+def _fitting(state: S, player: int, outcomes: dict[int, int], seen: str) -> S | None:
     """The game replayed with the chance ``outcomes``, or None when they contradict the history ``player`` saw."""
     try:
         new = replay(state, player, outcomes)
@@ -239,14 +263,14 @@ def _fitting(state: ShanghaiState, player: int, outcomes: dict[int, int], seen: 
 
 
 def _chain(
-    state: ShanghaiState,
+    state: S,
     player: int,
     groups: list[list[int]],
     outcome: dict[int, int],
     seen: str,
     rng: random.Random,
     judge: Judge,
-) -> ShanghaiState:
+) -> S:
     """A Metropolis chain over the deals that fit the history, started from the true deal.
 
     Each step proposes swapping the cards of two hidden slots of one group, the pair drawn uniformly
@@ -274,7 +298,7 @@ def _chain(
     return new if new is not None else state.clone()
 
 
-def replay(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> ShanghaiState:
+def replay(state: S, player: int, outcomes: dict[int, int]) -> S:
     """``state``'s game played again with the chance steps ``outcomes`` (log index: outcome) in place of
     the ones taken (module docstring)."""
     assert state.turn is not None
@@ -282,7 +306,7 @@ def replay(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> Shang
     snapshot = state.deal_start.value
     if snapshot is not None and all(k >= snapshot[0] for k in outcomes):  # from the current deal's start
         first: int = snapshot[0]
-        new: ShanghaiState = snapshot[1].clone()
+        new: S = snapshot[1].clone()
     else:
         first, new = 0, state.get_game().new_initial_state()
     e = sum(1 for c in completed if c <= first)
@@ -295,7 +319,7 @@ def replay(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> Shang
 
 
 def _replay_from(
-    new: ShanghaiState,
+    new: ResampleState,
     player: int,
     outcomes: dict[int, int],
     first: int,
@@ -323,12 +347,12 @@ def _replay_from(
         _apply(new, group)
 
 
-def _apply(state: ShanghaiState, actions: list[int]) -> None:
+def _apply(state: ResampleState, actions: list[int]) -> None:
     for a in actions:
         state.apply_action(int(a))
 
 
-def _last_deal(state: ShanghaiState) -> int:
+def _last_deal(state: ResampleState) -> int:
     """The log index of the current deal's first chance step (a reshuffle's steps start no deal)."""
     log, shuffles = state.log, set(state.shuffles)
     return max(k for k in range(len(log)) if _starts_deal(log, k) and k not in shuffles)
@@ -338,52 +362,3 @@ def _starts_deal(log: list[tuple[int, int]], k: int) -> bool:
     """True if step ``k`` is the first chance step of a deal or reshuffle: it follows the seed or a
     player's step."""
     return log[k][0] == CHANCE and (k == SEED or (k > SEED and log[k - 1][0] != CHANCE))
-
-
-def _measure(names: list[str], states: int = 40) -> None:  # pragma: no cover - a measuring command
-    """Print, per game, how often a resample dealt cards anew, its median, 95th percentile and
-    slowest times over ``states`` random positions of every depth (docs/envs.md)."""
-    import statistics
-    import time
-
-    import pyspiel
-
-    for name in names:
-        game = pyspiel.load_game(name)
-        rng = random.Random(1)
-        times: list[float] = []
-        depths: list[int] = []
-        anew = later = 0
-        for _ in range(states):
-            state = game.new_initial_state()
-            for _ in range(rng.choice((60, 120, 250, 500, 1000, 2000))):  # random steps, chance ones included
-                if state.is_terminal():
-                    break
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-                else:
-                    state.apply_action(rng.choice(state.legal_actions()))
-            if state.is_terminal() or state.is_chance_node():
-                continue
-            assert state.turn is not None
-            later += state.turn.game._epoch() > 1
-            depths.append(len(state.history()))
-            start = time.perf_counter()
-            new = state.resample_from_infostate(state.current_player(), rng.random)
-            times.append(time.perf_counter() - start)
-            anew += new.history() != state.history()
-        times.sort()
-        p95 = times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)]
-        print(
-            f"| `{name}` | {len(times)} ({later} in a later hand), {min(depths)}-{max(depths)} steps | {anew} "
-            f"| {statistics.median(times) * 1000:.0f} ms | {p95 * 1000:.0f} ms | {times[-1] * 1000:.0f} ms |"
-        )
-
-
-if __name__ == "__main__":  # pragma: no cover
-    import sys
-
-    import solver.envs.openspiel  # noqa: F401  (registers the games)
-
-    _measure(sys.argv[1:] or ["python_shanghai_zsy(hands=2)", "python_shanghai_contract(turn_limit=60)"])

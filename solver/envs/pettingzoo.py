@@ -24,7 +24,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from solver.envs import missing
+from solver.extras import missing
 
 try:
     import numpy as np

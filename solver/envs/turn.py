@@ -105,6 +105,21 @@ class Codec(ABC):
         return [base + i for i in compress(_RANGE, map(gt, hand.counts, turn.selection.counts))]
 
 
+_CODECS: dict[str, Codec] = {}
+"""The codec of each game by name: filled by :mod:`solver.envs.actions` (which the package
+:mod:`solver.envs` imports, so that it is filled before any ``Turn`` is made)."""
+
+
+def register_codec(game: str, codec: Codec) -> None:
+    """Make ``codec`` the action codec of ``game`` (each codec module's own game)."""
+    _CODECS[game] = codec
+
+
+def codec_for(game: Game | str) -> Codec:
+    """The codec of ``game``'s kind (a game or its name)."""
+    return _CODECS[game if isinstance(game, str) else game.GAME]
+
+
 class Turn:
     """A game with the current player's selection in progress: what an env or OpenSpiel state wraps."""
 
@@ -126,8 +141,6 @@ class Turn:
     )
 
     def __init__(self, game: Game) -> None:
-        from solver.envs.actions import codec_for
-
         self.game = game
         self.codec = codec_for(game)
         self.picks: tuple[int, ...] = ()  # the selected card indexes, as picked

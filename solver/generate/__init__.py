@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from solver.errors import ShanghaiError
 from solver.generate.difficulty import LEVELS, Level
+from solver.generate.errors import GenerateError
 from solver.generate.ladder import QUESTIONS, kinds_at, questions_at
 from solver.puzzles import Puzzle, position_dict
 from solver.rules import rules_for
@@ -39,10 +39,6 @@ GAMES = ("manipulation", "contract", "zsy")
 
 MAX_TRIES = 200_000
 """Candidates tried per puzzle before giving up (a level the rules cannot reach)."""
-
-
-class GenerateError(ShanghaiError):
-    """A bad generator request (unknown game or level, a count below one) or a level out of reach."""
 
 
 TITLES = ("count", "plain")

@@ -50,6 +50,7 @@ from solver.contract.handsize import fewest_calls
 from solver.contract.referee import check_lay_down, check_layoff
 from solver.errors import MeldError, ShanghaiError
 from solver.generate.contract_discard import discard_puzzle, useful
+from solver.generate.contract_looks import grouping as grouping
 from solver.generate.difficulty import SOLVE_SECONDS, Difficulty, Level, measure
 from solver.generate.ladder import LADDER, fewest_decoys, kinds_at, place
 from solver.generate.players import contract_turn
@@ -306,7 +307,7 @@ def _whole(rng: random.Random, rules: ContractRules, level: Level) -> Puzzle | N
     """A last-round hand that goes down whole after exactly one discard (up to equal copies)."""
     round_ = rules.rounds
     if not rules.last_round_all_at_once:
-        from solver.generate import GenerateError
+        from solver.generate.errors import GenerateError
 
         raise GenerateError("a whole-hand puzzle needs the last round played all at once (last_round_all_at_once)")
     hand = _whole_hand(rng, rules, round_)
@@ -381,15 +382,6 @@ LAYDOWN_SIZES: dict[Level, tuple[int, int]] = {
 }
 """Per level: opponents with melds on the table besides the one holding the planted set (an inclusive
 range). The hand is the deal and the draw: random cards fill it up to that size."""
-
-
-def grouping(melds: Sequence[Meld] | Sequence[Cards]) -> tuple[str, ...]:
-    """A lay-down's grouping: each meld's cards (wild roles dropped), in a canonical order.
-
-    >>> grouping([Meld.parse("6C 7C 8C 2S=9C"), Meld.parse("5S 5H 5D")])
-    ('2S 6C 7C 8C', '5S 5H 5D')
-    """
-    return tuple(sorted(str(m if isinstance(m, Cards) else Cards(m.cards)) for m in melds))
 
 
 def lay_down_ends(

@@ -142,3 +142,12 @@ def hand_size_counts(puzzles: Sequence[Puzzle]) -> dict[str, int]:
         if len(pos.hand) not in hand_sizes(p.rules, pos.round, pos.laid_down, pos.calls, pos.drawn):  # type: ignore[arg-type]
             out["illegal"] += 1
     return dict(sorted(out.items()))
+
+
+def grouping(melds: Sequence[Meld] | Sequence[Cards]) -> tuple[str, ...]:
+    """A lay-down's grouping: each meld's cards (wild roles dropped), in a canonical order.
+
+    >>> grouping([Meld.parse("6C 7C 8C 2S=9C"), Meld.parse("5S 5H 5D")])
+    ('2S 6C 7C 8C', '5S 5H 5D')
+    """
+    return tuple(sorted(str(m if isinstance(m, Cards) else Cards(m.cards)) for m in melds))

@@ -229,7 +229,7 @@ def place(puzzle: Puzzle, level: Level) -> Puzzle | None:
     """The puzzle at ``level`` with its idea and the models that miss it in its features, or None
     when it stands on none of the level's rungs. Each model is asked once (the rung's
     models first; once a rung holds, the rest for ``missed_by``)."""
-    from solver.generate.calibrate import MODELS  # here: calibrate's command line imports the package first
+    from solver.generate.models import MODELS  # here: the models import the engine, which the package need not
 
     models = MODELS[puzzle.game]
     asked: dict[str, bool] = {}

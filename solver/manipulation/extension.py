@@ -29,6 +29,7 @@ from functools import lru_cache
 
 from solver.cards import Card, Cards
 from solver.manipulation.bound import card_weight, playable_bound
+from solver.manipulation.search_order import Take
 from solver.manipulation.search_order import by_card as _by_card
 from solver.manipulation.search_order import by_meld as _by_meld
 from solver.melds import Meld, meld_kinds
@@ -84,9 +85,6 @@ class Extension:
 
 class _Budget(Exception):
     """The search ran out of its work budget."""
-
-
-Take = tuple[int, ...]  # counts over the compact hand
 
 
 class _Search:

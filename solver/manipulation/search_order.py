@@ -4,26 +4,39 @@ By old melds when a joker is in the hand (each old meld takes one of its
 extensions or none), by hand cards otherwise (the card the fewest old melds
 can hold goes first). Both are exhaustive within the search's budget and
 memoise their failures; the search state (:class:`~solver.manipulation.extension._Search`)
-is passed in.
+is passed in, typed by what these orders use of it (:class:`SearchState`), since the extension
+module imports this one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from solver.manipulation.extension import Take, _Search
-    from solver.melds import Meld
+from solver.melds import Meld
 
-    Holder = tuple[int, Take, Meld, tuple[tuple[int, int], ...]]
-    """An old meld's extension holding a card: the meld's index, the cards taken (dense and sparse)."""
+__all__ = ["by_meld", "by_card", "SearchState", "Take"]
 
-__all__ = ["by_meld", "by_card"]
+Take = tuple[int, ...]
+"""Counts over the compact hand: what the extension search takes and leaves free."""
+
+Holder = tuple[int, Take, Meld, tuple[tuple[int, int], ...]]
+"""An old meld's extension holding a card: the meld's index, the cards taken (dense and sparse)."""
+
+
+class SearchState(Protocol):
+    """What the two orders use of the extension search (:class:`~solver.manipulation.extension._Search`)."""
+
+    weights: list[int]
+    failed: set[tuple[int, Take, int]]
+
+    def tick(self, work: int = 1) -> None: ...
+    def could_meld(self, k: int, free: Take) -> bool: ...
+    def new_melds(self, free: Take, slack: int) -> list[Meld] | None: ...
 
 
 def by_meld(
-    search: _Search, options: Sequence[Sequence[tuple[Take, Meld]]], active: Sequence[int], free0: Take, slack: int
+    search: SearchState, options: Sequence[Sequence[tuple[Take, Meld]]], active: Sequence[int], free0: Take, slack: int
 ) -> list[tuple[int, Meld]] | None:
     """The extension search driven by old melds (a joker in the hand): each old meld in turn takes
     one of its extensions or none, then the rest goes to :meth:`~solver.manipulation.extension._Search.new_melds`. Raises
@@ -53,7 +66,7 @@ def by_meld(
 
 
 def by_card(
-    search: _Search, options: Sequence[Sequence[tuple[Take, Meld]]], active: Sequence[int], free0: Take, slack: int
+    search: SearchState, options: Sequence[Sequence[tuple[Take, Meld]]], active: Sequence[int], free0: Take, slack: int
 ) -> list[tuple[int, Meld]] | None:
     """The extension search driven by hand cards (no joker in the hand): see :class:`_ByCard`.
     Raises :class:`~solver.manipulation.extension._Budget` past the budget."""
@@ -70,7 +83,7 @@ class _ByCard:
 
     def __init__(
         self,
-        search: _Search,
+        search: SearchState,
         options: Sequence[Sequence[tuple[Take, Meld]]],
         active: Sequence[int],
         free0: Take,

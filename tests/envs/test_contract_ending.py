@@ -9,6 +9,7 @@ hand ran to the 1,000-turn guard.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -88,5 +89,5 @@ def test_a_callers_penalty_card_stays_seen_when_the_next_draw_is_an_equal_card()
             cards = [outcome[k] for k in group]
             rng.shuffle(cards)
             new.update(zip(group, cards))
-        again = openspiel_resample.replay(state, caller, new)  # type: ignore[arg-type]
+        again: Any = openspiel_resample.replay(state, caller, new)  # type: ignore[type-var]
         assert again.information_state_string(caller) == seen

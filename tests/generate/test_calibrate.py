@@ -9,7 +9,8 @@ import pytest
 
 from solver.cards import Cards
 from solver.generate import generate, plain_title
-from solver.generate.calibrate import MODELS, _sets_only, main, misses, shares
+from solver.generate.calibrate import MODELS, main, misses, shares
+from solver.generate.models import _sets_only
 from solver.puzzles import iter_puzzle_paths, load
 
 ROOT = Path(__file__).resolve().parents[2]
