@@ -14,6 +14,8 @@ export const S = {
   active: null,
   round: 1,
   laidDown: false,
+  calls: 0,            // Contract: the calls made this round (a hand's size counts them)
+  drawn: null,         // Contract: after the draw (true), before it (false), or either (null)
   beatKind: "",
   nextId: 1,
   title: "",           // the puzzle's title (a file's, or a link's)
@@ -58,6 +60,8 @@ export function puzzle() {
     position.hand = hand;
     position.table = melds.map((z) => ({ cards: z.cards.join(" "), owner: z.owner }));
     position.laid_down = S.laidDown;
+    if (S.calls) position.calls = S.calls;
+    if (S.drawn !== null) position.drawn = S.drawn;
     const d = S.zones.find((z) => z.kind === "discard");
     if (d && d.cards.length) position.discard = d.cards[0];
   } else {
@@ -90,6 +94,8 @@ export function writeHash() {
     p.set("round", String(pos.round));
     if (pos.table.length) p.set("table", pos.table.map((t) => t.owner + ":" + t.cards).join(" | "));
     if (pos.laid_down) p.set("laid", "1");
+    if (pos.calls) p.set("calls", String(pos.calls));
+    if (pos.drawn !== undefined) p.set("drawn", pos.drawn ? "1" : "0");
     if (pos.discard) p.set("discard", pos.discard);
   } else {
     if (pos.to_beat) p.set("beat", pos.to_beat);
@@ -137,6 +143,8 @@ export function readHash() {
   if (GAME === "contract") {
     S.round = parseInt(p.get("round") || "1", 10) || 1;
     S.laidDown = p.get("laid") === "1";
+    S.calls = parseInt(p.get("calls") || "0", 10) || 0;
+    S.drawn = p.has("drawn") ? p.get("drawn") === "1" : null;
     S.zones.find((z) => z.kind === "discard").cards = tokens(p.get("discard"));
   }
   if (GAME === "zsy") {
@@ -167,6 +175,8 @@ export function loadPuzzleData(data) {
   if (GAME === "contract") {
     S.round = pos.round || 1;
     S.laidDown = !!pos.laid_down;
+    S.calls = pos.calls || 0;
+    S.drawn = pos.drawn === undefined || pos.drawn === null ? null : !!pos.drawn;
     S.zones.find((z) => z.kind === "discard").cards = pos.discard ? [pos.discard] : [];
   }
   if (GAME === "zsy") {
@@ -277,7 +287,8 @@ function renderPosition() {
     root.append(el("div", { class: "bar" },
       el("label", {}, t("position.round"), el("select", { id: "round", onchange: (e) => { S.round = parseInt(e.target.value, 10); changed(); } },
         Array.from({ length: rounds }, (_, i) => el("option", { value: i + 1, selected: S.round === i + 1, text: S.contracts[i] ? t("position.round_contract", { n: i + 1, contract: contractName(S.contracts[i]) }) : String(i + 1) })))),
-      el("label", {}, el("input", { type: "checkbox", id: "laid-down", checked: S.laidDown, onchange: (e) => { S.laidDown = e.target.checked; changed(); } }), t("position.laid_down"))));
+      el("label", {}, el("input", { type: "checkbox", id: "laid-down", checked: S.laidDown, onchange: (e) => { S.laidDown = e.target.checked; changed(); } }), t("position.laid_down")),
+      el("label", {}, t("position.calls"), el("input", { type: "number", id: "calls", min: 0, max: 9, value: S.calls, onchange: (e) => { S.calls = Math.max(0, parseInt(e.target.value, 10) || 0); changed(); } }))));
   }
   for (const z of S.zones) root.append(renderZone(z));
   if (GAME !== "zsy") {

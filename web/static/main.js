@@ -77,7 +77,7 @@ async function main() {
   if (link) { setMode("play"); history.replaceState(null, "", location.pathname + location.search); }
   if (upload) loadPuzzleData(JSON.parse(upload)); else readHash();
   $("#solve-btn").onclick = solve;
-  $("#clear-btn").onclick = () => { resetZones(); S.round = 1; S.laidDown = false; S.beatKind = ""; S.title = ""; S.answer = null; clearAnswer(); changed(); };
+  $("#clear-btn").onclick = () => { resetZones(); S.round = 1; S.laidDown = false; S.calls = 0; S.drawn = null; S.beatKind = ""; S.title = ""; S.answer = null; clearAnswer(); changed(); };
   $("#share-btn").onclick = async () => {
     writeHash();
     try { await navigator.clipboard.writeText(location.href); $("#share-note").textContent = t("share.copied"); }
