@@ -100,7 +100,12 @@ def timed(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, Any
     return (time.perf_counter() - start) * 1000, result
 
 
+Row = tuple[str, list[float], str]
+Hands = list[tuple[Cards, int]]
+
+
 def main() -> None:
+    """Run every question on random positions and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--n", type=int, default=500, help="random positions per question")
     parser.add_argument("--peer", type=int, default=60, help="positions also solved by exhaustive search")
@@ -108,13 +113,28 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     rules = ContractRules()
-    rows: list[tuple[str, list[float], str]] = []
     console = Console()
 
     hands = [(random_hand(rng, rules), rng.randint(1, 7)) for _ in range(args.n)]
     # warm the caches (shape tables, the deck) so the first position is not charged for them
     distance_to_contract(hands[0][0], rules, hands[0][1])
     best_lay_down(hands[0][0], rules, hands[0][1])
+    rows = lay_down_rows(hands, rules, args.peer)
+    rows += distance_rows(hands, rules, args.peer)
+    rows += discard_rows(hands, rules)
+    rows += layoff_rows(rng, rules, args.n, args.peer)
+
+    table_out = Table(title=f"Contract Shanghai, {args.n} random positions (seed {args.seed}), ms")
+    for col in ("question", "median", "max", "n", "note"):
+        table_out.add_column(col, justify="right" if col in ("median", "max", "n") else "left")
+    for name, times, note in rows:
+        if times:
+            table_out.add_row(name, f"{statistics.median(times):.2f}", f"{max(times):.1f}", str(len(times)), note)
+    console.print(table_out)
+
+
+def lay_down_rows(hands: Hands, rules: ContractRules, peer: int) -> list[Row]:
+    """Contract check + best lay-down, split by the pre-check's answer; the first ``peer`` against brute force."""
     t_down: list[float] = []
     t_no: list[float] = []
     t_yes: list[float] = []
@@ -126,17 +146,22 @@ def main() -> None:
         (t_no if down is None else t_yes).append(ms)
         ms, _ = timed(contract_possible, hand, rules, rules.contract(round_))
         t_pre.append(ms)
-        if k < args.peer:
+        if k < peer:
             whole = round_ == rules.rounds and rules.last_round_all_at_once
             ms2, brute = timed(exhaustive_lay_down, hand, rules, round_, max_left=1 if whole else None)
             t_peer.append(ms2)
             assert (brute is None) == (down is None) and (brute is None or brute.points_left == down.points_left)
-    rows.append(("contract check + best lay-down (13 cards, 0-4 wilds)", t_down, f"{len(t_yes)}/{args.n} can lay down"))
-    rows.append(("  hands that cannot (pre-check turns them down)", t_no, "no CP-SAT model built"))
-    rows.append(("  hands that can (CP-SAT best lay-down)", t_yes, ""))
-    rows.append(("  pre-check alone (contract_possible)", t_pre, "exact, plain Python"))
-    rows.append(("  peer: exhaustive search", t_peer, f"{len(t_peer)} positions, answers agree"))
+    return [
+        ("contract check + best lay-down (13 cards, 0-4 wilds)", t_down, f"{len(t_yes)}/{len(hands)} can lay down"),
+        ("  hands that cannot (pre-check turns them down)", t_no, "no CP-SAT model built"),
+        ("  hands that can (CP-SAT best lay-down)", t_yes, ""),
+        ("  pre-check alone (contract_possible)", t_pre, "exact, plain Python"),
+        ("  peer: exhaustive search", t_peer, f"{len(t_peer)} positions, answers agree"),
+    ]
 
+
+def distance_rows(hands: Hands, rules: ContractRules, peer: int) -> list[Row]:
+    """Distance to the contract (missing only, then with the cards); the first ``peer`` against the CP-SAT model."""
     t_dist: list[float] = []
     t_opts: list[float] = []
     t_cp: list[float] = []
@@ -151,7 +176,7 @@ def main() -> None:
         ms, full = timed(distance_to_contract, hand, rules, round_, time_limit=2.0)
         t_opts.append(ms)
         assert full.missing == d.missing
-        if k < args.peer:
+        if k < peer:
             ms, cp = timed(distance_to_contract, hand, rules, round_, time_limit=2.0, method="cp-sat")
             t_cp.append(ms)
             if cp.status == "optimal":
@@ -159,12 +184,19 @@ def main() -> None:
             else:
                 cp_unproven += 1
     note = f"median missing {statistics.median(missing)}, {unproven} not proven in 2 s"
-    rows.append(("distance to contract (missing only)", t_dist, note))
-    rows.append(("distance + the cards that would do", t_opts, f"{len(t_opts)} positions"))
-    rows.append(
-        ("  peer: CP-SAT distance + cards", t_cp, f"{len(t_cp)} positions, {cp_unproven} not proven in 2 s, rest agree")
-    )
+    return [
+        ("distance to contract (missing only)", t_dist, note),
+        ("distance + the cards that would do", t_opts, f"{len(t_opts)} positions"),
+        (
+            "  peer: CP-SAT distance + cards",
+            t_cp,
+            f"{len(t_cp)} positions, {cp_unproven} not proven in 2 s, rest agree",
+        ),
+    ]
 
+
+def discard_rows(hands: Hands, rules: ContractRules) -> list[Row]:
+    """The best discards, against one distance call per card."""
     t_disc: list[float] = []
     t_each: list[float] = []
     for hand, round_ in hands:
@@ -174,32 +206,31 @@ def main() -> None:
         each = {c: distance_to_contract(hand - Cards([c]), rules, round_, options=False).missing for c, _ in ranked}
         t_each.append((time.perf_counter() - start) * 1000)
         assert each == dict(ranked)
-    rows.append(("best discards (distance after each distinct card)", t_disc, f"{len(t_disc)} positions"))
-    rows.append(("  peer: one distance call per card", t_each, "answers agree"))
+    return [
+        ("best discards (distance after each distinct card)", t_disc, f"{len(t_disc)} positions"),
+        ("  peer: one distance call per card", t_each, "answers agree"),
+    ]
 
+
+def layoff_rows(rng: random.Random, rules: ContractRules, n: int, peer: int) -> list[Row]:
+    """Best lay-off of ``n`` random hands onto random tables; the first ``peer // 2`` against brute force."""
     t_lay: list[float] = []
     t_lpeer: list[float] = []
     swaps = 0
-    for k in range(args.n):
+    for k in range(n):
         table = random_table(rng, rules)
         hand = layoff_hand(rng, rules, table)
         ms, lay = timed(best_layoff, hand, table, rules, player=0)
         t_lay.append(ms)
         swaps += bool(lay.swaps)
-        if k < args.peer // 2:
+        if k < peer // 2:
             ms2, brute = timed(exhaustive_layoff, hand, table, rules, player=0)
             t_lpeer.append(ms2)
             assert (brute.primary, brute.secondary) == (lay.points, len(lay.played))
-    rows.append(("best lay-off, 12 melds, wild swaps (8 cards)", t_lay, f"{swaps} with swaps"))
-    rows.append(("  peer: exhaustive search", t_lpeer, f"{len(t_lpeer)} positions, answers agree"))
-
-    table_out = Table(title=f"Contract Shanghai, {args.n} random positions (seed {args.seed}), ms")
-    for col in ("question", "median", "max", "n", "note"):
-        table_out.add_column(col, justify="right" if col in ("median", "max", "n") else "left")
-    for name, times, note in rows:
-        if times:
-            table_out.add_row(name, f"{statistics.median(times):.2f}", f"{max(times):.1f}", str(len(times)), note)
-    console.print(table_out)
+    return [
+        ("best lay-off, 12 melds, wild swaps (8 cards)", t_lay, f"{swaps} with swaps"),
+        ("  peer: exhaustive search", t_lpeer, f"{len(t_lpeer)} positions, answers agree"),
+    ]
 
 
 if __name__ == "__main__":

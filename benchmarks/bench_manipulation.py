@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -121,12 +122,12 @@ class _SolverCalls:
         import solver.manipulation.play as stages
 
         self.model = stages
-        self.plain = stages.solve_play
-        self.least = stages.solve_least_change
+        self.plain: Callable[..., Any] = getattr(stages, "solve_play")  # noqa: B009
+        self.least: Callable[..., Any] = getattr(stages, "solve_least_change")  # noqa: B009
         self.counts = [0, 0]
         self.none = self.least_only = self.other = 0
-        stages.solve_play = self._count(0, self.plain)  # type: ignore[assignment]
-        stages.solve_least_change = self._count(1, self.least)  # type: ignore[assignment]
+        setattr(stages, "solve_play", self._count(0, self.plain))  # noqa: B010
+        setattr(stages, "solve_least_change", self._count(1, self.least))  # noqa: B010
 
     def _count(self, k: int, fn: Callable[..., Any]) -> Callable[..., Any]:
         def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -145,8 +146,8 @@ class _SolverCalls:
         self.other += bool(plain)
 
     def stop(self) -> None:
-        self.model.solve_play = self.plain  # type: ignore[assignment]
-        self.model.solve_least_change = self.least  # type: ignore[assignment]
+        setattr(self.model, "solve_play", self.plain)  # noqa: B010
+        setattr(self.model, "solve_least_change", self.least)  # noqa: B010
 
 
 def _json_seconds(cmd: list[str]) -> float:
@@ -154,7 +155,7 @@ def _json_seconds(cmd: list[str]) -> float:
     the first puzzle left out (it pays the solver's imports and model template)."""
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, check=True, text=True)
     seconds = [json.loads(line)["seconds"] for line in done.stdout.splitlines()]
-    return statistics.mean(seconds[1:])
+    return float(statistics.mean(seconds[1:]))
 
 
 def _cli_costs(folder: Path) -> list[tuple[str, float]]:
@@ -166,12 +167,12 @@ def _cli_costs(folder: Path) -> list[tuple[str, float]]:
     from solver.puzzles import load
 
     files = sorted(folder.glob("*.toml"))
-    load_t = [timed(lambda f=f: load(f))[0] for f in files]
+    load_t = [timed(partial(load, f))[0] for f in files]
     outcomes = [cli_solve(load(f), SolveOptions()) for f in files[:30]]
     plain = Console(file=io.StringIO(), highlight=False, soft_wrap=True)
     colour = Console(file=io.StringIO(), highlight=False, soft_wrap=True, force_terminal=True, color_system="truecolor")
-    plain_t = [timed(lambda o=o: o.render(plain))[0] for o in outcomes]
-    colour_t = [timed(lambda o=o: o.render(colour))[0] for o in outcomes]
+    plain_t = [timed(partial(o.render, plain))[0] for o in outcomes]
+    colour_t = [timed(partial(o.render, colour))[0] for o in outcomes]
     return [
         ("load one puzzle file (median)", statistics.median(load_t)),
         ("print one answer, piped (median)", statistics.median(plain_t)),
@@ -183,7 +184,11 @@ def fmt(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
 
 
+Puzzles = list[tuple[tuple[Meld, ...], Cards]]
+
+
 def main(argv: Sequence[str] | None = None) -> None:
+    """Run every part and print its tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--puzzles", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
@@ -191,21 +196,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rules = ManipulationRules()
     puzzles = two_deck_puzzles(args.puzzles, args.seed)
-    peer = Peer()
+    table = in_process(puzzles, rules)
+    whole_processes(table, puzzles, rules, args.quick)
+    console.print(table)
+    scaling(rules, range(3 if args.quick else 6))
+    value_objective(10 if args.quick else 30)
+    four_decks(3 if args.quick else 6)
+    engine(2 if args.quick else 6)
 
-    # --- in process: optima and warm times ---------------------------------------------------
+
+def in_process(puzzles: Puzzles, rules: ManipulationRules) -> Table:
+    """Optima and warm times in this process, against the peer: the first rows of the two-deck table."""
+    peer = Peer()
     ours_t, plain_t, peer_t = [], [], []
     equal = 0
     statuses: dict[str, int] = {}
     calls = _SolverCalls()
-    for table, hand in puzzles:
-        best_play(table, hand, rules)  # warm the template cache once (cheap after the first)
+    for melds, hand in puzzles:
+        best_play(melds, hand, rules)  # warm the template cache once (cheap after the first)
         calls.reset()
-        t1, play = timed(lambda table=table, hand=hand: best_play(table, hand, rules))
+        t1, play = timed(partial(best_play, melds, hand, rules))
         calls.record()
-        t2, _ = timed(lambda table=table, hand=hand: best_play(table, hand, rules, least_change=False))
-        pt, ph = peer_tiles(table, hand)
-        t3, theirs = timed(lambda pt=pt, ph=ph: peer.solve(pt, ph))
+        t2, _ = timed(partial(best_play, melds, hand, rules, least_change=False))
+        pt, ph = peer_tiles(melds, hand)
+        t3, theirs = timed(partial(peer.solve, pt, ph))
         ours_t.append(t1)
         plain_t.append(t2)
         peer_t.append(t3)
@@ -230,24 +244,36 @@ def main(argv: Sequence[str] | None = None) -> None:
     table.add_row("median warm solve, plain", fmt(m_plain), fmt(m_peer), f"{m_plain / m_peer:.2f}x")
     table.add_row("  mean", fmt(a_plain), fmt(a_peer), f"{a_plain / a_peer:.2f}x")
     table.add_row("cost of least change (median)", fmt(m_ours - m_plain), "", f"{m_ours / m_plain:.2f}x plain")
+    return table
 
-    # --- whole processes ------------------------------------------------------------------------
+
+def _write_inputs(tmp: Path, puzzles: Puzzles, rules: ManipulationRules) -> Path:
+    """The puzzle files (all, the first half, one) and the peer's script and inputs in ``tmp``; the folder of all."""
+    n = len(puzzles)
+    folder = tmp / "many"
+    folder.mkdir()
+    for k, (t, h) in enumerate(puzzles):
+        (folder / f"p{k:03d}.toml").write_text(dumps(Puzzle("manipulation", rules, ManipulationPosition(t, h))))
+    half = tmp / "half"
+    half.mkdir()
+    for path in sorted(folder.iterdir())[: n // 2]:
+        (half / path.name).write_text(path.read_text())
+    one = tmp / "one.toml"
+    one.write_text((folder / "p001.toml").read_text())
+    (tmp / "peer.py").write_text(PEER_SCRIPT)
+    tiles = [peer_tiles(t, h) for t, h in puzzles]
+    (tmp / "many.json").write_text(json.dumps(tiles))
+    (tmp / "half.json").write_text(json.dumps(tiles[: n // 2]))
+    (tmp / "one.json").write_text(json.dumps([peer_tiles(*puzzles[1])]))
+    return folder
+
+
+def whole_processes(table: Table, puzzles: Puzzles, rules: ManipulationRules, quick: bool) -> None:
+    """Whole-process rows (cold, warm per puzzle, solving only, the command's other costs) added to ``table``."""
+    n = len(puzzles)
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp) / "many"
-        folder.mkdir()
-        for k, (t, h) in enumerate(puzzles):
-            (folder / f"p{k:03d}.toml").write_text(dumps(Puzzle("manipulation", rules, ManipulationPosition(t, h))))
-        half = Path(tmp) / "half"
-        half.mkdir()
-        for path in sorted(folder.iterdir())[: n // 2]:
-            (half / path.name).write_text(path.read_text())
-        one = Path(tmp) / "one.toml"
-        one.write_text((folder / "p001.toml").read_text())
-        (Path(tmp) / "peer.py").write_text(PEER_SCRIPT)
-        tiles = [peer_tiles(t, h) for t, h in puzzles]
-        (Path(tmp) / "many.json").write_text(json.dumps(tiles))
-        (Path(tmp) / "half.json").write_text(json.dumps(tiles[: n // 2]))
-        (Path(tmp) / "one.json").write_text(json.dumps([peer_tiles(*puzzles[1])]))
+        folder = _write_inputs(Path(tmp), puzzles, rules)
+        half, one = Path(tmp) / "half", Path(tmp) / "one.toml"
         ours_cmd = [sys.executable, "-m", "cli", "solve"]
         peer_cmd = [sys.executable, str(Path(tmp) / "peer.py")]
         times, done = process_times(
@@ -261,7 +287,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 [*peer_cmd, str(Path(tmp) / "half.json")],
                 [*peer_cmd, str(Path(tmp) / "many.json")],
             ],
-            2 if args.quick else 5,
+            2 if quick else 5,
         )
         cold_ours, half_ours, many_ours, half_json, many_json, cold_peer, half_peer, many_peer = times
         loop_peer = float(done[7].stderr.split()[-1])
@@ -287,38 +313,41 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     for label, seconds in pages:
         table.add_row(f"  {label}", fmt(seconds), "", "")
-    console.print(table)
 
-    # --- scaling ----------------------------------------------------------------------------------
-    seeds = range(3 if args.quick else 6)
 
-    def series(label: str, points: Sequence[tuple[str, ManipulationRules, int, int]]) -> None:
-        t = Table(title=f"Time against {label} (median of {len(seeds)} positions)")
-        for col in (label, "plain solve", "with least change", "proven optimal"):
-            t.add_column(col, justify="right")
-        for name, r, tc, hc in points:
-            plain, least, proven = [], [], 0
-            for s in seeds:
-                tab, hand = random_position(r, tc, hc, 7000 + s)
-                best_play(tab, hand, r, least_change=False, time_limit=10)
-                a, p = timed(lambda tab=tab, hand=hand, r=r: best_play(tab, hand, r, least_change=False, time_limit=10))
-                b, _ = timed(lambda tab=tab, hand=hand, r=r: best_play(tab, hand, r, time_limit=10))
-                plain.append(a)
-                least.append(b)
-                proven += p.status in ("optimal", "infeasible")
-            t.add_row(name, fmt(statistics.median(plain)), fmt(statistics.median(least)), f"{proven}/{len(seeds)}")
-        console.print(t)
+def series(label: str, points: Sequence[tuple[str, ManipulationRules, int, int]], seeds: range) -> None:
+    """Print one scaling table: plain and least-change solve times at each point (median over ``seeds``)."""
+    t = Table(title=f"Time against {label} (median of {len(seeds)} positions)")
+    for col in (label, "plain solve", "with least change", "proven optimal"):
+        t.add_column(col, justify="right")
+    for name, r, tc, hc in points:
+        plain, least, proven = [], [], 0
+        for s in seeds:
+            tab, hand = random_position(r, tc, hc, 7000 + s)
+            best_play(tab, hand, r, least_change=False, time_limit=10)
+            a, p = timed(partial(best_play, tab, hand, r, least_change=False, time_limit=10))
+            b, _ = timed(partial(best_play, tab, hand, r, time_limit=10))
+            plain.append(a)
+            least.append(b)
+            proven += p.status in ("optimal", "infeasible")
+        t.add_row(name, fmt(statistics.median(plain)), fmt(statistics.median(least)), f"{proven}/{len(seeds)}")
+    console.print(t)
 
-    series("table size", [(f"{tc} cards", rules, tc, 10) for tc in (20, 40, 80, 120)])
-    series("hand size", [(f"{hc} cards", rules, 40, hc) for hc in (5, 10, 15, 20)])
-    series("decks", [(f"{d} decks", ManipulationRules(decks=d), 25 * d, 10) for d in (1, 2, 3, 4)])
-    series("jokers", [(f"{j} jokers", ManipulationRules(jokers=j), 40, 10) for j in (0, 1, 2, 4, 6)])
 
-    # --- value objective against exhaustive search ----------------------------------------------
+def scaling(rules: ManipulationRules, seeds: range) -> None:
+    """The scaling tables: time against table size, hand size, decks and jokers."""
+    series("table size", [(f"{tc} cards", rules, tc, 10) for tc in (20, 40, 80, 120)], seeds)
+    series("hand size", [(f"{hc} cards", rules, 40, hc) for hc in (5, 10, 15, 20)], seeds)
+    series("decks", [(f"{d} decks", ManipulationRules(decks=d), 25 * d, 10) for d in (1, 2, 3, 4)], seeds)
+    series("jokers", [(f"{j} jokers", ManipulationRules(jokers=j), 40, 10) for j in (0, 1, 2, 4, 6)], seeds)
+
+
+def value_objective(positions: int) -> None:
+    """The value objective against exhaustive search on small random positions of every rule option."""
     from tests.oracles.manip_brute import best_by_brute_force
 
     agree = total = 0
-    for s in range(10 if args.quick else 30):
+    for s in range(positions):
         r = ManipulationRules(decks=1 + s % 2, ace=("low", "high", "both")[s % 3], jokers=s % 3 if s % 4 else 0)
         tab, hand = random_position(r, 9, 4, 9000 + s)
         best, _ = best_by_brute_force(tab, hand, r, "value")
@@ -330,15 +359,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     t.add_row(str(total), f"{agree}/{total}")
     console.print(t)
 
-    # --- the four-deck six-joker target ---------------------------------------------------------
+
+def four_decks(seeds: int) -> None:
+    """The four-deck six-joker target: in process for ``seeds`` positions, then one whole cold command."""
     r = ManipulationRules(decks=4, jokers=6)
     t = Table(title="Four decks, six jokers, 150+ table cards, hand 14 (target: proven optimum within 1 s)")
     for col in ("seed", "table cards", "plain solve", "status", "with least change", "least change"):
         t.add_column(col, justify="right")
-    for s in range(3 if args.quick else 6):
+    for s in range(seeds):
         tab, hand = random_position(r, 150, 14, s, table_jokers=3)
-        a, p = timed(lambda tab=tab, hand=hand: best_play(tab, hand, r, least_change=False, time_limit=10))
-        b, q = timed(lambda tab=tab, hand=hand: best_play(tab, hand, r, time_limit=10))
+        a, p = timed(partial(best_play, tab, hand, r, least_change=False, time_limit=10))
+        b, q = timed(partial(best_play, tab, hand, r, time_limit=10))
         t.add_row(str(s), str(sum(len(m) for m in tab)), fmt(a), p.status, fmt(b), q.least_change)
     console.print(t)
     with tempfile.TemporaryDirectory() as tmp:
@@ -346,9 +377,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         (Path(tmp) / "big.toml").write_text(dumps(Puzzle("manipulation", r, ManipulationPosition(tab, hand))))
         (whole,), _ = process_times([[sys.executable, "-m", "cli", "solve", str(Path(tmp) / "big.toml")]], 3)
     console.print(f"  whole command, cold process (imports included), seed 0, least change: {fmt(whole)}")
-
-    # --- the engine: self-play -------------------------------------------------------------------
-    engine(2 if args.quick else 6)
 
 
 def engine(games: int) -> None:

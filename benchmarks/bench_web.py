@@ -47,7 +47,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rich.console import Console
@@ -328,15 +328,8 @@ def load(port: int, puzzles: list[dict[str, Any]], clients: int, seconds: float,
 
 def heavy_clients(counts: list[int], seconds: float, console: Console) -> dict[str, Any]:
     """The fair-share run (see the module docstring); prints the table, returns the figures."""
-    import httpx
-
     from benchmarks.bench_web_fleet import _heavy
 
-    light_puzzle = {
-        "game": "manipulation",
-        "rules": {"preset": "norwegian"},
-        "position": {"table": ["3H 4H 5H 6H", "3C 4C 5C 6C"], "hand": "6S KD"},
-    }
     port = _free_port()
     proc = _start(port, 2)
     url = f"http://127.0.0.1:{port}"
@@ -349,37 +342,7 @@ def heavy_clients(counts: list[int], seconds: float, console: Console) -> dict[s
         heavy = _heavy(5000)  # each solved once: a repeat would be a worker's cache hit, not heavy work
         taken = itertools.count()
         for n, count in enumerate(counts):
-            deadline = time.monotonic() + seconds
-            codes: list[int] = []
-            lock = threading.Lock()
-
-            def one(address: str, deadline: float = deadline, codes: list[int] = codes, lock: Any = lock) -> None:
-                with httpx.Client(base_url=url, headers={"x-forwarded-for": address}, timeout=120) as c:
-                    while time.monotonic() < deadline:
-                        with lock:
-                            i = next(taken) % len(heavy)  # past the last, repeats (cache hits)
-                        r = c.post("/api/solve", json={"puzzle": heavy[i], "time_limit": 10})
-                        with lock:
-                            codes.append(r.status_code)
-                        if r.status_code == 429:
-                            time.sleep(min(2.0, float(r.headers.get("retry-after", "1"))))
-
-            threads = [threading.Thread(target=one, args=(f"10.{n}.{h}.1",)) for h in range(count) for _ in range(2)]
-            for t in threads:
-                t.start()
-            time.sleep(1.0)
-            light: list[float] = []
-            light_codes: list[int] = []
-            with httpx.Client(base_url=url, headers={"x-forwarded-for": f"10.200.{n}.1"}, timeout=120) as c:
-                while time.monotonic() < deadline:
-                    start = time.perf_counter()
-                    r = c.post("/api/solve", json={"puzzle": light_puzzle, "time_limit": 5})
-                    light_codes.append(r.status_code)
-                    if r.status_code == 200:
-                        light.append((time.perf_counter() - start) * 1000)
-                    time.sleep(0.05)
-            for t in threads:
-                t.join()
+            codes, light, light_codes = _heavy_round(url, heavy, taken, n, count, seconds)
             q = statistics.quantiles(light, n=20) if len(light) > 1 else [0.0] * 19
             p50 = statistics.median(light) if light else 0.0
             bad = sum(c >= 500 for c in codes + light_codes)
@@ -393,6 +356,77 @@ def heavy_clients(counts: list[int], seconds: float, console: Console) -> dict[s
         proc.wait(10)
     console.print(table)
     return figures
+
+
+LIGHT_PUZZLE = {
+    "game": "manipulation",
+    "rules": {"preset": "norwegian"},
+    "position": {"table": ["3H 4H 5H 6H", "3C 4C 5C 6C"], "hand": "6S KD"},
+}
+
+
+def _heavy_round(
+    url: str, heavy: list[dict[str, Any]], taken: Iterator[int], n: int, count: int, seconds: float
+) -> tuple[list[int], list[float], list[int]]:
+    """One count of the fair-share run: ``count`` heavy clients (two solves each in flight) beside the light one.
+
+    Returns the heavy clients' status codes, the light client's solve times (ms) and its status codes.
+    """
+    deadline = time.monotonic() + seconds
+    codes: list[int] = []
+    lock = threading.Lock()
+    threads = [
+        threading.Thread(target=_heavy_client, args=(url, f"10.{n}.{h}.1", heavy, taken, deadline, codes, lock))
+        for h in range(count)
+        for _ in range(2)
+    ]
+    for t in threads:
+        t.start()
+    time.sleep(1.0)
+    light, light_codes = _light_client(url, f"10.200.{n}.1", deadline)
+    for t in threads:
+        t.join()
+    return codes, light, light_codes
+
+
+def _heavy_client(
+    url: str,
+    address: str,
+    heavy: list[dict[str, Any]],
+    taken: Iterator[int],
+    deadline: float,
+    codes: list[int],
+    lock: threading.Lock,
+) -> None:
+    """Solve the next heavy position after another until ``deadline``, waiting as told on a 429."""
+    import httpx
+
+    with httpx.Client(base_url=url, headers={"x-forwarded-for": address}, timeout=120) as c:
+        while time.monotonic() < deadline:
+            with lock:
+                i = next(taken) % len(heavy)  # past the last, repeats (cache hits)
+            r = c.post("/api/solve", json={"puzzle": heavy[i], "time_limit": 10})
+            with lock:
+                codes.append(r.status_code)
+            if r.status_code == 429:
+                time.sleep(min(2.0, float(r.headers.get("retry-after", "1"))))
+
+
+def _light_client(url: str, address: str, deadline: float) -> tuple[list[float], list[int]]:
+    """Solve the light position one request after another until ``deadline``: the 200s' times (ms), every code."""
+    import httpx
+
+    light: list[float] = []
+    light_codes: list[int] = []
+    with httpx.Client(base_url=url, headers={"x-forwarded-for": address}, timeout=120) as c:
+        while time.monotonic() < deadline:
+            start = time.perf_counter()
+            r = c.post("/api/solve", json={"puzzle": LIGHT_PUZZLE, "time_limit": 5})
+            light_codes.append(r.status_code)
+            if r.status_code == 200:
+                light.append((time.perf_counter() - start) * 1000)
+            time.sleep(0.05)
+    return light, light_codes
 
 
 def main() -> None:

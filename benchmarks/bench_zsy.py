@@ -27,8 +27,9 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Console
 from rich.table import Table
@@ -73,7 +74,7 @@ def count_passes(games: int, seed: int) -> None:
     """The solver player against three greedy (seats rotate as in selfplay): its passes while holding 14 cards."""
     from solver.engine import new_game
     from solver.engine.players import make_players
-    from solver.zsy.game import ZPass, ZPlay
+    from solver.zsy.game import ZPass, ZPlay, ZsyGame
     from solver.zsy.players import solver_decision
 
     kinds = ["solver", "greedy", "greedy", "greedy"]
@@ -81,7 +82,7 @@ def count_passes(games: int, seed: int) -> None:
     for i in range(games):
         seats = kinds[i % 4 :] + kinds[: i % 4]
         me = seats.index("solver")
-        game = new_game("zsy", players=4, seed=seed + i)
+        game = cast(ZsyGame, new_game("zsy", players=4, seed=seed + i))
         players = make_players(seats, seed + i)
         played, hand_number = False, game.hand_number
         while not game.is_terminal():
@@ -106,7 +107,7 @@ def count_passes(games: int, seed: int) -> None:
 
 def main() -> None:
     """Run the rows and print the table."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--hands", type=int, default=40, help="random deals per fewest-plays row")
     parser.add_argument("--repeat", type=int, default=50, help="repeats per move-generation row")
     parser.add_argument("--seed", type=int, default=5)
@@ -122,30 +123,44 @@ def main() -> None:
     table = Table(title=f"Zheng Shang You ({platform.processor() or platform.machine()}, 1 process, times in ms)")
     for col in ("question", "case", "n", "result", "median", "worst", "target", "met", "peer", "peer median", "agree"):
         table.add_column(col, justify="left" if col in ("question", "case", "target", "peer") else "right")
+    move_rows(table, rules, args.repeat)
+    fewest_rows(table, rules, args.hands, args.seed)
+    console.print(table)
+    console.print(
+        "[dim]peers: brute force = classify+beats on every sub-multiset; CP-SAT = tests/oracles/zsy_cpsat.py[/]"
+    )
 
-    def row(question: str, case: str, times: list[float], result: str, target: float | None, **peer: Any) -> None:
-        med = statistics.median(times)
-        met = "" if target is None else ("yes" if med < target else "NO")
-        table.add_row(
-            question,
-            case,
-            str(len(times)),
-            result,
-            ms(med),
-            ms(max(times)),
-            "" if target is None else f"< {ms(target)}",
-            met,
-            peer.get("name", ""),
-            ms(peer["median"]) if "median" in peer else "",
-            peer.get("agree", ""),
-        )
 
+def row(
+    table: Table, question: str, case: str, times: list[float], result: str, target: float | None, **peer: Any
+) -> None:
+    """One row of the table: the median and worst of ``times`` against ``target``, and the peer's figures."""
+    med = statistics.median(times)
+    met = "" if target is None else ("yes" if med < target else "NO")
+    table.add_row(
+        question,
+        case,
+        str(len(times)),
+        result,
+        ms(med),
+        ms(max(times)),
+        "" if target is None else f"< {ms(target)}",
+        met,
+        peer.get("name", ""),
+        ms(peer["median"]) if "median" in peer else "",
+        peer.get("agree", ""),
+    )
+
+
+def move_rows(table: Table, rules: ZsyRules, repeat: int) -> None:
+    """The legal-replies rows (one per combination to beat) and the all-leads row, against brute force."""
     for text in REPLIES:
         target = Combo.parse(text, rules)
-        times, moves = timed(lambda t=target: legal_moves(HAND, t, rules), args.repeat)
-        ptimes, pmoves = timed(lambda t=target: brute_moves(HAND, t, rules), max(3, args.repeat // 10))
+        times, moves = timed(partial(legal_moves, HAND, target, rules), repeat)
+        ptimes, pmoves = timed(partial(brute_moves, HAND, target, rules), max(3, repeat // 10))
         agree = "yes" if set(moves) == set(pmoves) and len(moves) == len(pmoves) else "NO"
         row(
+            table,
             "legal replies",
             f"{target.describe()}",
             times,
@@ -155,10 +170,11 @@ def main() -> None:
             median=statistics.median(ptimes),
             agree=agree,
         )
-    times, leads = timed(lambda: legal_moves(HAND, None, rules), args.repeat)
+    times, leads = timed(lambda: legal_moves(HAND, None, rules), repeat)
     ptimes, pleads = timed(lambda: brute_moves(HAND, None, rules), 3)
     agree = "yes" if set(leads) == set(pleads) and len(leads) == len(pleads) else "NO"
     row(
+        table,
         "all leads",
         "14 cards, 2 jokers, two 2s",
         times,
@@ -169,22 +185,26 @@ def main() -> None:
         agree=agree,
     )
 
+
+def fewest_rows(table: Table, rules: ZsyRules, n_hands: int, seed: int) -> None:
+    """The fewest-plays rows (random 14- and 27-card deals), against the CP-SAT model."""
     deck = list(rules.deck)
     for size, target_s in ((14, 0.020), (27, None)):
-        rng = random.Random(args.seed + size)
-        hands = [Cards(rng.sample(deck, size)) for _ in range(args.hands)]
+        rng = random.Random(seed + size)
+        hands = [Cards(rng.sample(deck, size)) for _ in range(n_hands)]
         if size == 14:
             hands[0] = HAND
         times, ctimes, agree = [], [], True
         counts: list[int] = []
         for hand in hands:
-            t, split = timed(lambda h=hand: fewest_plays(h, rules), 1)
-            c, (count, status) = timed(lambda h=hand: fewest_plays_cpsat(h, rules), 1)
+            t, split = timed(partial(fewest_plays, hand, rules), 1)
+            c, (count, status) = timed(partial(fewest_plays_cpsat, hand, rules), 1)
             times += t
             ctimes += c
             counts.append(split.count)
             agree &= split.count == count and split.status == "optimal" and status == "optimal"
         row(
+            table,
             "fewest plays",
             f"random {size}-card deals",
             times,
@@ -194,10 +214,6 @@ def main() -> None:
             median=statistics.median(ctimes),
             agree="yes" if agree else "NO",
         )
-    console.print(table)
-    console.print(
-        "[dim]peers: brute force = classify+beats on every sub-multiset; CP-SAT = tests/oracles/zsy_cpsat.py[/]"
-    )
 
 
 if __name__ == "__main__":

@@ -37,15 +37,7 @@ SEATS = {("zsy", "teams6"): 6, ("manipulation", "norwegian"): 4}
 
 def main() -> None:
     """Run the soak and print the table; exit 1 if any game failed."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10_000, help="games per game and preset")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only", choices=sorted(GAMES), help="one game only")
-    parser.add_argument("--preset", help="one preset only (of the game given by --only)")
-    parser.add_argument("--contract-rounds", type=int, default=7, help="rounds per Contract Shanghai game")
-    parser.add_argument("--jokers", type=_span, help="Contract Shanghai: every preset with each joker count (0-6)")
-    args = parser.parse_args()
+    args = _parse_args()
     console = Console(stderr=True)
     table = Table(title=f"soak: {args.games} random games per row, every action and card checked")
     for col in ("game", "preset", "players", "games", "errors", "mean actions", "seconds", "games/s"):
@@ -63,54 +55,73 @@ def main() -> None:
                 console.print(f"{game} {preset}: rejected by the rules ({exc})")
                 table.add_row(game, preset, "-", "0", "0", "rejected", "-", "-")
                 continue
-            players = SEATS.get((game, preset), PLAYERS[game])
-            options = {
-                "contract": {"max_rounds": args.contract_rounds},
-                "manipulation": {"max_hands": 1},
-                "zsy": {"max_hands": 2},  # the second hand starts with the tribute
-            }[game]
-            start = time.perf_counter()
-            with Progress(
-                TextColumn(f"{game} {preset}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=console,
-                transient=True,
-            ) as bar:
-                task = bar.add_task("soak", total=args.games)
-                stats = selfplay(
-                    game,
-                    args.games,
-                    ["random"] * players,
-                    seed=args.seed,
-                    workers=args.workers,
-                    rules=rules,
-                    options=options,
-                    check=True,
-                    progress=lambda _r, task=task: bar.advance(task),  # type: ignore[misc]
-                )
-            wall = time.perf_counter() - start
-            failed += len(stats.errors)
-            for e in stats.errors[:3]:
-                console.print(f"[red]{game} {preset}:[/] {e}")
-            mean = stats.actions / max(1, stats.games - len(stats.errors))
-            console.print(
-                f"{game} {preset}: {stats.games} games, {len(stats.errors)} errors,"
-                f" {mean:.0f} actions a game, {wall:.1f} s"
-            )
-            table.add_row(
-                game,
-                preset,
-                str(players),
-                str(stats.games),
-                str(len(stats.errors)),
-                f"{mean:.0f}",
-                f"{wall:.1f}",
-                f"{stats.games / wall:.1f}",
-            )
+            failed += _soak_row(args, game, preset, rules, console, table)
     Console().print(table)
     raise SystemExit(1 if failed else 0)
+
+
+def _parse_args() -> argparse.Namespace:
+    """The command line of :func:`main`."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=10_000, help="games per game and preset")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", choices=sorted(GAMES), help="one game only")
+    parser.add_argument("--preset", help="one preset only (of the game given by --only)")
+    parser.add_argument("--contract-rounds", type=int, default=7, help="rounds per Contract Shanghai game")
+    parser.add_argument("--jokers", type=_span, help="Contract Shanghai: every preset with each joker count (0-6)")
+    return parser.parse_args()
+
+
+def _soak_row(
+    args: argparse.Namespace, game: str, preset: str, rules: dict[str, Any], console: Console, table: Table
+) -> int:
+    """Play one game and preset's soak (with a progress bar), add its row to ``table``; the number of errors."""
+    players = SEATS.get((game, preset), PLAYERS[game])
+    options = {
+        "contract": {"max_rounds": args.contract_rounds},
+        "manipulation": {"max_hands": 1},
+        "zsy": {"max_hands": 2},  # the second hand starts with the tribute
+    }[game]
+    start = time.perf_counter()
+    with Progress(
+        TextColumn(f"{game} {preset}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("soak", total=args.games)
+        stats = selfplay(
+            game,
+            args.games,
+            ["random"] * players,
+            seed=args.seed,
+            workers=args.workers,
+            rules=rules,
+            options=options,
+            check=True,
+            progress=lambda _r, task=task: bar.advance(task),  # type: ignore[misc]
+        )
+    wall = time.perf_counter() - start
+    for e in stats.errors[:3]:
+        console.print(f"[red]{game} {preset}:[/] {e}")
+    mean = stats.actions / max(1, stats.games - len(stats.errors))
+    console.print(
+        f"{game} {preset}: {stats.games} games, {len(stats.errors)} errors, {mean:.0f} actions a game, {wall:.1f} s"
+    )
+    table.add_row(
+        game,
+        preset,
+        str(players),
+        str(stats.games),
+        str(len(stats.errors)),
+        f"{mean:.0f}",
+        f"{wall:.1f}",
+        f"{stats.games / wall:.1f}",
+    )
+    return len(stats.errors)
 
 
 def _span(text: str) -> range:

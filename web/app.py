@@ -410,8 +410,54 @@ def _error_handlers(app: FastAPI) -> None:
     # --- the protocol's commands ---
 
 
+_GAME_COMMANDS: tuple[tuple[str, type[GameRequest], str], ...] = (
+    ("legal", PlayerRequest, "The legal actions (text forms) of the token's seat (none if not to move)."),
+    (
+        "apply",
+        ApplyRequest,
+        "Apply an action for the token's seat; the AI seats then move until a human seat is to move "
+        "(their moves in 'ai_moves'), and 'state' is the seat's view after them.",
+    ),
+    (
+        "observe",
+        PlayerRequest,
+        "What the token's seat sees, and the status; without a token, the public view (no hand).",
+    ),
+    ("ai_move", AiMoveRequest, "What an AI player would do for the token's seat (a hint; 'apply' is forbidden)."),
+    ("record", GameRequest, "The game record (replays exactly), once the game has ended."),
+    ("keep", GameRequest, "Keep this game (and its record) for a day instead of an hour idle."),
+    (
+        "close",
+        GameRequest,
+        "Forget a game (needs a seat's token; a finished game's record stays); with other human seats, "
+        "leave it instead.",
+    ),
+    (
+        "claim",
+        GameRequest,
+        "Open an invite: the seat's token is replaced by a fresh one, answered here (the link's token "
+        "no longer acts for the seat).",
+    ),
+    ("leave", LeaveRequest, "Hand the token's seat to an AI player; the other seats play on."),
+    (
+        "hand_over",
+        HandOverRequest,
+        "Hand another human seat to an AI player, once it has been to move for a while (absent).",
+    ),
+)
+"""The game commands of the protocol (name, request model, the endpoint's doc), in the API docs' order."""
+
+
 def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
     """The engine protocol's commands over HTTP (one engine behind both)."""
+    _stateless_routes(app, engine)
+    for cmd, model, doc in _GAME_COMMANDS:
+        _game_command(app, engine, cmd, model, doc)
+    _watch_routes(app, engine)
+
+
+def _stateless_routes(app: FastAPI, engine: WebEngine) -> None:
+    """``solve``, ``hint`` (of a game or a puzzle) and ``new_game``."""
 
     @app.post("/api/solve", tags=["protocol"])
     async def solve(body: SolveRequest, request: Request) -> dict[str, Any]:
@@ -444,51 +490,22 @@ def _protocol_routes(app: FastAPI, engine: WebEngine) -> None:
             raise EngineError("bad_value", str(exc)) from None
         return await engine.new_game({"cmd": "new_game", **fields}, seats, _client(request))
 
-    def game_command(cmd: str, model: type[GameRequest], doc: str) -> None:
-        async def endpoint(body: Any, request: Request) -> dict[str, Any]:
-            fields = _fields(body)
-            return await engine.game(fields.pop("game_id"), {"cmd": cmd, **fields}, _client(request))
 
-        endpoint.__annotations__ = {"body": model, "request": Request, "return": dict[str, Any]}
-        endpoint.__doc__ = doc
-        endpoint.__name__ = cmd
-        app.post(f"/api/{cmd}", tags=["protocol"], name=cmd)(endpoint)
+def _game_command(app: FastAPI, engine: WebEngine, cmd: str, model: type[GameRequest], doc: str) -> None:
+    """One game command's endpoint ``POST /api/<cmd>``: its body ``model``, its doc ``doc``."""
 
-    game_command("legal", PlayerRequest, "The legal actions (text forms) of the token's seat (none if not to move).")
-    game_command(
-        "apply",
-        ApplyRequest,
-        "Apply an action for the token's seat; the AI seats then move until a human seat is to move "
-        "(their moves in 'ai_moves'), and 'state' is the seat's view after them.",
-    )
-    game_command(
-        "observe",
-        PlayerRequest,
-        "What the token's seat sees, and the status; without a token, the public view (no hand).",
-    )
-    game_command(
-        "ai_move", AiMoveRequest, "What an AI player would do for the token's seat (a hint; 'apply' is forbidden)."
-    )
-    game_command("record", GameRequest, "The game record (replays exactly), once the game has ended.")
-    game_command("keep", GameRequest, "Keep this game (and its record) for a day instead of an hour idle.")
-    game_command(
-        "close",
-        GameRequest,
-        "Forget a game (needs a seat's token; a finished game's record stays); with other human seats, "
-        "leave it instead.",
-    )
-    game_command(
-        "claim",
-        GameRequest,
-        "Open an invite: the seat's token is replaced by a fresh one, answered here (the link's token "
-        "no longer acts for the seat).",
-    )
-    game_command("leave", LeaveRequest, "Hand the token's seat to an AI player; the other seats play on.")
-    game_command(
-        "hand_over",
-        HandOverRequest,
-        "Hand another human seat to an AI player, once it has been to move for a while (absent).",
-    )
+    async def endpoint(body: Any, request: Request) -> dict[str, Any]:
+        fields = _fields(body)
+        return await engine.game(fields.pop("game_id"), {"cmd": cmd, **fields}, _client(request))
+
+    endpoint.__annotations__ = {"body": model, "request": Request, "return": dict[str, Any]}
+    endpoint.__doc__ = doc
+    endpoint.__name__ = cmd
+    app.post(f"/api/{cmd}", tags=["protocol"], name=cmd)(endpoint)
+
+
+def _watch_routes(app: FastAPI, engine: WebEngine) -> None:
+    """Following games: ``moves`` (polling), ``games`` (a "your games" list), ``events`` (Server-Sent Events)."""
 
     @app.post("/api/moves", tags=["games"])
     async def moves(body: MovesRequest) -> dict[str, Any]:

@@ -158,6 +158,23 @@ class Guard:
             text = f"host {bad_host[:60]!r} is not served here (shanghai serve --allowed-host NAME adds one)"
             await error("invalid_request", text)(scope, receive, send_headers)
             return
+        read = await self._read_body(scope, receive)
+        if read is None:
+            return
+        body, too_large = read
+        if too_large:
+            response = error("too_large", f"the request body is over {self.max_body} bytes")
+            await response(scope, receive, send_headers)
+            return
+        if json_depth(body) > self.max_depth:
+            response = error("bad_value", f"the request nests deeper than {self.max_depth} levels")
+            await response(scope, receive, send_headers)
+            return
+        await self._forward(scope, receive, body, send_headers)
+
+    async def _read_body(self, scope: Scope, receive: Receive) -> tuple[bytes, bool] | None:
+        """The request body and whether it is over ``max_body`` (read no further once it is, nor at all
+        when ``content-length`` says so); None if the client disconnected."""
         body = b""
         more = True
         too_large = False
@@ -170,18 +187,14 @@ class Guard:
         while more and not too_large:
             message = await receive()
             if message["type"] == "http.disconnect":
-                return
+                return None
             body += message.get("body", b"")
             more = message.get("more_body", False)
             too_large = len(body) > self.max_body
-        if too_large:
-            response = error("too_large", f"the request body is over {self.max_body} bytes")
-            await response(scope, receive, send_headers)
-            return
-        if json_depth(body) > self.max_depth:
-            response = error("bad_value", f"the request nests deeper than {self.max_depth} levels")
-            await response(scope, receive, send_headers)
-            return
+        return body, too_large
+
+    async def _forward(self, scope: Scope, receive: Receive, body: bytes, send: Send) -> None:
+        """Run the app on the body already read; a crash before the response started is answered here."""
         sent = False
 
         async def replay() -> Message:
@@ -196,14 +209,14 @@ class Guard:
         async def send_tracked(message: Message) -> None:
             nonlocal started
             started = started or message["type"] == "http.response.start"
-            await send_headers(message)
+            await send(message)
 
         try:
             await self.app(scope, replay, send_tracked)
         except Exception as exc:  # answered here, the connection stays usable (never a reset)
             if started:
                 raise
-            await crashed(exc)(scope, receive, send_headers)
+            await crashed(exc)(scope, receive, send)
 
 
 class Head:

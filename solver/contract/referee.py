@@ -193,6 +193,38 @@ def _meld_change_ok(old: TableMeld, new: TableMeld, rules: ContractRules, player
     added = new_nat - old_nat
     old_w = [(i, c, r) for i, (c, r) in enumerate(zip(old.meld.cards, old.meld.roles)) if c in wilds]
     new_pairs = [(c, r) for c, r in zip(new.meld.cards, new.meld.roles) if c in wilds]
+    gone, choices = _wild_departures(old_w, new_pairs)
+    allowed = rules.wild_swap and (old.owner != player or rules.wild_swap_own)
+    if gone and not allowed:
+        raise MeldError(f"{where}: a wild left the meld, but {_why_no_swap(rules)}")
+    for combo in itertools.product(*choices):
+        out = {k for part in combo for k in part}
+        if out and not allowed:
+            continue
+        if not _written_roles_kept(old_w, out, new_pairs):
+            continue
+        if swap_possible(old.meld, [old_w[k][0] for k in out], added, rules, kind):
+            return
+    if gone:
+        raise MeldError(f"{where}: a wild left the meld without a natural card from hand taking its place")
+    if not allowed and fixed_here:
+        raise MeldError(
+            f"{where}: a wild inside a run stands for one card; moving it is a wild swap, and {_why_no_swap(rules)}"
+        )
+    raise MeldError(f"{where}: a wild's written role changed")
+
+
+_OldWild = tuple[int, Card, Card | None]  # a wild of the old meld: its index, the card, its written role
+
+
+def _wild_departures(
+    old_w: Sequence[_OldWild], new_pairs: Sequence[tuple[Card, Card | None]]
+) -> tuple[dict[Card, int], list[list[tuple[int, ...]]]]:
+    """How many wilds of each type left the meld, and per type every choice of which ones may have left.
+
+    At least ``gone`` wilds of a type left; more may have left and come back (or been replaced), so
+    each type's choices are its wilds' combinations of every size from that many up.
+    """
     new_count = Cards(c for c, _ in new_pairs)
     gone: dict[Card, int] = {}
     for _, c, _r in old_w:
@@ -202,40 +234,29 @@ def _meld_change_ok(old: TableMeld, new: TableMeld, rules: ContractRules, player
     by_type: dict[Card, list[int]] = {}
     for k, (_, c, _r) in enumerate(old_w):
         by_type.setdefault(c, []).append(k)
-    # at least ``gone`` wilds of a type left; more may have left and come back (or been replaced)
     choices = [
         [combo for n in range(gone.get(c, 0), len(ks) + 1) for combo in itertools.combinations(ks, n)]
         for c, ks in by_type.items()
     ]
-    allowed = rules.wild_swap and (old.owner != player or rules.wild_swap_own)
-    if gone and not allowed:
-        why = "wild swaps are off" if not rules.wild_swap else "wilds may not be swapped out of one's own melds"
-        raise MeldError(f"{where}: a wild left the meld, but {why}")
-    for combo in itertools.product(*choices):
-        out = {k for part in combo for k in part}
-        if out and not allowed:
-            continue
-        kept_written = [
-            (old_w[k][1], old_w[k][2]) for k in range(len(old_w)) if k not in out and old_w[k][2] is not None
-        ]
-        pairs = list(new_pairs)
-        fine = True
-        for pair in kept_written:
-            if pair in pairs:
-                pairs.remove(pair)
-            else:
-                fine = False
-                break
-        if not fine:
-            continue
-        if swap_possible(old.meld, [old_w[k][0] for k in out], added, rules, kind):
-            return
-    if gone:
-        raise MeldError(f"{where}: a wild left the meld without a natural card from hand taking its place")
-    if not allowed and fixed_here:
-        why = "wild swaps are off" if not rules.wild_swap else "wilds may not be swapped out of one's own melds"
-        raise MeldError(f"{where}: a wild inside a run stands for one card; moving it is a wild swap, and {why}")
-    raise MeldError(f"{where}: a wild's written role changed")
+    return gone, choices
+
+
+def _written_roles_kept(
+    old_w: Sequence[_OldWild], out: set[int], new_pairs: Sequence[tuple[Card, Card | None]]
+) -> bool:
+    """Is every staying wild (not in ``out``) with a written role still in the new meld with that role?"""
+    kept_written = [(old_w[k][1], old_w[k][2]) for k in range(len(old_w)) if k not in out and old_w[k][2] is not None]
+    pairs = list(new_pairs)
+    for pair in kept_written:
+        if pair not in pairs:
+            return False
+        pairs.remove(pair)
+    return True
+
+
+def _why_no_swap(rules: ContractRules) -> str:
+    """Why these rules allow no wild swap here."""
+    return "wild swaps are off" if not rules.wild_swap else "wilds may not be swapped out of one's own melds"
 
 
 def check_layoff(
