@@ -3,7 +3,7 @@
     python -m benchmarks.bench_laydown                  # 60 s, medium, seed 5
     python -m benchmarks.bench_laydown --seconds 10
 
-Each candidate position (``solver.generate.contract._laydown_position``; at
+Each candidate position (``solver.generate.contract_laydown._laydown_position``; at
 hard, ``_laydown_swap_position``) is
 counted once: not dealt (a meld's cards gone from the decks, or not legal),
 no lay-down, the naive order (the best lay-down alone, then the lay-off) as
@@ -19,7 +19,7 @@ import time
 from collections import Counter
 
 from solver.contract import after_lay_down, best_lay_down, plan_after_draw
-from solver.generate.contract import _laydown_position, _laydown_swap_position, unique_lay_down
+from solver.generate.contract_laydown import _laydown_position, _laydown_swap_position, unique_lay_down
 from solver.generate.difficulty import LEVELS, SOLVE_SECONDS
 from solver.rules import ContractRules
 

@@ -112,11 +112,11 @@ def _derive(seen: dict[str, list[Template]]) -> None:
     ``natural_best`` (the tests' entry) from ``natural_program``'s counts, ``combo_cost`` from
     ``price_combo`` (the same arguments), a Search's ``candidates`` and ``price_moved`` from its
     constructor's arguments."""
-    from solver.manipulation import natural
+    from solver.manipulation import natural_states
 
     for t in seen.get("manipulation.natural_program", [])[:20]:
         tc, bc, ace, budget, target = t.args
-        stages = natural._stages(tc, bc, ("low", "high", "both")[ace])
+        stages = natural_states._stages(tc, bc, ("low", "high", "both")[ace])
         seen.setdefault("manipulation.natural_best", []).append(
             Template("manipulation.natural_best", (stages, budget, target))
         )

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from solver.cards import Card, Cards
-from solver.contract.search import DistanceSearch, Path, StopWalk
+from solver.contract.search import DistanceSearch
 from solver.contract.shapes import Cand
+from solver.contract.walk import Path, StopWalk
 from solver.rules.contract import ContractRules, Requirement
 
 __all__ = ["discard_distances"]

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from solver import native
 from solver.cards import Cards
 from solver.errors import ShanghaiError
-from solver.manipulation.natural import NaturalPlay, _meld_of
+from solver.manipulation.natural import NaturalPlay
+from solver.manipulation.natural_melds import _meld_of
 from solver.melds import Meld
 from solver.ranks import N_NATURAL
 from solver.rules import ManipulationRules

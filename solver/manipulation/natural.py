@@ -24,19 +24,34 @@ and as the oracle of ``tests/native/test_manipulation.py``.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from operator import add, itemgetter, sub
-from typing import NamedTuple
+from operator import add, sub
 
-from solver.cards import ALL_CARDS, Cards
+from solver.cards import Cards
 from solver.errors import ShanghaiError
 from solver.manipulation.bound import playable_bound
+from solver.manipulation.natural_melds import _natural_melds, _old_first
+from solver.manipulation.natural_states import (
+    _CLOSED,
+    _GM,
+    _GS,
+    _LOW,
+    _RUNS,
+    _SETS,
+    _SKIP,
+    _SUIT_BITS,
+    _Back,
+    _entries,
+    _Entry,
+    _Option,
+    _OutOfBudget,
+    _Stage,
+    _stages,
+)
 from solver.melds import Meld
 from solver.native import core
-from solver.ranks import N_NATURAL, ace_high, position_range
+from solver.ranks import N_NATURAL
 from solver.rules import ManipulationRules
 
 __all__ = ["NaturalPlay", "natural_play", "DP_BUDGET", "DP_CARDS", "DP_CARDS_LEAST"]
@@ -58,52 +73,6 @@ and with the least-change solve's tails cut (two rounds of root cuts) the progra
 from 36 cards up (random positions of one and two decks, docs/decisions-manipulation.md, eighth
 round)."""
 
-RunCodes = tuple[int, ...]  # one suit's open runs, sorted: 1, 2 = that many cards so far, 3 = three or more
-
-
-class _Option(NamedTuple):
-    """One way a suit's copies at a position go: continuing runs, starting runs, into sets."""
-
-    used: int  # copies used
-    into_sets: int  # copies going into sets
-    codes: RunCodes  # the suit's open runs after
-    continued: int  # runs of three or more continued
-    started: int  # runs started
-
-
-# The program's state is one int (hashed and compared far faster than a tuple of tuples): each
-# suit's open runs as an index into _CODES (6 bits a suit), then the copies going into sets at this
-# position (their sum, 5 bits, and the most of one suit, 3 bits), then the copies each suit used at
-# the first ace column under ace=both (3 bits a suit). At most four decks: at most four open runs a
-# suit, sixteen set copies a position.
-_CODES: tuple[RunCodes, ...] = tuple(
-    sorted(
-        {tuple(sorted(c)) for n in range(5) for c in itertools.product((1, 2, 3), repeat=n)}, key=lambda c: (len(c), c)
-    )
-)
-_CODE_ID = {codes: i for i, codes in enumerate(_CODES)}  # () is 0: the empty state is the int 0
-_CLOSED = frozenset(i for i, codes in enumerate(_CODES) if all(r == 3 for r in codes))
-_SUIT_BITS = 6
-_RUNS = (1 << _SUIT_BITS) - 1
-_GS, _GM, _LOW = 24, 29, 32  # where the set sum, the set max and the first-column aces sit
-_SETS = 255 << _GS  # both set fields
-_Entry = tuple[int, int, int, _Option]  # (hand cards added, copies into sets, change of the state, option)
-
-
-class _Stage(NamedTuple):
-    """One suit at one rank position."""
-
-    suit: int
-    card: int  # card index
-    copies: int  # copies on the table and in the bound
-    table: int  # copies on the table (all must be used)
-    column: int  # 0, or the ace's first (1) or second (2) column under ace=both
-    later: int  # copies of the later suits at this position
-    hand: int  # hand copies counted here
-
-
-_stage = tuple.__new__  # builds a _Stage from a tuple without the Python-level constructor (52 a call)
-
 
 @dataclass(frozen=True, slots=True)
 class NaturalPlay:
@@ -122,107 +91,6 @@ class NaturalPlay:
     def cards(self) -> int:
         """How many hand cards the play adds."""
         return len(self.played)
-
-
-@cache
-def _suit_options(runs: RunCodes, avail: int, need: int, sets: bool) -> tuple[_Option, ...]:
-    """Ways one suit's copies at a position continue its open ``runs``, start runs or join sets.
-
-    Runs of one or two cards must continue; a run of three or more may stop.
-    At least ``need`` copies (the table's) are used, at most ``avail``.
-    Dominated options are left out: no run starts, and no copy is left
-    unused, while a run of three or more stops (continuing that run instead
-    is as good). The ace's first column under ``ace=both``, whose unused
-    copies may go to its other column, is always the first stage: no run is
-    open there.
-    """
-    must = sum(1 for r in runs if r < 3)
-    long = len(runs) - must
-    if must > avail:
-        return ()
-    grown = [r + 1 for r in runs if r < 3]
-    out: list[_Option] = []
-    for c3 in range(long + 1):
-        for new in range(avail - must - c3 + 1):
-            if new and c3 < long:
-                continue
-            codes = tuple(sorted([*grown, *([3] * c3), *([1] * new)]))
-            for g in range(avail - must - c3 - new + 1 if sets else 1):
-                used = must + c3 + new + g
-                if used >= need and (c3 == long or used == avail):
-                    out.append(_Option(used, g, codes, c3, new))
-    return tuple(out)
-
-
-def _stages(tc: Sequence[int], bc: Sequence[int], ace: str) -> list[_Stage]:
-    """The DP's stages in rank-position order (four suits a position), read from the end with fewer
-    table cards before the first hand card (runs read both ways): every arrangement of those cards
-    is a state the program carries to that card.
-
-    With ``ace=both`` the ace has two columns: 1 for the first one met (any
-    copies, recorded in the state; its hand copies are counted at the other
-    column) and 2 for the second (the rest; the table's copies must be used
-    by then).
-    """
-    cards, forward, backward = _layout(ace)
-    bcs = itemgetter(*cards)(bc)
-    positions = forward
-    for first, count in enumerate(bcs):
-        if count:
-            last = len(bcs) - 1 - next(k for k, count in enumerate(reversed(bcs)) if count)
-            tcs = itemgetter(*cards)(tc)
-            if sum(tcs[:first]) > sum(tcs[last + 1 :]):
-                positions = backward
-            break
-    out: list[_Stage] = []
-    for i0, i1, i2, i3, column in positions:
-        a0, a1, a2, a3 = tc[i0] + bc[i0], tc[i1] + bc[i1], tc[i2] + bc[i2], tc[i3] + bc[i3]
-        counted = column != 1
-        out.append(_stage(_Stage, (0, i0, a0, tc[i0], column, a1 + a2 + a3, bc[i0] if counted else 0)))
-        out.append(_stage(_Stage, (1, i1, a1, tc[i1], column, a2 + a3, bc[i1] if counted else 0)))
-        out.append(_stage(_Stage, (2, i2, a2, tc[i2], column, a3, bc[i2] if counted else 0)))
-        out.append(_stage(_Stage, (3, i3, a3, tc[i3], column, 0, bc[i3] if counted else 0)))
-    return out
-
-
-_RankPosition = tuple[int, int, int, int, int]  # the four suits' card indexes at a rank position, and its column
-
-
-@cache
-def _layout(ace: str) -> tuple[tuple[int, ...], tuple[_RankPosition, ...], tuple[_RankPosition, ...]]:
-    """The stages' cards in rank-position order, and the positions read forward and backward (each
-    with its ace column, see :func:`_stages`)."""
-    lo, hi = position_range(ace)
-    order = list(range(lo, hi + 1))
-    cards = tuple(13 * s + (0 if q == 14 else q - 1) for q in order for s in range(4))
-
-    def read(order: list[int]) -> tuple[_RankPosition, ...]:
-        out = []
-        for q in order:
-            base = 0 if q == 14 else q - 1
-            column = 0 if ace != "both" or q not in (1, 14) else (1 if q == order[0] else 2)
-            out.append((base, 13 + base, 26 + base, 39 + base, column))
-        return tuple(out)
-
-    return cards, read(order), read(order[::-1])
-
-
-_SKIP = _Option(0, 0, (), 0, 0)  # no copy here and no open run of the suit: nothing changes
-_Back = dict[int, tuple[int, _Option]]  # a layer's way back: state -> (previous state, option)
-
-
-class _OutOfBudget(Exception):
-    """The dynamic program ran out of its work budget."""
-
-
-@cache
-def _entries(runs: int, shift: int, avail: int, need: int, sets: bool, sub: int) -> tuple[_Entry, ...]:
-    """The options of :func:`_suit_options` for the suit at bit ``shift`` with open runs ``runs`` (an
-    index into ``_CODES``), each with the hand cards it adds beyond ``sub`` and its change of the state."""
-    out: list[_Entry] = []
-    for opt in _suit_options(_CODES[runs], avail, need, sets):
-        out.append((opt[0] - sub if opt[0] > sub else 0, opt[1], (_CODE_ID[opt[2]] - runs) << shift, opt))
-    return tuple(out)
 
 
 class _Program:
@@ -509,125 +377,3 @@ _NATIVE_TARGET = 1 << 20
 _NATIVE_COPIES = 4  # the most copies of a card the state holds (four decks)
 _BIG = 1 << 62  # budgets past this are "no limit" (the core counts work in 64 bits)
 _TARGET = 1 << 30  # targets past this are never reached either way
-
-
-def _natural_melds(stages: Sequence[_Stage], path: Sequence[_Option], ace: str) -> tuple[list[list[int]], list[int]]:
-    """Replay a path with the cards (by index): runs in rank order, sets in suit order; and the
-    copies of each natural card the melds hold."""
-    melds: list[list[int]] = []
-    used = [0] * N_NATURAL
-    open_runs: list[list[list[int]]] = [[], [], [], []]
-    to_sets: list[int] = []
-    copies = 0
-    for stage, option in zip(stages, path):
-        g, new, s = option[1], option[4], stage[0]
-        runs = open_runs[s]
-        if not g and not new and not runs and (s != 3 or not to_sets):
-            continue  # no card here and no run of the suit open: nothing changes
-        card = stage[1]
-        if runs:
-            c3 = option[3]
-            short = [r for r in runs if len(r) < 3]
-            long = [r for r in runs if len(r) >= 3]
-            melds.extend(_run_order(r, ace) for r in long[c3:])
-            going = short + long[:c3]
-            going.extend([] for _ in range(new))
-        else:
-            going = [[] for _ in range(new)]
-        for r in going:
-            r.append(card)
-        used[card] += len(going) + g
-        open_runs[s] = going
-        if g:
-            to_sets.extend([card] * g)
-            if g > copies:
-                copies = g
-        if s == 3 and to_sets:
-            # round robin over the copies in suit order: no set holds a suit twice, sizes 3-4
-            groups: list[list[int]] = [[] for _ in range(copies)]
-            for k, c in enumerate(sorted(to_sets)):
-                groups[k % copies].append(c)
-            melds.extend(groups)
-            to_sets, copies = [], 0
-    for runs in open_runs:
-        melds.extend(_run_order(r, ace) for r in runs)
-    return melds, used
-
-
-def _run_order(cards: list[int], ace: str) -> list[int]:
-    """A run's card indexes in rank order, whichever way the program read it (the ace at the end
-    :func:`solver.ranks.ace_high` gives it)."""
-    if ace == "low" or (cards[0] % 13 and cards[-1] % 13):  # no ace, or the ace read low: rank order
-        return cards if cards[0] < cards[-1] else cards[::-1]
-    high = ace_high(ace, [c % 13 + 1 for c in cards])
-    return sorted(cards, key=lambda c: 14 if c % 13 == 0 and high else c % 13 + 1)
-
-
-def _old_first(old: tuple[Meld, ...], melds: Sequence[list[int]]) -> tuple[Meld, ...]:
-    """The new table in a stable order: the old melds rebuilt unchanged first (as they were
-    printed, in old order), then the others by the first old meld their cards come from (those
-    with more of its cards first). ``melds`` are card indexes."""
-    keys, home = _old_table(old)
-    waiting: dict[tuple[int, ...], list[int]] = {}
-    for j, m in enumerate(melds):
-        waiting.setdefault(tuple(sorted(m)), []).append(j)
-    first: list[Meld] = []
-    taken: set[int] = set()
-    for key, meld in zip(keys, old):
-        js = waiting.get(key)
-        if js:
-            taken.add(js.pop(0))
-            first.append(meld)
-    n = len(old)
-    get = home.get
-
-    def order(m: list[int]) -> tuple[int, int, list[int]]:
-        homes = [get(i, n) for i in m]
-        low = min(homes)
-        return low, -homes.count(low), m
-
-    rest = sorted((m for j, m in enumerate(melds) if j not in taken), key=order)
-    return (*first, *map(_meld_of, rest))
-
-
-_MELDS: dict[tuple[int, ...], Meld] = {}
-_MELDS_SIZE = 1 << 14  # entries before the memo starts afresh
-
-
-def _meld_of(indexes: list[int]) -> Meld:
-    """The meld of these card indexes, in this order: one shared (immutable) object per order of
-    cards, so the memos keyed by the meld object (:func:`solver.manipulation.simple.additions`,
-    :func:`_old_table`) serve it on later turns."""
-    key = tuple(indexes)
-    meld = _MELDS.get(key)
-    if meld is None:
-        if len(_MELDS) >= _MELDS_SIZE:
-            _MELDS.clear()
-        meld = _MELDS[key] = Meld(tuple([ALL_CARDS[i] for i in key]))
-    return meld
-
-
-_MELD_KEYS: dict[int, tuple[Meld, tuple[int, ...], tuple[int, ...]]] = {}  # by id(meld); holds the meld
-_MELD_KEYS_SIZE = 1 << 14  # entries before the memo starts afresh
-
-
-def _old_table(old: tuple[Meld, ...]) -> tuple[list[tuple[int, ...]], dict[int, int]]:
-    """What :func:`_old_first` needs of the old table: each meld's sorted card indexes and, by card
-    index, the first old meld holding it. A meld's indexes are remembered by the meld object (a
-    table's melds stand turn after turn; the entry holds the meld)."""
-    keys: list[tuple[int, ...]] = []
-    cards: list[tuple[int, ...]] = []
-    home: dict[int, int] = {}  # card index -> the first old meld holding it
-    memo = _MELD_KEYS
-    for meld in old:
-        found = memo.get(id(meld))
-        if found is None or found[0] is not meld:
-            indexes = tuple([c.index for c in meld.cards])
-            if len(memo) >= _MELD_KEYS_SIZE:
-                memo.clear()
-            found = memo[id(meld)] = (meld, indexes, tuple(sorted(indexes)))
-        cards.append(found[1])
-        keys.append(found[2])
-    for k in range(len(old) - 1, -1, -1):  # backwards: the first meld holding a card has the last word
-        home.update(zip(cards[k], itertools.repeat(k)))
-    return keys, home

@@ -45,20 +45,18 @@ from operator import add, sub
 from solver.cards import Cards
 from solver.errors import ShanghaiError
 from solver.manipulation.bound import playable_bound
-from solver.manipulation.natural import (
+from solver.manipulation.natural import NaturalPlay, _Program
+from solver.manipulation.natural_melds import _natural_melds, _old_first
+from solver.manipulation.natural_states import (
     _GM,
     _GS,
     _RUNS,
     _SETS,
     _SKIP,
     _SUIT_BITS,
-    NaturalPlay,
     _Back,
     _entries,
-    _natural_melds,
-    _old_first,
     _OutOfBudget,
-    _Program,
     _Stage,
     _stages,
 )

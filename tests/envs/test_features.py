@@ -216,6 +216,7 @@ def test_a_pick_rewrites_only_the_selection(game_name: str, monkeypatch: pytest.
     # a view of the same game at the same history length (a card picked since) brings only the
     # selection up to date: the game's parts are not compared again, and the view stays exact
     import solver.envs.features as module
+    import solver.envs.features_writers as writers
 
     options: dict[str, Any] = {"max_rounds": 1} if game_name == "contract" else {"max_hands": 1}
     for seed in range(20):  # the first position of seeded games where a card may be picked
@@ -242,7 +243,7 @@ def test_a_pick_rewrites_only_the_selection(game_name: str, monkeypatch: pytest.
     monkeypatch.setitem(
         module._GAMES, game_name, (counted("public", public), counted("private", private), regions, selection)
     )
-    monkeypatch.setattr(module, "_common", counted("common", module._common))
+    monkeypatch.setattr(writers, "_common", counted("common", writers._common))
     pick = next(i for i in turn.legal() if turn.codec.name(i).startswith("select"))
     turn.apply(pick)
     assert turn.picks and len(game.history) == len(turn.game.history)

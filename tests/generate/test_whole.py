@@ -74,7 +74,7 @@ def test_generated_whole_puzzles_are_unique_by_brute_force(level: str) -> None:
 
 def test_whole_discards_agree_with_the_brute_force_on_random_hands() -> None:
     # dealt as the generator deals, then one card changed now and then: hands with no discard, one, or several
-    from solver.generate.contract import _whole_hand
+    from solver.generate.contract_whole import _whole_hand
 
     rules = ContractRules()
     rng = random.Random(11)

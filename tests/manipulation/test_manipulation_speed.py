@@ -3,7 +3,7 @@
 Each hot function that was restructured for speed is compared with its
 former body, kept here as the oracle, on positions of random games (1-4
 decks, every ace option, jokers) and on drawn counts: ``playable_bound``
-(the per-card capacities inlined) and ``natural._old_first`` (the old
+(the per-card capacities inlined) and ``natural_melds._old_first`` (the old
 table's keys remembered per table). ``greedy_play`` has its own oracle in
 ``test_manipulation_canplay.py``; the whole engine's random games are pinned
 action by action in ``tests/native/test_manipulation.py``.
@@ -19,6 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import solver.manipulation.natural as natural
+import solver.manipulation.natural_melds as natural_melds
+import solver.manipulation.natural_states as natural_states
 from solver.cards import ALL_CARDS, Cards
 from solver.engine.players import RandomPlayer
 from solver.manipulation.bound import _capacity, _counts_with_none, _joker_partner, playable_bound
@@ -46,7 +48,7 @@ def former_playable_bound(table: Cards, hand: Cards, rules: ManipulationRules) -
 
 
 def former_old_first(old: Sequence[Meld], melds: Sequence[list[int]]) -> tuple[Meld, ...]:
-    """``natural._old_first`` as it was: the old table's keys worked out on every call."""
+    """``natural_melds._old_first`` as it was: the old table's keys worked out on every call."""
     waiting: dict[tuple[int, ...], list[int]] = {}
     for j, m in enumerate(melds):
         waiting.setdefault(tuple(sorted(m)), []).append(j)
@@ -143,25 +145,25 @@ def test_old_first_is_the_former_order(seed: int, moves: int, preset: str) -> No
                 continue
             try:
                 found = natural._program(table.counts, bound.counts, rules.ace, natural.DP_BUDGET, 1)
-            except natural._OutOfBudget:
+            except natural_states._OutOfBudget:
                 continue
             if found is None:
                 continue
             melds = [list(m) for m in found[0]]
             rng.shuffle(melds)  # any order the program might give
-            new = natural._old_first(old, [list(m) for m in melds])
+            new = natural_melds._old_first(old, [list(m) for m in melds])
             former = former_old_first(old, melds)
             assert new == former
             assert all(a is b for a, b in zip(new, former) if any(b is m for m in old))
 
 
 def test_a_meld_of_the_same_cards_is_one_shared_meld() -> None:
-    """``natural._meld_of``: the meld of those cards in that order (equal to a new one), the very
+    """``natural_melds._meld_of``: the meld of those cards in that order (equal to a new one), the very
     same object on a second call, another for another order."""
-    first = natural._meld_of([3, 4, 5])
+    first = natural_melds._meld_of([3, 4, 5])
     assert first == Meld(tuple(ALL_CARDS[i] for i in (3, 4, 5)))
-    assert natural._meld_of([3, 4, 5]) is first
-    assert natural._meld_of([5, 4, 3]) == Meld(tuple(ALL_CARDS[i] for i in (5, 4, 3)))
+    assert natural_melds._meld_of([3, 4, 5]) is first
+    assert natural_melds._meld_of([5, 4, 3]) == Meld(tuple(ALL_CARDS[i] for i in (5, 4, 3)))
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import solver.manipulation.natural as natural
+import solver.manipulation.natural_states as natural_states
 import solver.manipulation.play as play
 from solver import native
 from solver.cards import Cards
@@ -72,7 +73,7 @@ def program(tc: Counts, bc: Counts, ace: str, budget: int, target: int) -> Outco
     """``natural._program`` (stages, program, melds) on whichever path is active, its give-up a value."""
     try:
         return "found", natural._program(tc, bc, ace, budget, target)
-    except natural._OutOfBudget:
+    except natural_states._OutOfBudget:
         return "out of budget", None
 
 
@@ -85,7 +86,7 @@ def both_paths(tc: Counts, bc: Counts, ace: str, budget: int, target: int) -> tu
 def packed(option: Any) -> int:
     """A Python option packed as the core packs it (natural_best's path)."""
     used, g, codes, c3, started = option
-    return int(used | g << 3 | natural._CODE_ID[codes] << 6 | c3 << 12 | started << 15)
+    return int(used | g << 3 | natural_states._CODE_ID[codes] << 6 | c3 << 12 | started << 15)
 
 
 @settings(max_examples=1_000, deadline=None, suppress_health_check=list(HealthCheck))
@@ -120,7 +121,7 @@ def pure_work(stages: list[Any], budget: int, target: int) -> tuple[Any, int]:
     program = natural._Program(stages, budget)
     try:
         return program.best(target), program.work
-    except natural._OutOfBudget:
+    except natural_states._OutOfBudget:
         return "out of budget", program.work
 
 
@@ -140,7 +141,7 @@ def test_the_work_and_the_budget_are_the_same(
     limit (a budget of that count it finishes, one less it gives up, as the Python does); the
     program alone (natural_best) returns the same path, option by option."""
     tc, bc = draw_counts(seed, decks, ace, melds, hand_cards)
-    stages = natural._stages(tc, bc, ace)
+    stages = natural_states._stages(tc, bc, ace)
     answer, work = pure_work(stages, 1 << 40, target)
     status, value, path, steps = manipulation_core.natural_best(stages, 1 << 40, target)
     assert steps == work and manipulation_core.natural_program(tc, bc, ACES.index(ace), 1 << 40, target)[3] == work
@@ -256,7 +257,7 @@ def test_bad_input_is_a_typed_error(manipulation_core: ModuleType) -> None:
     """The core checks what crosses again: a bad input is a ValueError there (a ShanghaiError through
     ``natural._program``), never a crash."""
     empty, one = [0] * N_NATURAL, [1] + [0] * (N_NATURAL - 1)
-    good = natural._stages(empty, one, "low")
+    good = natural_states._stages(empty, one, "low")
     assert manipulation_core.natural_best(good, 100, 1)[0] == 0
     assert manipulation_core.natural_program(empty, one, 0, 100, 1)[0] == 0
     bad_stages = [
