@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from solver.cards import ALL_CARDS, Card, Cards
 from solver.engine.search import floor_sub
+from solver.envs import openspiel_exact as exact
 from solver.envs.openspiel_deal import follow_gains, hidden_slots, install
 
 if TYPE_CHECKING:
@@ -45,6 +47,7 @@ __all__ = ["CHAIN_TRIES", "TRIES", "Judge", "fits", "replay", "resample"]
 
 TRIES = 20
 CHAIN_TRIES = 200
+COUNTS: Counter[str] = Counter()  # resamples drawn exactly / by the chain (what the measuring command prints)
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
 SEED = 4  # the seed's chance steps (solver.envs.openspiel.SEED_BYTES)
 
@@ -63,6 +66,11 @@ def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiS
     if judge is None:
         judges.clear()  # (the state moved on)
         judge = judges[player, len(state.log)] = Judge(state, player)
+    if judge.manipulation and not judge.stocks:  # the exact sampler (openspiel_exact)
+        drawn = _exact(groups, outcome, judge, rng)
+        new = _fitting(state, player, drawn, seen) if drawn is not None else None
+        COUNTS["exact" if new is not None else "chain"] += 1
+        return new if new is not None else _chain(state, player, groups, outcome, seen, rng, judge)
     for _ in range(TRIES):
         new_outcomes: dict[int, int] = {}
         for group in groups:
@@ -74,6 +82,18 @@ def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiS
             if new is not None:
                 return new
     return _chain(state, player, groups, outcome, seen, rng, judge)
+
+
+def _exact(groups: list[list[int]], outcome: dict[int, int], judge: Judge, rng: random.Random) -> dict[int, int] | None:
+    """Each group's cards dealt anew by :func:`solver.envs.openspiel_exact.sample` (the judge's checks),
+    or None when a group's draw ran past its budget."""
+    drawn: dict[int, int] = {}
+    for group in groups:
+        got = exact.sample(group, [outcome[k] for k in group], judge.slots, judge, rng, judge.forbidden)
+        if got is None:
+            return None
+        drawn.update(got)
+    return drawn
 
 
 def fits(state: ShanghaiState, player: int, outcomes: dict[int, int]) -> bool:
@@ -125,6 +145,7 @@ class Judge:
         self.slots: list[set[int]] = []  # per check, the slots its hands hold
         if not self.stocks and not self.contract:
             self._follow()
+        self.forbidden = exact.forbidden(self.checks) if self.manipulation else []
 
     def _follow(self) -> None:
         """Keep the checks along the true deal (class docstring)."""
@@ -159,6 +180,8 @@ class Judge:
         """True if the legality of ``action`` (another player's) may depend on hidden cards."""
         if self.manipulation and type(action).__name__ == "MPlay":
             return bool(game.rules.must_play == "more_than_one")
+        if self.manipulation:  # a draw or pass: under must_play never its legality asks no hand
+            return bool(game.rules.must_play != "never")
         return True
 
     def __call__(self, outcomes: dict[int, int], changed: tuple[int, ...] = ()) -> bool:
@@ -348,6 +371,8 @@ def _measure(names: list[str], states: int = 40) -> None:  # pragma: no cover - 
 
     import pyspiel
 
+    from solver.envs.openspiel_resample import COUNTS as counts  # (the module the games call, not __main__)
+
     for name in names:
         game = pyspiel.load_game(name)
         rng = random.Random(1)
@@ -377,8 +402,10 @@ def _measure(names: list[str], states: int = 40) -> None:  # pragma: no cover - 
         p95 = times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)]
         print(
             f"| `{name}` | {len(times)} ({later} in a later hand), {min(depths)}-{max(depths)} steps | {anew} "
-            f"| {statistics.median(times) * 1000:.0f} ms | {p95 * 1000:.0f} ms | {times[-1] * 1000:.0f} ms |"
+            f"| {statistics.median(times) * 1000:.0f} ms | {p95 * 1000:.0f} ms | {times[-1] * 1000:.0f} ms "
+            f"| {counts['exact']} / {counts['chain']} |"
         )
+        counts.clear()
 
 
 if __name__ == "__main__":  # pragma: no cover
