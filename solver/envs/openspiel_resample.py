@@ -146,6 +146,8 @@ class Judge:
         if not self.stocks and not self.contract:
             self._follow()
         self.forbidden = exact.forbidden(self.checks) if self.manipulation else []
+        self.order = list(range(len(self.checks)))  # the order the checks are asked in
+        self.verdicts: dict[tuple[Any, ...], bool] = {}  # (check, the movers' hands): the verdict
 
     def _follow(self) -> None:
         """Keep the checks along the true deal (class docstring)."""
@@ -194,19 +196,33 @@ class Judge:
             return True  # (class docstring)
         if self.stocks:
             return self._replayed(outcomes)
-        for n, (game, action, cards) in enumerate(self.checks):
+        for n in self.order:  # the check that failed last is asked first (every check must pass)
             if changed and not any(k in self.slots[n] for k in changed):
                 continue
-            for q, held in cards.items():
-                game.hands[q] = Cards(c if k is None or k not in outcomes else ALL_CARDS[outcomes[k]] for k, c in held)
-            game._legal_key = -1  # the listing cache is per position, and the hands changed
-            if self.manipulation and type(action).__name__ == "MPlay":
-                played = len(Cards(c for m in action.table for c in m.cards) - game._table_cards())
-                if played < game.required():
-                    return False
-            elif not game.is_legal(action):
+            game, action, cards = self.checks[n]
+            hands = {
+                q: [c if k is None or k not in outcomes else ALL_CARDS[outcomes[k]] for k, c in held]
+                for q, held in cards.items()
+            }
+            key = (n, *(tuple(sorted(c.index for c in h)) for h in hands.values()))
+            verdict = self.verdicts.get(key)
+            if verdict is None:
+                verdict = self.verdicts[key] = self._asked(game, action, hands)
+            if not verdict:
+                self.order.remove(n)
+                self.order.insert(0, n)
                 return False
         return True
+
+    def _asked(self, game: Any, action: Any, hands: dict[int, list[Card]]) -> bool:
+        """Whether ``action`` is legal in the check's ``game`` with the movers' ``hands``."""
+        for q, hand in hands.items():
+            game.hands[q] = Cards(hand)
+        game._legal_key = -1  # the listing cache is per position, and the hands changed
+        if self.manipulation and type(action).__name__ == "MPlay":
+            played = len(Cards(c for m in action.table for c in m.cards) - game._table_cards())
+            return bool(played >= game.required())
+        return bool(game.is_legal(action))
 
     def _replayed(self, outcomes: dict[int, int]) -> bool:
         """The deal's engine actions replayed on the engine game with ``outcomes``: the other players'
