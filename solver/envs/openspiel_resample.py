@@ -352,11 +352,14 @@ def _replay_from(
             continue
         group.append(action)
         if e < len(completed) and k + 1 == completed[e]:
-            if p == player:
-                _apply(new, group)
-            else:
-                assert new.turn is not None
-                _apply(new, new.turn.codec.encode(new.turn.game, history[e]))
+            assert new.turn is not None
+            path = group if p == player else new.turn.codec.encode(new.turn.game, history[e])
+            _apply(new, path[:-1])
+            new.known = history[e]  # the last step completes it: carried out as taken (no solver asked)
+            try:
+                new.apply_action(int(path[-1]))
+            finally:
+                new.known = None
             group, e = [], e + 1
     if group and log[-1][0] == player:  # the player's selection in progress (another's is dropped)
         _apply(new, group)
