@@ -287,7 +287,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         self.trusted = False  # True while a resample replays steps known to be legal (no masks)
         self.known: Any = None  # while trusted, the engine action the next step completes (no solver asked)
         self.records = _Fresh()  # per (player, private): the record entries read so far, and their texts
-        self.judges = _Fresh()  # a resample's judges, by (player, log length): reused by later resamples
+        self.judges = _Fresh()  # a resample's judges and hidden slots, by player, at one log length: reused
         self.deal_start = _Kept(None)  # (log length, a clone of this state) when the current deal began
 
     def current_player(self) -> int:

@@ -56,16 +56,20 @@ def resample(state: ShanghaiState, player: int, rng: random.Random) -> ShanghaiS
     """A state ``player`` cannot tell from ``state``, its unseen cards dealt anew (module docstring)."""
     if state.turn is None or state.deal is not None or state.reshuffle is not None or state.start.value is None:
         return state.clone()  # type: ignore[no-any-return]
-    groups = [g for g in _hidden(state, player) if len(g) >= 2]
+    judges = state.judges.value  # (one state asked again, as a search asks once a simulation)
+    if judges.get("at") != len(state.log):
+        judges.clear()  # (the state moved on)
+        judges["at"] = len(state.log)
+    groups = judges.get(("groups", player))
+    if groups is None:
+        groups = judges["groups", player] = [g for g in _hidden(state, player) if len(g) >= 2]
     if not groups:
         return state.clone()  # type: ignore[no-any-return]
     seen = state.information_state_string(player)
     outcome = {k: a for k, (_, a) in enumerate(state.log)}
-    judges = state.judges.value  # (one state asked again, as a search asks once a simulation)
-    judge = judges.get((player, len(state.log)))
+    judge = judges.get(player)
     if judge is None:
-        judges.clear()  # (the state moved on)
-        judge = judges[player, len(state.log)] = Judge(state, player)
+        judge = judges[player] = Judge(state, player)
     if judge.manipulation and not judge.stocks:  # the exact sampler (openspiel_exact)
         drawn = _exact(groups, outcome, judge, rng)
         new = _fitting(state, player, drawn, seen) if drawn is not None else None
