@@ -184,13 +184,25 @@ def _block(
         taken: dict[int, int] = {}
         used: set[int] = set()
         for k, labels in allowed:
-            left = [i for i in labels if i not in used]
-            if not left:
+            pick = _pick(labels, used, rng)
+            if pick is None:
                 return None  # (cannot happen: the true deal keeps to the lists)
-            taken[k] = rng.choice(left)
-            used.add(taken[k])
+            taken[k] = pick
+            used.add(pick)
         deal = dict(truth)
         deal.update((k, cards[i]) for k, i in taken.items())
         if fits(deal, block):
             return [taken[k] for k in block]
     return None
+
+
+def _pick(labels: list[int], used: set[int], rng: random.Random) -> int | None:
+    """A label of ``labels`` not in ``used``, uniformly (a label drawn again while it is used: the
+    first one free is uniform among the free ones; the free ones listed when most are used)."""
+    if 2 * len(used) < len(labels):
+        while True:
+            pick = labels[rng.randrange(len(labels))]
+            if pick not in used:
+                return pick
+    left = [i for i in labels if i not in used]
+    return rng.choice(left) if left else None
