@@ -5,7 +5,8 @@ Run from the repository root (the ``openspiel`` extra)::
     python -m benchmarks.resample_times "python_shanghai_zsy(hands=2)" "python_shanghai_contract(turn_limit=60)"
 
 Per game: how often a resample dealt cards anew, and its median, 95th
-percentile and slowest times over random positions of every depth
+percentile and slowest times over random positions of every depth, and how
+many resamples the exact sampler drew and how many the chain
 (:mod:`solver.envs.openspiel_resample`).
 """
 
@@ -25,6 +26,8 @@ def measure(names: list[str], states: int = 40) -> None:
     import time
 
     import pyspiel
+
+    from solver.envs.openspiel_resample import COUNTS as counts  # resamples drawn exactly / by the chain
 
     for name in names:
         game = pyspiel.load_game(name)
@@ -55,8 +58,10 @@ def measure(names: list[str], states: int = 40) -> None:
         p95 = times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)]
         print(
             f"| `{name}` | {len(times)} ({later} in a later hand), {min(depths)}-{max(depths)} steps | {anew} "
-            f"| {statistics.median(times) * 1000:.0f} ms | {p95 * 1000:.0f} ms | {times[-1] * 1000:.0f} ms |"
+            f"| {statistics.median(times) * 1000:.0f} ms | {p95 * 1000:.0f} ms | {times[-1] * 1000:.0f} ms "
+            f"| {counts['exact']} / {counts['chain']} |"
         )
+        counts.clear()
 
 
 if __name__ == "__main__":

@@ -323,10 +323,9 @@ class ManipulationCodec(Codec):
             from solver.manipulation.game import MPlay
 
             return MPlay(turn.game.current_player(), turn.built)
-        if index == self.DRAW:
-            return self._position(turn).draw
-        if index == self.PASS:
-            return self._position(turn).pass_
+        if index in (self.DRAW, self.PASS):  # the engine's listed draw or pass is this value: no listing
+            m_draw, m_pass, _ = _manipulation_kinds()
+            return (m_draw if index == self.DRAW else m_pass)(turn.game.current_player())
         if index >= self.ALT:
             return self._position(turn).listed[turn.selection][index - self.ALT + 1]
         return self._play(turn)

@@ -285,8 +285,9 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         self.record: list[tuple[int, str]] = _Items()  # what the players observed: (PUBLIC or the one player, text)
         self.turn_start = 0  # the log index of the first step of the engine action in progress
         self.trusted = False  # True while a resample replays steps known to be legal (no masks)
+        self.known: Any = None  # while trusted, the engine action the next step completes (no solver asked)
         self.records = _Fresh()  # per (player, private): the record entries read so far, and their texts
-        self.judges = _Fresh()  # a resample's judges, by (player, log length): reused by later resamples
+        self.judges = _Fresh()  # a resample's judges and hidden slots, by player, at one log length: reused
         self.deal_start = _Kept(None)  # (log length, a clone of this state) when the current deal began
 
     def current_player(self) -> int:
@@ -332,7 +333,7 @@ class ShanghaiState(pyspiel.State):  # type: ignore[misc]
         game = self.turn.game
         deal_number = game._epoch()
         hands = list(game.hands)
-        done = self.turn.apply(action, check=not self.trusted)
+        done = self.turn.apply(action, check=not self.trusted, done=self.known if self.trusted else None)
         if done is not None:
             self.completed.append(step)
             self.turn_start = len(self.log)

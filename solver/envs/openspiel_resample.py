@@ -31,10 +31,12 @@ hidden cards come back only when no swap fits the history.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any, Protocol, Self, TypeVar
 
 from solver.cards import ALL_CARDS, Card, Cards
 from solver.engine.search import floor_sub
+from solver.envs import openspiel_exact as exact
 from solver.envs.openspiel_deal import Deal, follow_gains, hidden_slots, install
 from solver.envs.turn import Turn
 
@@ -69,6 +71,7 @@ S = TypeVar("S", bound=ResampleState)
 
 TRIES = 20
 CHAIN_TRIES = 200
+COUNTS: Counter[str] = Counter()  # resamples drawn exactly / by the chain (what the measuring command prints)
 CHANCE = -1  # pyspiel.PlayerId.CHANCE
 SEED = 4  # the seed's chance steps (solver.envs.openspiel.SEED_BYTES)
 
@@ -77,16 +80,25 @@ def resample(state: S, player: int, rng: random.Random) -> S:
     """A state ``player`` cannot tell from ``state``, its unseen cards dealt anew (module docstring)."""
     if state.turn is None or state.deal is not None or state.reshuffle is not None or state.start.value is None:
         return state.clone()
-    groups = [g for g in _hidden(state, player) if len(g) >= 2]
+    judges = state.judges.value  # (one state asked again, as a search asks once a simulation)
+    if judges.get("at") != len(state.log):
+        judges.clear()  # (the state moved on)
+        judges["at"] = len(state.log)
+    groups = judges.get(("groups", player))
+    if groups is None:
+        groups = judges["groups", player] = [g for g in _hidden(state, player) if len(g) >= 2]
     if not groups:
         return state.clone()
     seen = state.information_state_string(player)
     outcome = {k: a for k, (_, a) in enumerate(state.log)}
-    judges = state.judges.value  # (one state asked again, as a search asks once a simulation)
-    judge = judges.get((player, len(state.log)))
+    judge = judges.get(player)
     if judge is None:
-        judges.clear()  # (the state moved on)
-        judge = judges[player, len(state.log)] = Judge(state, player)
+        judge = judges[player] = Judge(state, player)
+    if judge.manipulation and not judge.stocks:  # the exact sampler (openspiel_exact)
+        drawn = _exact(groups, outcome, judge, rng)
+        new = _fitting(state, player, drawn, seen) if drawn is not None else None
+        COUNTS["exact" if new is not None else "chain"] += 1
+        return new if new is not None else _chain(state, player, groups, outcome, seen, rng, judge)
     for _ in range(TRIES):
         new_outcomes: dict[int, int] = {}
         for group in groups:
@@ -98,6 +110,18 @@ def resample(state: S, player: int, rng: random.Random) -> S:
             if new is not None:
                 return new
     return _chain(state, player, groups, outcome, seen, rng, judge)
+
+
+def _exact(groups: list[list[int]], outcome: dict[int, int], judge: Judge, rng: random.Random) -> dict[int, int] | None:
+    """Each group's cards dealt anew by :func:`solver.envs.openspiel_exact.sample` (the judge's checks),
+    or None when a group's draw ran past its budget."""
+    drawn: dict[int, int] = {}
+    for group in groups:
+        got = exact.sample(group, [outcome[k] for k in group], judge.slots, judge, rng, judge.forbidden)
+        if got is None:
+            return None
+        drawn.update(got)
+    return drawn
 
 
 def fits(state: ResampleState, player: int, outcomes: dict[int, int]) -> bool:
@@ -149,6 +173,9 @@ class Judge:
         self.slots: list[set[int]] = []  # per check, the slots its hands hold
         if not self.stocks and not self.contract:
             self._follow()
+        self.forbidden = exact.forbidden(self.checks) if self.manipulation else []
+        self.order = list(range(len(self.checks)))  # the order the checks are asked in
+        self.verdicts: dict[tuple[Any, ...], bool] = {}  # (check, the movers' hands): the verdict
 
     def _follow(self) -> None:
         """Keep the checks along the true deal (class docstring)."""
@@ -183,6 +210,8 @@ class Judge:
         """True if the legality of ``action`` (another player's) may depend on hidden cards."""
         if self.manipulation and type(action).__name__ == "MPlay":
             return bool(game.rules.must_play == "more_than_one")
+        if self.manipulation:  # a draw or pass: under must_play never its legality asks no hand
+            return bool(game.rules.must_play != "never")
         return True
 
     def __call__(self, outcomes: dict[int, int], changed: tuple[int, ...] = ()) -> bool:
@@ -195,19 +224,33 @@ class Judge:
             return True  # (class docstring)
         if self.stocks:
             return self._replayed(outcomes)
-        for n, (game, action, cards) in enumerate(self.checks):
+        for n in self.order:  # the check that failed last is asked first (every check must pass)
             if changed and not any(k in self.slots[n] for k in changed):
                 continue
-            for q, held in cards.items():
-                game.hands[q] = Cards(c if k is None or k not in outcomes else ALL_CARDS[outcomes[k]] for k, c in held)
-            game._legal_key = -1  # the listing cache is per position, and the hands changed
-            if self.manipulation and type(action).__name__ == "MPlay":
-                played = len(Cards(c for m in action.table for c in m.cards) - game._table_cards())
-                if played < game.required():
-                    return False
-            elif not game.is_legal(action):
+            game, action, cards = self.checks[n]
+            hands = {
+                q: [c if k is None or k not in outcomes else ALL_CARDS[outcomes[k]] for k, c in held]
+                for q, held in cards.items()
+            }
+            key = (n, *(tuple(sorted(c.index for c in h)) for h in hands.values()))
+            verdict = self.verdicts.get(key)
+            if verdict is None:
+                verdict = self.verdicts[key] = self._asked(game, action, hands)
+            if not verdict:
+                self.order.remove(n)
+                self.order.insert(0, n)
                 return False
         return True
+
+    def _asked(self, game: Any, action: Any, hands: dict[int, list[Card]]) -> bool:
+        """Whether ``action`` is legal in the check's ``game`` with the movers' ``hands``."""
+        for q, hand in hands.items():
+            game.hands[q] = Cards(hand)
+        game._legal_key = -1  # the listing cache is per position, and the hands changed
+        if self.manipulation and type(action).__name__ == "MPlay":
+            played = len(Cards(c for m in action.table for c in m.cards) - game._table_cards())
+            return bool(played >= game.required())
+        return bool(game.is_legal(action))
 
     def _replayed(self, outcomes: dict[int, int]) -> bool:
         """The deal's engine actions replayed on the engine game with ``outcomes``: the other players'
@@ -337,11 +380,14 @@ def _replay_from(
             continue
         group.append(action)
         if e < len(completed) and k + 1 == completed[e]:
-            if p == player:
-                _apply(new, group)
-            else:
-                assert new.turn is not None
-                _apply(new, new.turn.codec.encode(new.turn.game, history[e]))
+            assert new.turn is not None
+            path = group if p == player else new.turn.codec.encode(new.turn.game, history[e])
+            _apply(new, path[:-1])
+            new.known = history[e]  # the last step completes it: carried out as taken (no solver asked)
+            try:
+                new.apply_action(int(path[-1]))
+            finally:
+                new.known = None
             group, e = [], e + 1
     if group and log[-1][0] == player:  # the player's selection in progress (another's is dropped)
         _apply(new, group)

@@ -252,19 +252,21 @@ class Turn:
             out[i] = True
         return out
 
-    def apply(self, index: int, check: bool = True) -> Any:
+    def apply(self, index: int, check: bool = True, done: Any = None) -> Any:
         """Carry out action ``index``; returns the engine action it completed (applied), or None.
 
         The codecs complete the engine's own listed actions (or solver-made ones the engine
         has checked in this position), so the engine carries them out without verifying them
         again (:meth:`~solver.engine.base.Game.apply_listed`). ``check=False`` skips the mask
         (for a step known to be legal: a resample's replay of steps taken, or of another player's
-        legal engine action by its index path), so no mask is worked out.
+        legal engine action by its index path), so no mask is worked out. ``done``: the engine action
+        this step is known to complete (a resample's replay: the history's own action, which the
+        step's path makes again to the letter), carried out without the codec working it out.
         """
         index = self.codec.check(index)
         if check and index not in self.legal_cached():
             raise IllegalActionError(f"action {index} ({self.codec.name(index)}) is not legal now")
-        action = self.codec.step(self, index)
+        action = self.codec.step(self, index) if done is None else done
         if action is not None:
             self.game.apply_listed(action)
             self.picks = ()

@@ -256,9 +256,7 @@ class _Flat:
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-# Manipulation is left out: even with the judged resample (openspiel_resample.Judge) a decision costs
-# 0.3-0.8 s there (the chain of swaps and the replay of a long hand, per simulation) and a random game of
-# deal=7 has 100-240 of them, so ten games do not fit a test (docs/envs.md; issue 36's resample item, open)
+# Manipulation (a small variant) and every ZSY and Contract preset: tests/envs/test_ismcts_manipulation.py
 ISMCTS_GAMES = ["python_shanghai_zsy", "python_shanghai_contract(turn_limit=12)"]
 
 
