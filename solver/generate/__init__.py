@@ -66,6 +66,8 @@ def plain_title(puzzle: Puzzle) -> str:
         "discard": "Which card to discard?",
         "whole": "All at once: which discard lets the rest go down?",
         "laydown": "Which lay-down leaves the best lay-off?",
+        "outway": "Go out this turn: lay down, lay off, and which discard?",
+        "twonear": "All at once, not yet down: which discard keeps the most outs?",
         "out": "Go out in as few plays as you can",
         "lead": "Which lead wins against the last opponent?",
     }.get(str(kind), puzzle.title)

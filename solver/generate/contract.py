@@ -49,7 +49,9 @@ from solver.contract.brute import every_lay_down, exhaustive_layoff
 from solver.contract.handsize import fewest_calls
 from solver.contract.referee import check_lay_down, check_layoff
 from solver.errors import MeldError, ShanghaiError
+from solver.generate.contract_depth import depth_candidate
 from solver.generate.contract_discard import discard_puzzle, useful
+from solver.generate.contract_proofs import DEPTH_KINDS
 from solver.generate.difficulty import SOLVE_SECONDS, Difficulty, Level, measure
 from solver.generate.ladder import LADDER, fewest_decoys, kinds_at, place
 from solver.generate.players import contract_turn
@@ -695,4 +697,6 @@ def candidate(rng: random.Random, rules: ContractRules, level: Level, question: 
         return _whole(rng, rules, level)
     if question == "laydown":
         return _laydown(rng, rules, level)
+    if question in DEPTH_KINDS:
+        return depth_candidate(rng, rules, level, question)
     return discard_puzzle(rng, rules, level)
