@@ -88,7 +88,7 @@ def test_outway_goes_out_only_one_way(level: str) -> None:
         assert oracle_out_discards(pos, p.rules) == [p.meta["solution"]]
         assert [str(c) for c in go_out_discards(pos.hand, pos.table, p.rules, pos.round)] == [p.meta["solution"]]
         assert stated_problem(p, {}) is None
-        rung = rung_for(p, level, misses(p).__getitem__)
+        rung = rung_for(p, level, misses(p).__getitem__)  # type: ignore[arg-type]
         assert rung is not None and rung.idea == p.meta["features"]["idea"]
 
 
@@ -102,6 +102,7 @@ def test_outway_levels_are_missed_by_their_models() -> None:
 def test_outway_tampered_answers_are_refused() -> None:
     p = outway("hard")[0]
     pos = p.position
+    assert isinstance(pos, ContractPosition)
     other = next(c for c in pos.hand.distinct() if str(c) != p.meta["solution"])
     wrong = replace(p, meta={**p.meta, "solution": str(other)})
     assert "stated solution" in (stated_problem(wrong, {}) or "")
