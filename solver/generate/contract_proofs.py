@@ -247,7 +247,7 @@ def stated_twonear(puzzle: Puzzle, data: Any) -> list[str]:
     outs = outs_by_discard(pos.hand, rules, pos.round)
     mine = outs[next(iter(card))]
     out = []
-    rivals = [c for c, n in outs.items() if n >= mine and c not in card]
+    rivals = sorted((c for c, n in outs.items() if n >= mine and c not in card), key=lambda c: (-outs[c], c.index))
     if rivals:
         out.append(f"discarding {card} keeps {mine} outs, {rivals[0]} keeps {outs[rivals[0]]}")
     if puzzle.meta.get("outs") is not None and puzzle.meta["outs"] != mine:

@@ -21,11 +21,11 @@ from solver.cards import Card, Cards
 from solver.contract.handsize import hand_size_problem
 from solver.generate import generate
 from solver.generate.calibrate import misses
-from solver.generate.contract_proofs import go_out_discards, goes_down_whole, outs_by_discard
+from solver.generate.contract_proofs import go_out_discards, goes_down_whole, outs_by_discard, stated_outway
 from solver.generate.ladder import LADDER, rung_for
 from solver.legality import position_problem
 from solver.melds import TableMeld
-from solver.puzzles import ContractPosition, Puzzle, load
+from solver.puzzles import ContractPosition, Puzzle, load, loads
 from solver.rules import ContractRules
 from solver.stated import stated_problem
 from tests.oracles.contract_turn import _lay_downs, _Search, _table_of
@@ -170,8 +170,10 @@ def test_twonear_every_discard_by_the_oracle() -> None:
 def test_twonear_tampered_answers_are_refused() -> None:
     (p,) = twonear()
     runner_up = next(k for k, v in p.meta["outs_by_discard"].items() if k != p.meta["solution"])
-    wrong = replace(p, meta={**p.meta, "solution": runner_up})
-    assert "keeps" in (stated_problem(wrong, {}) or "")
+    count = p.meta["outs_by_discard"][runner_up]
+    wrong = replace(p, meta={**p.meta, "solution": runner_up, "outs": count})
+    problem = stated_problem(wrong, {}) or ""
+    assert f"discarding {runner_up} keeps {count} outs, {p.meta['solution']} keeps {p.meta['outs']}" in problem
     count = replace(p, meta={**p.meta, "outs": p.meta["outs"] + 1})
     assert "the file says" in (stated_problem(count, {}) or "")
 
@@ -211,3 +213,16 @@ def test_cli_generates_and_checks(tmp_path: Path) -> None:
 def test_rungs_of_the_new_kinds() -> None:
     kinds = {k for level in LADDER["contract"].values() for r in level for k in r.kinds}
     assert {"outway", "twonear"} <= kinds
+
+
+def test_outway_stated_turn_that_is_one_of_several_is_refused() -> None:
+    # the stated turn goes out, but so do others: a nine, the six (7C to JC down) or the queen may be the discard
+    p = loads(
+        'game = "contract"\n[position]\nround = 1\nhand = "5S 5H 5D 6C 7C 8C 9C 9H 9D 10C JC QC 9S"\n'
+        'table = [{ cards = "9C 9S 9H", owner = 1 }, { cards = "3D 4D 5D 6D", owner = 1 }]\n'
+        'drawn = true\n[meta]\nkind = "outway"\nsolution = "QC"\nlay_down = ["5S 5H 5D", "6C 7C 8C 9C"]\n'
+        'new_table = ["9C 9S 9H 9S 9H 9D", "3D 4D 5D 6D", "5S 5H 5D", "6C 7C 8C 9C 10C JC"]\n'
+    )
+    problems = stated_outway(p, {})
+    assert problems == ["QC goes out, but the discards that go out are 9S 9H 9D 6C QC"], problems
+    assert oracle_out_discards(p.position, p.rules) == ["9S", "9H", "9D", "6C", "QC"]  # type: ignore[arg-type]
