@@ -88,8 +88,9 @@ def _candidate(game: str) -> Callable[[random.Random, Any, Level, str], Puzzle |
 
 
 def _asks(question: str, rules: Any) -> bool:
-    """Whether the rules can pose ``question``: a whole-hand puzzle needs the last round played all at once."""
-    return question != "whole" or bool(getattr(rules, "last_round_all_at_once", False))
+    """Whether the rules can pose ``question``: a whole-hand or two-near-contracts puzzle needs the last
+    round played all at once."""
+    return question not in ("whole", "twonear") or bool(getattr(rules, "last_round_all_at_once", False))
 
 
 def generate(

@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from cli.main import app
 from solver.cards import Card, Cards
 from solver.contract.handsize import hand_size_problem
-from solver.generate import generate
+from solver.generate import GenerateError, generate
 from solver.generate.calibrate import misses
 from solver.generate.contract_proofs import go_out_discards, goes_down_whole, outs_by_discard, stated_outway
 from solver.generate.ladder import LADDER, rung_for
@@ -226,3 +226,8 @@ def test_outway_stated_turn_that_is_one_of_several_is_refused() -> None:
     problems = stated_outway(p, {})
     assert problems == ["QC goes out, but the discards that go out are 9S 9H 9D 6C QC"], problems
     assert oracle_out_discards(p.position, p.rules) == ["9S", "9H", "9D", "6C", "QC"]  # type: ignore[arg-type]
+
+
+def test_twonear_needs_the_last_round_all_at_once() -> None:
+    with pytest.raises(GenerateError, match="no 'twonear' puzzles under these rules"):
+        generate("contract", "hard", 1, question="twonear", rules={"last_round_all_at_once": False})
