@@ -24,6 +24,7 @@ from solver.generate.calibrate import misses
 from solver.generate.contract_proofs import go_out_discards, goes_down_whole, outs_by_discard, stated_outway
 from solver.generate.ladder import LADDER, rung_for
 from solver.legality import position_problem
+from solver.picture import answer_notes
 from solver.melds import TableMeld
 from solver.puzzles import ContractPosition, Puzzle, load, loads
 from solver.rules import ContractRules
@@ -231,3 +232,17 @@ def test_outway_stated_turn_that_is_one_of_several_is_refused() -> None:
 def test_twonear_needs_the_last_round_all_at_once() -> None:
     with pytest.raises(GenerateError, match="no 'twonear' puzzles under these rules"):
         generate("contract", "hard", 1, question="twonear", rules={"last_round_all_at_once": False})
+
+
+def test_answer_words_state_the_turn_and_the_outs() -> None:
+    # the picture's words: the whole turn that goes out (not the best lay-down alone), the outs
+    for p in outway("medium"):
+        notes = answer_notes(p)
+        assert f"and discard {p.meta['solution']}" in notes and "Out: nothing stays in hand." in notes, notes
+        assert notes[0] == f"Answer: lay down {' | '.join(p.meta['lay_down'])}"
+    (near,) = twonear()
+    words = answer_notes(near)
+    assert (
+        words[0]
+        == f"Answer: discard {near.meta['solution']}: {near.meta['outs']} unseen cards would then let the hand go down next turn."
+    )
