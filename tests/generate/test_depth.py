@@ -24,8 +24,8 @@ from solver.generate.calibrate import misses
 from solver.generate.contract_proofs import go_out_discards, goes_down_whole, outs_by_discard, stated_outway
 from solver.generate.ladder import LADDER, rung_for
 from solver.legality import position_problem
-from solver.picture import answer_notes
 from solver.melds import TableMeld
+from solver.picture import answer_notes
 from solver.puzzles import ContractPosition, Puzzle, load, loads
 from solver.rules import ContractRules
 from solver.stated import stated_problem
