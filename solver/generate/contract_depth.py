@@ -24,7 +24,7 @@ the hand go down next turn, counted by the brute force
 :func:`~solver.generate.contract_proofs.outs_by_discard`)? Exactly one
 card keeps strictly more than every other.
 
-Both are asked on request only (``solver.generate.ladder.ON_REQUEST``).
+Both are asked only when named (``solver.generate.ladder.BY_NAME``), and stay out of the gallery.
 """
 
 from __future__ import annotations

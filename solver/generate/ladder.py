@@ -34,6 +34,7 @@ __all__ = [
     "LADDER",
     "QUESTIONS",
     "ON_REQUEST",
+    "BY_NAME",
     "kinds_at",
     "questions_at",
     "fewest_decoys",
@@ -249,12 +250,19 @@ bundled puzzle of those levels (the gallery, the daily puzzle), and a Zheng Shan
 seconds a puzzle at hard, too slow for a level's turn (docs/generate.md)."""
 
 
+BY_NAME: dict[str, tuple[str, ...]] = {"manipulation": (), "contract": ("outway", "twonear"), "zsy": ()}
+"""Per game, the questions asked only when named and kept out of the on-request gallery too (the
+questions with depth of :mod:`solver.generate.contract_depth`: a ``twonear`` puzzle takes a minute or
+more to generate, too slow for the gallery's check, which writes it all again)."""
+
+
 def questions_at(game: str, level: Level) -> tuple[str, ...]:
     """The questions with a rung at ``level``, in :data:`QUESTIONS` order: puzzle *i* of a level asks
     the question ``i`` modulo their number, so each level mixes them (the quicker kind would crowd out
-    the others). Questions :data:`ON_REQUEST` are left out."""
+    the others). Questions :data:`ON_REQUEST` and :data:`BY_NAME` are left out."""
     kinds = kinds_at(game, level)
-    return tuple(q for q in QUESTIONS[game] if q in kinds and q not in ON_REQUEST.get(game, ()))
+    named = (*ON_REQUEST.get(game, ()), *BY_NAME.get(game, ()))
+    return tuple(q for q in QUESTIONS[game] if q in kinds and q not in named)
 
 
 def kinds_at(game: str, level: Level) -> tuple[str, ...]:

@@ -22,7 +22,8 @@ from solver.contract.handsize import hand_size_problem
 from solver.generate import GenerateError, generate
 from solver.generate.calibrate import misses
 from solver.generate.contract_proofs import go_out_discards, goes_down_whole, outs_by_discard, stated_outway
-from solver.generate.ladder import LADDER, rung_for
+from solver.generate.difficulty import LEVELS
+from solver.generate.ladder import BY_NAME, LADDER, ON_REQUEST, questions_at, rung_for
 from solver.legality import position_problem
 from solver.melds import TableMeld
 from solver.picture import answer_notes
@@ -246,3 +247,10 @@ def test_answer_words_state_the_turn_and_the_outs() -> None:
         words[0]
         == f"Answer: discard {near.meta['solution']}: {near.meta['outs']} unseen cards would then let the hand go down next turn."
     )
+
+
+def test_new_kinds_stay_out_of_the_levels_turns_and_the_gallery() -> None:
+    # asked only by name: the gallery, the daily puzzle and a level's turns stay as they were
+    assert all(q not in questions_at("contract", lv) for lv in LEVELS for q in ("outway", "twonear"))
+    assert not {"outway", "twonear"} & set(ON_REQUEST["contract"])
+    assert BY_NAME["contract"] == ("outway", "twonear")
