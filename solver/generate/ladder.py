@@ -241,7 +241,7 @@ QUESTIONS: dict[str, tuple[str, ...]] = {
 
 ON_REQUEST: dict[str, tuple[str, ...]] = {
     "manipulation": (),
-    "contract": ("laydown", "whole", "outway", "twonear"),
+    "contract": ("laydown", "whole"),
     "zsy": ("lead",),
 }
 """Per game, the questions asked only on request (``generate(question=...)``, ``--question``): they
