@@ -150,7 +150,8 @@ def test_twonear_keeps_the_most_outs() -> None:
     assert len(pos.hand) == 13 and pos.round == rules.rounds and rules.last_round_all_at_once
     assert hand_size_problem(pos.hand, pos.round, False, pos.calls, True, rules) is None
     assert not oracle_goes_down(pos.hand, rules, pos.round)
-    # every discard counted by the brute force (no distance cut), the answer's again by the oracle
+    # every discard counted by the brute force (no distance cut), the answer's again by the oracle (and
+    # every discard's in test_twonear_every_discard_by_the_oracle)
     outs = outs_by_discard(pos.hand, rules, pos.round)
     answer = Card.parse(p.meta["solution"])
     assert max(outs.values()) == outs[answer] == p.meta["outs"]
@@ -160,7 +161,6 @@ def test_twonear_keeps_the_most_outs() -> None:
     assert stated_problem(p, {"missing": p.answer["distance"]}) is None
 
 
-@pytest.mark.slow
 def test_twonear_every_discard_by_the_oracle() -> None:
     (p,) = twonear()
     pos = p.position
