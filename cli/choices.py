@@ -27,8 +27,9 @@ __all__ = [
     "complete_preset",
 ]
 QUESTION_HELP = (
-    "Ask only this kind: play; layoff, discard, laydown, whole (round 7 all at once); out, reply, "
-    "lead (Zheng Shang You endgames). laydown, whole and lead are asked only when named."
+    "Ask only this kind: play; layoff, discard, laydown, whole (round 7 all at once), outway (go out "
+    "only one way), twonear (round 7: the discard with the most outs); out, reply, lead (Zheng Shang "
+    "You endgames). laydown, whole, outway, twonear and lead are asked only when named."
 )
 
 

@@ -280,11 +280,33 @@ def _laydown(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], lis
     return sections, notes
 
 
+def _outs_notes(puzzle: Puzzle) -> list[str]:
+    """The last round's two near-contracts: the discard that keeps the most outs, and each discard's outs
+    (counted afresh by :func:`solver.generate.contract_proofs.outs_by_discard`)."""
+    from solver.generate.contract_proofs import outs_by_discard
+
+    pos = puzzle.position
+    assert isinstance(pos, ContractPosition)
+    outs = outs_by_discard(pos.hand, puzzle.rules, pos.round)  # type: ignore[arg-type]
+    ranked = sorted(outs.items(), key=lambda kv: (-kv[1], kv[0].index))
+    best, most = ranked[0]
+    groups: dict[int, list[str]] = {}
+    for card, n in ranked[1:]:
+        groups.setdefault(n, []).append(str(card))
+    why = "; ".join(f"{' '.join(cards)}: {n}" for n, cards in groups.items())
+    return [
+        f"Answer: discard {best}: {most} unseen cards would then let the hand go down next turn.",
+        f"Outs after each other discard: {why}.",
+    ]
+
+
 def _contract(puzzle: Puzzle, result: dict[str, Any]) -> tuple[list[Section], list[str]]:
     pos = puzzle.position
     assert isinstance(pos, ContractPosition)
-    if puzzle.meta.get("kind") == "laydown":
+    if puzzle.meta.get("kind") in ("laydown", "outway"):  # the whole turn's plan: lay down, lay off, discard
         return _laydown(puzzle, result)
+    if puzzle.meta.get("kind") == "twonear":
+        return [], _outs_notes(puzzle)
     down, layoff, dist = result.get("down"), result.get("layoff"), result.get("dist")
     sections: list[Section] = []
     notes: list[str] = []

@@ -63,6 +63,7 @@ from typing import Any
 
 from solver.cards import Cards
 from solver.errors import ShanghaiError
+from solver.generate.contract_proofs import stated_outway, stated_twonear
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 
 __all__ = ["stated_problem", "replay_moves", "title_problems", "difficulty_problems"]
@@ -454,6 +455,8 @@ _CHECKS: dict[tuple[str, str], Callable[[Puzzle, Mapping[str, Any]], list[str]]]
     ("contract", "discard"): _contract_discard,
     ("contract", "whole"): _contract_whole,
     ("contract", "laydown"): _contract_laydown,
+    ("contract", "outway"): stated_outway,
+    ("contract", "twonear"): stated_twonear,
     ("zsy", "out"): _zsy_out,
     ("zsy", "reply"): _zsy_reply,
     ("zsy", "lead"): _zsy_lead,

@@ -60,6 +60,7 @@ class ResampleState(Protocol):
     shuffles: list[int]
     started: int
     trusted: bool
+    known: Any
 
     def clone(self) -> Self: ...
     def apply_action(self, action: int) -> None: ...

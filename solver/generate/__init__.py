@@ -62,6 +62,8 @@ def plain_title(puzzle: Puzzle) -> str:
         "discard": "Which card to discard?",
         "whole": "All at once: which discard lets the rest go down?",
         "laydown": "Which lay-down leaves the best lay-off?",
+        "outway": "Go out this turn: lay down, lay off, and which discard?",
+        "twonear": "All at once, not yet down: which discard keeps the most outs?",
         "out": "Go out in as few plays as you can",
         "lead": "Which lead wins against the last opponent?",
     }.get(str(kind), puzzle.title)
@@ -82,8 +84,9 @@ def _candidate(game: str) -> Callable[[random.Random, Any, Level, str], Puzzle |
 
 
 def _asks(question: str, rules: Any) -> bool:
-    """Whether the rules can pose ``question``: a whole-hand puzzle needs the last round played all at once."""
-    return question != "whole" or bool(getattr(rules, "last_round_all_at_once", False))
+    """Whether the rules can pose ``question``: a whole-hand or two-near-contracts puzzle needs the last
+    round played all at once."""
+    return question not in ("whole", "twonear") or bool(getattr(rules, "last_round_all_at_once", False))
 
 
 def generate(

@@ -37,10 +37,12 @@ from __future__ import annotations
 
 import random
 
+from solver.generate.contract_depth import depth_candidate
 from solver.generate.contract_discard import discard_puzzle
 from solver.generate.contract_laydown import LAYDOWN_SIZES, lay_down_ends, laydown_candidate, unique_lay_down
 from solver.generate.contract_layoff import LAYOFF_SIZES, layoff_candidate, unique_layoff
 from solver.generate.contract_looks import grouping
+from solver.generate.contract_proofs import DEPTH_KINDS
 from solver.generate.contract_whole import whole_candidate
 from solver.generate.difficulty import Level
 from solver.generate.errors import GenerateError
@@ -73,4 +75,6 @@ def candidate(rng: random.Random, rules: ContractRules, level: Level, question: 
         return whole_candidate(rng, rules, level)
     if question == "laydown":
         return laydown_candidate(rng, rules, level)
+    if question in DEPTH_KINDS:
+        return depth_candidate(rng, rules, level, question)
     return discard_puzzle(rng, rules, level)

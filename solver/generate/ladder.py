@@ -34,6 +34,7 @@ __all__ = [
     "LADDER",
     "QUESTIONS",
     "ON_REQUEST",
+    "BY_NAME",
     "kinds_at",
     "questions_at",
     "fewest_decoys",
@@ -58,6 +59,49 @@ class Rung:
 
 
 _LAYOFF = ("layoff", "goout")
+
+DEPTH_RUNGS: dict[Level, tuple[Rung, ...]] = {
+    "easy": (
+        Rung(
+            ("outway",),
+            (),
+            ("greedy", "no-swap", "glance", "one-look", "solver"),
+            "lay down, lay off what fits, throw the odd card",
+        ),
+    ),
+    "medium": (
+        Rung(
+            ("outway",),
+            ("one-look",),
+            ("greedy", "no-swap", "glance", "solver"),
+            "a card that fits only once another is down: a new meld or a chain",
+        ),
+    ),
+    "hard": (
+        Rung(
+            ("outway",),
+            ("no-swap", "one-look"),
+            ("greedy", "glance", "solver"),
+            "go out through a freed wild",
+        ),
+        Rung(
+            ("twonear",),
+            ("greedy", "no-swap", "glance"),
+            ("solver",),
+            "keep both near-contracts: the discard with the most outs",
+        ),
+    ),
+    "expert": (
+        Rung(
+            ("twonear",),
+            ("greedy", "no-swap", "glance", "solver"),
+            (),
+            "the most outs, which the engine's solver player misses too",
+        ),
+    ),
+}
+"""The Contract questions with depth (:mod:`solver.generate.contract_depth`, issue 38): go out only one
+way (``outway``: easy to hard) and the last round's two near-contracts (``twonear``: hard, expert)."""
 
 LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
     "manipulation": {
@@ -88,6 +132,7 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
             Rung(_LAYOFF, (), ("greedy", "no-swap", "glance", "solver"), "a plain lay-off"),
             Rung(("discard",), (), ("greedy", "glance", "solver"), "throw the lone card"),
             Rung(("whole",), (), ("greedy", "glance", "solver"), "throw the lone card, the rest goes down"),
+            *DEPTH_RUNGS["easy"],
         ),
         "medium": (
             Rung(_LAYOFF, ("no-swap",), ("greedy", "glance", "solver"), "a freed wild"),
@@ -105,6 +150,7 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
                 ("no-swap", "glance", "solver"),
                 "lay down the grouping that leaves a lay-off, not the one that leaves fewest points",
             ),
+            *DEPTH_RUNGS["medium"],
         ),
         "hard": (
             Rung(_LAYOFF, ("greedy", "no-swap"), ("glance", "solver"), "a freed wild the greedy order loses", decoys=1),
@@ -116,11 +162,13 @@ LADDER: dict[str, dict[Level, tuple[Rung, ...]]] = {
                 "a lay-down whose lay-off needs wild swaps",
                 decoys=1,
             ),
+            *DEPTH_RUNGS["hard"],
         ),
         "expert": (
             Rung(
                 ("discard",), ("greedy", "no-swap", "glance"), ("solver",), "keep the lone card, split a pair", decoys=1
             ),
+            *DEPTH_RUNGS["expert"],
         ),
     },
     "zsy": {
@@ -186,24 +234,35 @@ searches a small two-player endgame exactly, so it must find every one."""
 
 QUESTIONS: dict[str, tuple[str, ...]] = {
     "manipulation": ("play",),
-    "contract": ("layoff", "discard", "laydown", "whole"),
+    "contract": ("layoff", "discard", "laydown", "whole", "outway", "twonear"),
     "zsy": ("out", "reply", "lead"),
 }
 """Per game, the questions a generator can be asked (a Contract lay-off may turn out a go-out)."""
 
-ON_REQUEST: dict[str, tuple[str, ...]] = {"manipulation": (), "contract": ("laydown", "whole"), "zsy": ("lead",)}
+ON_REQUEST: dict[str, tuple[str, ...]] = {
+    "manipulation": (),
+    "contract": ("laydown", "whole"),
+    "zsy": ("lead",),
+}
 """Per game, the questions asked only on request (``generate(question=...)``, ``--question``): they
 stand on rungs of the ladder but stay out of a level's turns. Taking them in would change every
 bundled puzzle of those levels (the gallery, the daily puzzle), and a Zheng Shang You lead costs
 seconds a puzzle at hard, too slow for a level's turn (docs/generate.md)."""
 
 
+BY_NAME: dict[str, tuple[str, ...]] = {"manipulation": (), "contract": ("outway", "twonear"), "zsy": ()}
+"""Per game, the questions asked only when named and kept out of the on-request gallery too (the
+questions with depth of :mod:`solver.generate.contract_depth`: a ``twonear`` puzzle takes a minute or
+more to generate, too slow for the gallery's check, which writes it all again)."""
+
+
 def questions_at(game: str, level: Level) -> tuple[str, ...]:
     """The questions with a rung at ``level``, in :data:`QUESTIONS` order: puzzle *i* of a level asks
     the question ``i`` modulo their number, so each level mixes them (the quicker kind would crowd out
-    the others). Questions :data:`ON_REQUEST` are left out."""
+    the others). Questions :data:`ON_REQUEST` and :data:`BY_NAME` are left out."""
     kinds = kinds_at(game, level)
-    return tuple(q for q in QUESTIONS[game] if q in kinds and q not in ON_REQUEST.get(game, ()))
+    named = (*ON_REQUEST.get(game, ()), *BY_NAME.get(game, ()))
+    return tuple(q for q in QUESTIONS[game] if q in kinds and q not in named)
 
 
 def kinds_at(game: str, level: Level) -> tuple[str, ...]:

@@ -13,6 +13,8 @@ from typing import Any
 
 from solver.cards import Card, Cards
 from solver.generate.contract_looks import one_look
+from solver.generate.contract_models import finds as depth_finds
+from solver.generate.contract_proofs import DEPTH_KINDS
 from solver.generate.difficulty import SOLVE_SECONDS
 from solver.generate.players import finds_answer
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
@@ -146,6 +148,12 @@ def _engine(kind: str) -> Callable[[Puzzle], bool]:
     return lambda p: finds_answer(kind, p)
 
 
+def _depth(name: str, base: Callable[[Puzzle], bool]) -> Callable[[Puzzle], bool]:
+    """Model ``name``: the questions with depth (``outway``, ``twonear``) asked of
+    :func:`solver.generate.contract_models.finds`, every other puzzle of ``base``."""
+    return lambda p: depth_finds(name, p) if p.meta.get("kind") in DEPTH_KINDS else base(p)
+
+
 MODELS: dict[str, dict[str, Callable[[Puzzle], bool]]] = {
     "manipulation": {
         "greedy": _engine("greedy"),
@@ -155,11 +163,11 @@ MODELS: dict[str, dict[str, Callable[[Puzzle], bool]]] = {
         "solver": _engine("solver"),
     },
     "contract": {
-        "greedy": _engine("greedy"),
-        "no-swap": _no_swap,
-        "glance": _glance_contract,
-        "one-look": one_look,
-        "solver": _engine("solver"),
+        "greedy": _depth("greedy", _engine("greedy")),
+        "no-swap": _depth("no-swap", _no_swap),
+        "glance": _depth("glance", _glance_contract),
+        "one-look": _depth("one-look", one_look),
+        "solver": _depth("solver", _engine("solver")),
     },
     "zsy": {"greedy": _engine("greedy"), "glance": _glance_zsy, "solver": _engine("solver")},
 }

@@ -206,7 +206,7 @@ def test_generate_help_shows_choices_and_ranges() -> None:
         "--difficulty <easy|medium|hard|expert>",
         "--preset <finnish|german|",
         "--rule KEY=VALUE",
-        "--question <play|layoff|discard|laydown|whole|out|reply|lead>",
+        "--question <play|layoff|discard|laydown|whole|outway|twonear|out|reply|lead>",
         "(1 or more)",
     ):
         assert needle in shown, needle
