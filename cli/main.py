@@ -34,15 +34,12 @@ from cli.common import (
     say,
     seconds_option,
 )
-from cli.fastparams import install as install_light_coercion
 from cli.inline import Inline, PresetName, check_applies, load_paths, parse_rule_overrides
 from cli.output import OutputFailed, guard, output_failed
 from cli.signals import EXIT_INTERRUPTED, interrupted, is_interrupt, watch_interrupts
 from solver.cards import Card
 from solver.errors import ShanghaiError, SolverTimeout
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition, position_json
-
-install_light_coercion()  # typer's option coercion with no pydantic where a value needs none (issue 35)
 
 app = typer.Typer(
     name="shanghai",
