@@ -126,30 +126,12 @@ def position_facts(
     return Facts(Cards._make(bound), greedy, True, natural, melds)
 
 
-_INDEXES: dict[int, tuple[Meld, list[int] | None]] = {}  # by id(meld); the entry holds the meld
-
-
-def _meld_indexes(meld: Meld) -> list[int] | None:
-    """The meld's card indexes, or None when it holds a joker or a role (remembered by the meld
-    object: the engine's melds are shared from turn to turn)."""
-    found = _INDEXES.get(id(meld))
-    if found is not None and found[0] is meld:
-        return found[1]
-    indexes: list[int] | None = [c.index for c in meld.cards]
-    if any(meld.roles) or not indexes or max(indexes) >= N_NATURAL:
-        indexes = None
-    if len(_INDEXES) >= _CODES_SIZE:
-        _INDEXES.clear()
-    _INDEXES[id(meld)] = (meld, indexes)
-    return indexes
-
-
 def _indexes(melds: Sequence[Meld]) -> list[list[int]] | None:
     """The melds' card indexes, or None when one holds a joker or a role."""
     out: list[list[int]] = []
     for meld in melds:
-        indexes = _meld_indexes(meld)
-        if indexes is None:
+        indexes = [c.index for c in meld.cards]
+        if any(meld.roles) or not indexes or max(indexes) >= N_NATURAL:
             return None
         out.append(indexes)
     return out

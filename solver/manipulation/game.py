@@ -164,7 +164,6 @@ class ManipulationGame(PenaltyGame):
         self._questions: dict[_Position, Playable] = {}
         self._openings: dict[_Position, Most] = {}
         self._keys: dict[int, _Position] = {}
-        self._can: dict[tuple[int, int], tuple[tuple[Meld, ...], Cards, bool, bool]] = {}  # see can_play
         self._drawn: dict[int, tuple[tuple[Meld, ...], Cards, Card, list[bool]]] = {}  # see _drew_in_vain
         self._on_table: tuple[tuple[Meld, ...], Cards] = ((), Cards())
         self._table_hash: tuple[tuple[Meld, ...], int] = ((), hash(()))
@@ -179,7 +178,6 @@ class ManipulationGame(PenaltyGame):
         self._openings.clear()
         self._keys.clear()
         self._drawn.clear()
-        self._can.clear()
 
     def _deal(self) -> None:
         self.hand_number += 1
@@ -287,19 +285,11 @@ class ManipulationGame(PenaltyGame):
 
     def can_play(self, at_least: int = 1) -> bool:
         """True if the player to move can play ``at_least`` cards (a solver question: the greedy
-        play and the playable bound settle most positions, see :class:`Playable`). The last answer
-        for each player and count is kept while the table, the hand and ``opened`` stand."""
+        play and the playable bound settle most positions, see :class:`Playable`)."""
         p = self.to_move
-        table, hand, opened = self.table, self.hands[p], self.opened[p]
-        last = self._can.get((p, at_least))
-        if last is not None and last[0] is table and last[1] is hand and last[2] == opened:
-            return last[3]
-        if opened:
-            answer = not self._drew_in_vain(p) and self._playable(p).at_least(at_least)
-        else:
-            answer = self._opening(p).cards >= at_least
-        self._can[(p, at_least)] = (table, hand, opened, answer)
-        return answer
+        if self.opened[p]:
+            return not self._drew_in_vain(p) and self._playable(p).at_least(at_least)
+        return self._opening(p).cards >= at_least
 
     def _drew_in_vain(self, p: int) -> bool:
         """True if player ``p``, unable to play, drew a card that no play can hold: then they still
@@ -400,8 +390,6 @@ class ManipulationGame(PenaltyGame):
             return False
 
     def verify(self, action: Any) -> None:
-        if self._listed(action):  # listed for this position: a draw, a pass or a play meets every rule
-            return
         if isinstance(action, MDraw):
             if not self._may_skip():
                 raise IllegalActionError("a player who can play must play")
