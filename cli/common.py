@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from cli.fastparams import install as install_light_coercion
 from solver.answers import SolveOptions
 from solver.cards import Card, Cards
 from solver.melds import Meld
@@ -65,6 +66,8 @@ def _click() -> Any:
 
 click: Any = _click()
 """click, for its exception classes (usage errors are printed as one line by :func:`cli.main.main`)."""
+
+install_light_coercion()  # typer's option coercion with no pydantic where a value needs none (issue 35)
 
 EXIT_OK = 0
 EXIT_FAIL = 1

@@ -2,7 +2,8 @@
 
 The time itself is a benchmark (``python -m benchmarks.bench_core``, the whole-process table); this test
 keeps the heavy modules such a solve has no use for out of its process: numpy, networkx, pandas, the
-web app, the PettingZoo/OpenSpiel envs, the generator's progress bars and self-play's tables.
+web app, the PettingZoo/OpenSpiel envs, the generator's progress bars and self-play's tables, pydantic (typer's option coercion, see
+``cli.fastparams``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ NOT_NEEDED = (
     "pyspiel",
     "rich.progress",
     "rich.table",
+    "pydantic",
 )
 """Modules an inline Manipulation solve must not import (nor any of their submodules)."""
 
