@@ -380,7 +380,7 @@ def search_reason(
     >>> for a, b in [(0.5, 1.0), (0.0, 0.5), (1.0, 1.0), (0.5, 1.0)]:
     ...     stats.add([a, b])
     >>> search_reason(stats, ["draw", "take"], 1, 0.02, 1.64, 4)
-    'searched 4 deals, 2 candidates: take gains +0.38 over the default draw (one-sided bound +0.21, above the margin 0.02)'
+    'searched 4 deals, 2 candidates: take gains +0.38 over the default draw (one-sided bound +0.17, above the margin 0.02)'
     """
     n, k = stats.n, len(candidates)
 

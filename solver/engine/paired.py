@@ -12,7 +12,8 @@ JSON line (KIND defaults to ``ismcts``; seats rotate as in
 BASE (default ``solver``) is the kind the seat holds in the second play of
 each seed, the three others still ``solver``: ``BASE`` ``ismcts:1`` (the
 search's default alone, one deal a decision: never enough to deviate)
-measures the search against its own default, game by game.
+measures the search against its own default, game by game. Each game's
+seed and the seat's two shares of the win go to stderr as it ends.
 
 >>> result = paired("zsy", 2, "greedy", seed=3)
 >>> result.games, -1.0 <= result.gain <= 1.0
@@ -25,6 +26,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from solver.engine.selfplay import play_one, wilson
@@ -51,9 +53,17 @@ class PairedResult:
 
 
 def paired(
-    game: str, games: int, kind: str = "ismcts", *, seed: int = 0, players: int = 4, base: str = "solver"
+    game: str,
+    games: int,
+    kind: str = "ismcts",
+    *,
+    seed: int = 0,
+    players: int = 4,
+    base: str = "solver",
+    progress: Callable[[int, float, float], None] | None = None,
 ) -> PairedResult:
-    """Play ``games`` seeded games with ``kind`` in a rotating seat, and again with ``base`` there (solvers elsewhere)."""
+    """Play ``games`` seeded games with ``kind`` in a rotating seat, and again with ``base`` there
+    (solvers elsewhere); ``progress`` hears each game's seed and the seat's two shares of the win."""
     options = {"max_rounds": 1} if game == "contract" else {"max_hands": 1}
     start = time.perf_counter()
     wins: list[float] = []
@@ -71,6 +81,8 @@ def paired(
         y = 1 / len(other.winners) if seat in other.winners else 0.0
         wins.append(x)
         diffs.append(x - y)
+        if progress is not None:
+            progress(seed + i, x, y)
     n = games
     gain = sum(diffs) / n
     sd = math.sqrt(sum((d - gain) ** 2 for d in diffs) / (n - 1)) if n > 1 else 1.0
@@ -102,5 +114,6 @@ if __name__ == "__main__":  # pragma: no cover - a measurement command
         args[3] if len(args) > 3 else "ismcts",
         seed=int(args[2]),
         base=args[4] if len(args) > 4 else "solver",
+        progress=lambda s, x, y: print(f"seed {s}: {x:.2f} {y:.2f}", file=sys.stderr, flush=True),
     )
     print(json.dumps(asdict(found)))
