@@ -98,6 +98,12 @@ def test_manipulation_candidates_hold_back_cards() -> None:
     assert alternatives and all(game.is_legal(a) for a in alternatives)
     assert all(size(a) <= size(own) and describe(game, a) != describe(game, own) for a in alternatives)
     assert any(size(a) < size(own) for a in alternatives)  # cards held back
+    # the smallest listed play, then the best plays holding back a card of "QS QH 6C 7C 8C QC"
+    assert [describe(game, a) for a in alternatives] == [
+        "play 3 cards: QS QH QC",
+        "play 6 cards: 10H JH QH 6C 7C 8C",
+        "play 3 cards: 6C 7C 8C",
+    ]
     candidates = IsmctsPlayer(seed=1, budget=4)._candidates(game)
     assert str(alternatives[0]) in {str(a) for a in candidates}
     assert describe(game, own).startswith(f"play {size(own) - sum(len(m.cards) for m in game.table)} cards: ")
