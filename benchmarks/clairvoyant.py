@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python -m benchmarks.clairvoyant [--games 300] [--seed 100] [--holdback] [--workers 2]
+    python -m benchmarks.clairvoyant [--games 300] [--seed 100] [--holdback | --search WIDTH [--old]] [--workers 2]
 
 Three ``solver`` players and one clairvoyant seat (rotating with the seed,
 one hand a game). The clairvoyant player knows every hand and the order of
@@ -11,8 +11,14 @@ every candidate out to the end of the hand, itself and everybody else as
 ``solver`` players (deterministic, so each play-out is the exact outcome),
 and keeps the solver's own choice if that wins, else the first candidate
 that wins (else the solver's choice). Candidates: the solver's choice, the
-greedy rule's and the listed actions; with ``--holdback`` also the best play
-holding back each card of the solver's choice in turn.
+greedy rule's and the listed actions; with ``--holdback`` also the
+alternatives the search may try (:func:`solver.engine.candidates.manipulation_alternatives`:
+the best play holding back each card of the solver's choice in turn, the
+smallest listed play, the draw where allowed). With ``--search WIDTH``
+instead the candidates are exactly the ``ismcts`` player's at that width
+(issue 39), ``--old`` without the game's own alternatives (the candidates
+before issue 39: the solver's, the greedy rule's, a draw, the listed
+plays): the ceiling of what the honest search chooses among.
 
 It is not a fair player: it measures how far the outcome of a hand turns on
 the one choice per turn a player has, given the cards to come, and so what
@@ -28,14 +34,13 @@ import json
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from solver.cards import Cards
 from solver.engine import new_game
 from solver.engine.base import Game
+from solver.engine.candidates import manipulation_alternatives
+from solver.engine.ismcts import IsmctsPlayer
 from solver.engine.players import GreedyPlayer, SolverPlayer
 from solver.engine.search import clone_game
 from solver.engine.selfplay import wilson
-from solver.manipulation.game import MPlay
-from solver.manipulation.play import best_play
 
 PLAYERS = 4
 
@@ -60,26 +65,27 @@ def _outcome(game: Game, action: Any, seat: int) -> float:
     return _share(play_out(game, action), seat)
 
 
-def _candidates(game: Any, holdback: bool) -> list[Any]:
-    """The solver's choice first, the greedy rule's, the listed actions; hold-backs if asked."""
+def _candidates(game: Any, holdback: bool, search: int = 0, old: bool = False) -> list[Any]:
+    """The solver's choice first, the greedy rule's, the listed actions; the search's alternatives if
+    asked; with ``search`` the ``ismcts`` player's candidates at that width instead (``old``: without
+    the game's own alternatives)."""
+    if search:
+        player = IsmctsPlayer(seed=1, width=search)
+        player.alternatives = not old
+        return player._candidates(game)
     own = SolverPlayer().choose(game)
     out = {str(own): own}
     greedy = GreedyPlayer(1).choose(game)
     out.setdefault(str(greedy), greedy)
     for action in game.legal_actions():
         out.setdefault(str(action), action)
-    if holdback and isinstance(own, MPlay):
-        p = game.to_move
-        played = Cards(c for m in own.table for c in m.cards) - Cards(c for m in game.table for c in m.cards)
-        for card in sorted(set(played), key=lambda c: c.index):
-            play = best_play(game.table, game.hands[p] - Cards([card]), game.rules)
-            action = MPlay(p, play.table)
-            if play.played and game.is_legal(action):
-                out.setdefault(str(action), action)
+    if holdback:
+        for action in manipulation_alternatives(game, own):
+            out.setdefault(str(action), action)
     return list(out.values())
 
 
-def one_game(seed: int, holdback: bool) -> tuple[float, float]:
+def one_game(seed: int, holdback: bool, search: int = 0, old: bool = False) -> tuple[float, float]:
     """The clairvoyant seat's share of the win, and the same seat's as ``solver`` on the same deal."""
     seat = seed % PLAYERS
     game = new_game("manipulation", None, PLAYERS, seed, max_hands=1)
@@ -89,7 +95,7 @@ def one_game(seed: int, holdback: bool) -> tuple[float, float]:
         if game.current_player() != seat:
             game.apply(solver.choose(game))
             continue
-        candidates = _candidates(game, holdback)
+        candidates = _candidates(game, holdback, search, old)
         chosen = candidates[0]
         if len(candidates) > 1:
             best = _outcome(game, chosen, seat)
@@ -111,11 +117,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=100)
     parser.add_argument("--holdback", action="store_true", help="also the best play holding back each card")
+    parser.add_argument("--search", type=int, default=0, help="the ismcts player's candidates at this width")
+    parser.add_argument("--old", action="store_true", help="with --search: without the game's own alternatives")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     seeds = range(args.seed, args.seed + args.games)
+    n = args.games
     with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(one_game, seeds, [args.holdback] * args.games))
+        results = list(pool.map(one_game, seeds, [args.holdback] * n, [args.search] * n, [args.old] * n))
     wins = sum(r[0] for r in results)
     base = sum(r[1] for r in results)
     lo, hi = wilson(wins, args.games)
@@ -126,6 +135,8 @@ def main() -> None:
                 "games": args.games,
                 "seed": args.seed,
                 "holdback": args.holdback,
+                "search": args.search,
+                "old": args.old,
                 "clairvoyant": round(wins / args.games, 4),
                 "ci95": [round(lo, 4), round(hi, 4)],
                 "solver_same_seat": round(base / args.games, 4),

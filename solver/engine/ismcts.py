@@ -5,18 +5,26 @@ solver's choice is the default (in Contract Shanghai with the tactics for
 going out first of :func:`solver.contract.tactics.tactical_action`: no
 calls, and a discard that keeps the cards that may still be laid off); the
 candidates are that choice and a few
-alternatives (``width`` in all: the greedy rule's choice, a pass where
-there is one, then the legal actions best by the solver's own measure,
-:func:`solver.engine.evaluate.ranked`; by default 4, and 1 in Contract
-Shanghai, where the search measured worse than its default: :data:`WIDTH`). Each simulation deals the cards
+alternatives (``width`` in all, :data:`WIDTH`: by default 4, 6 in
+Manipulation Shanghai, 3 in Contract Shanghai): the game's own
+(:mod:`solver.engine.candidates`: in Manipulation Shanghai the draw where
+the rules allow it, the smallest listed play and the best play holding
+back each card of the default's; in Contract Shanghai take against
+decline, call against no call, a discard instead of a lay-off or a
+lay-down, the next discards), then the greedy rule's choice, a pass where
+there is one, and the legal actions best by the solver's own measure
+(:func:`solver.engine.evaluate.ranked`). Contract Shanghai searches only
+the kinds of decision in :data:`SEARCHED` (none by default: no kind
+measured a gain over the default alone). Each simulation deals the cards
 hidden from the searching player anew
 (:meth:`solver.engine.base.Game.resample`: one information set, as in
 Cowling, Powley and Whitehouse's ISMCTS, searched flat at its root) and
 plays *every* candidate from that deal with the same future (the same
 shuffles, the same rollout seed): the rollout policy (by default
 ``greedy``, ``solver`` in Contract Shanghai: :data:`ROLLOUT`; or
-``random``) plays on for at most ``depth`` actions (by default a few:
-:data:`DEPTH`) or to the end of the hand, and
+``random``) plays on for at most ``depth`` actions (by default a few,
+and to the end of the round in Contract Shanghai: :data:`DEPTH`) or to
+the end of the hand, and
 :func:`solver.engine.evaluate.values` scores the end (the hand's score
 change, else each player's standing by the game's solver: fewest plays
 left, distance to contract, cards held).
@@ -26,12 +34,14 @@ difference is measured with far less noise than their values. The player
 deviates from the solver's choice only when an alternative's mean gain
 over it is above ``margin`` with confidence (its one-sided ``z`` bound,
 over at least ``min_deals`` deals; Tesauro and Galperin's rollout
-improvement of a base policy). It stops early once the choice cannot
+improvement of a base policy); its reason gives the deals, the
+candidates and the best alternative's gain with its interval against the
+margin (:func:`search_reason`). It stops early once the choice cannot
 change (every alternative's upper bound below ``margin``, or one
 alternative alone above it), stops playing an alternative out once its
 upper bound falls below ``margin`` (successive elimination: the deals go
 to the alternatives still in the race), and spends nothing on a decision
-with one candidate (nor on a Contract Shanghai offer: :data:`KEEP_DEFAULT`).
+with one candidate (nor on a Contract Shanghai decision of a kind not searched: :data:`SEARCHED`).
 The budget is simulations (an int: at most that many deals, deterministic
 for a seed) or seconds (a float): a deadline for the whole decision, the
 candidates' choice included. A deal is not started when the deals so far
@@ -57,30 +67,41 @@ from typing import Any
 
 from solver.cpsat import stopped
 from solver.engine.base import Decision, Game
+from solver.engine.candidates import (
+    CONTRACT_KINDS,
+    contract_alternatives,
+    contract_kind,
+    describe,
+    manipulation_alternatives,
+)
 from solver.engine.evaluate import ranked, values
 from solver.engine.search import clone_game
 from solver.errors import IllegalActionError
 
-__all__ = ["IsmctsPlayer", "Paired", "parse_kind", "values"]
+__all__ = ["IsmctsPlayer", "Paired", "parse_kind", "search_reason", "values"]
 
 ROLLOUTS = ("greedy", "random", "solver")
 
-DEPTH = {"zsy": 4, "contract": 4, "manipulation": 8}
+END = 100_000
+"""A rollout depth that plays to the end of the hand (the Contract round): no hand is that long."""
+
+DEPTH = {"zsy": 4, "contract": END, "manipulation": 8}
 """Rollout actions after a candidate, by game, unless ``depth`` is given: short rollouts judged by
-the solver's measure (:func:`solver.engine.evaluate.values`) won more than longer ones (docs/engine.md)."""
+the solver's measure (:func:`solver.engine.evaluate.values`) won more than longer ones (docs/engine.md);
+in Contract Shanghai a searched decision is played to the end of the round and scored by its points
+(short rollouts judged by the distance to the contract misjudged the offers)."""
 
-KEEP_DEFAULT = {"contract": ("take", "decline", "call", "nocall")}
-"""Decisions left to the default, by game and the text of its choice: a Contract Shanghai offer
-(take or call for the discard) is not searched, since short rollouts judged by the distance to
-the contract count what the extra card may bring and not the cards it leaves to shed (the
-search's takes and calls lost: docs/engine.md). The default itself never calls
-(:func:`solver.contract.tactics.tactical_action`)."""
+SEARCHED: frozenset[str] = frozenset()
+"""The kinds of Contract Shanghai decision searched by default (:data:`CONTRACT_KINDS`: ``offer``,
+``call``, ``layoff``, ``laydown``, ``discard``), unless ``search`` is given; the others keep the
+default (the solver's choice with the tactics for going out first) without searching. A kind is
+searched by default only where a paired measurement against the default alone showed a gain
+(docs/engine.md, "Contract: the search's candidates"); ``ismcts:BUDGET:ROLLOUT:DEPTH:KINDS`` names others."""
 
-WIDTH = {"contract": 1}
-"""Candidates by game (the default and its alternatives), unless ``width`` is given (else 4). In
-Contract Shanghai the search keeps its default: its deviations lost games against the default
-alone on three fresh seed ranges, game by game (docs/engine.md, "Contract: tactics for going out
-first"); ``width=4`` searches there too."""
+WIDTH = {"contract": 3, "manipulation": 6}
+"""Candidates by game (the default and its alternatives), unless ``width`` is given (else 4): in
+Manipulation Shanghai room for the draw, the smallest play and hold-backs
+(:func:`solver.engine.candidates.manipulation_alternatives`)."""
 
 ROLLOUT = {"contract": "solver"}
 """The rollout policy by game, unless ``rollout`` is given (else ``greedy``): in Contract Shanghai
@@ -184,6 +205,7 @@ class IsmctsPlayer:
         z: float = 1.64,
         min_deals: int = 8,
         clock: Callable[[], float] = time.perf_counter,
+        search: frozenset[str] | None = None,
     ) -> None:
         budget = _checked_budget(budget)
         if rollout is not None and rollout not in ROLLOUTS:
@@ -196,6 +218,8 @@ class IsmctsPlayer:
         self.margin = margin
         self.z = z
         self.min_deals = min_deals
+        self.search = SEARCHED if search is None else search  # Contract Shanghai's searched kinds
+        self.alternatives = True  # the game's own (solver.engine.candidates); False: the candidates before issue 39
         self.clock = clock  # seconds, for a budget in seconds (a test may pass its own)
         self.simulations = 0
 
@@ -224,10 +248,9 @@ class IsmctsPlayer:
                 break
         self.simulations = stats.n
         i = stats.choice(self.margin, self.z) if stats.n >= self.min_deals else 0
-        what = "the solver's choice" if i == 0 else f"gains {stats.gain(i):+.2f} over the solver's choice"
         return Decision(
             candidates[i],
-            f"searched {stats.n} deals, {len(candidates)} candidates: {what} (mean result {stats.mean(i):.2f})",
+            search_reason(stats, candidates, i, self.margin, self.z, self.min_deals, game),
             {"simulations": stats.n, "candidates": len(candidates), "default": i == 0, "gain": round(stats.gain(i), 3)},
         )
 
@@ -262,22 +285,25 @@ class IsmctsPlayer:
     def _unsearched(self, game: Game, action: Any) -> str:
         """Why a decision with one candidate was not searched, true of the position: the only legal
         action, or the default play (:func:`_default`) that the search keeps without searching (a
-        Contract Shanghai offer, :data:`KEEP_DEFAULT`; a game whose width is 1, :data:`WIDTH`)."""
+        Contract Shanghai decision of a kind not searched, :data:`SEARCHED`; a width of 1, :data:`WIDTH`)."""
         legal = len(game.legal_actions())
         if legal == 1:
             return "the only legal action"
         what = "the default play (the solver's choice" + (
             ", with the tactics for going out first)" if game.GAME == "contract" else ")"
         )
-        if str(action) in KEEP_DEFAULT.get(game.GAME, ()):
-            why = "an offer (take or call) is left to the default, not searched"
+        if game.GAME == "contract" and (self.width or WIDTH["contract"]) > 1:
+            kind = contract_kind(action)
+            why = f"in Contract Shanghai a decision of kind {kind!r} keeps the default unsearched (no measured gain)"
         else:
-            name = {"contract": "Contract Shanghai"}.get(game.GAME, game.GAME)
-            why = f"in {name} the search keeps its default (it measured worse), so it did not search"
+            why = "the search's width is 1, so it keeps its default without searching"
         return f"{what}, one of {legal} legal actions: {why}"
 
     def _candidates(self, game: Game) -> list[Any]:
-        """The default first (:func:`_default`), then the greedy rule's, a pass, and the best by the solver's measure, ``width`` in all."""
+        """The default first (:func:`_default`), then the game's own alternatives
+        (:mod:`solver.engine.candidates`), the greedy rule's, a pass, and the best by the solver's
+        measure, ``width`` in all; in Contract Shanghai only the game's own, at the kinds of
+        decision searched (:data:`SEARCHED`)."""
         from solver.engine.basic_players import GreedyPlayer
 
         legal = game.legal_actions()
@@ -285,11 +311,20 @@ class IsmctsPlayer:
             return legal
         own = _default(game)
         width = self.width or WIDTH.get(game.GAME, 4)
-        if width <= 1 or str(own) in KEEP_DEFAULT.get(game.GAME, ()):
+        if width <= 1:
             return [own]
+        if game.GAME == "contract" and self.alternatives:
+            if contract_kind(own) not in self.search:
+                return [own]
+            return [own, *contract_alternatives(game, own, width)]
         out: dict[str, Any] = {str(own): own}
         greedy = GreedyPlayer(self.rng.randrange(2**31)).choose(game)
         out.setdefault(str(greedy), greedy)
+        if game.GAME == "manipulation" and self.alternatives:
+            for action in manipulation_alternatives(game, own):
+                if len(out) >= width:
+                    break
+                out.setdefault(str(action), action)
         passes = [a for a in legal if str(a) in ("pass", "draw", "decline", "nocall")]
         for action in passes + ranked(game, [a for a in legal if a not in passes]):
             if len(out) >= width:
@@ -326,7 +361,7 @@ class IsmctsPlayer:
                 return None
             state.apply(action)
             policy = self._policy(game, seed)
-            for _ in range(self.depth if self.depth is not None else DEPTH.get(game.GAME, 8)):
+            for _ in range(self.depth if self.depth is not None else DEPTH.get(game.GAME, 8)):  # END: the hand's end
                 if self._late(state, deadline, timed):
                     return None
                 if state.is_terminal() or state._epoch() != epoch:
@@ -334,6 +369,43 @@ class IsmctsPlayer:
                 state.apply(policy(state))
             results[i] = values(state, scores, epoch)[me]
         return results
+
+
+def search_reason(
+    stats: Paired, candidates: Sequence[Any], i: int, margin: float, z: float, least: int, game: Any = None
+) -> str:
+    """Why the search chose candidate ``i``: the deals, the candidates and the margin of the decision.
+
+    >>> stats = Paired(2)
+    >>> for a, b in [(0.5, 1.0), (0.0, 0.5), (1.0, 1.0), (0.5, 1.0)]:
+    ...     stats.add([a, b])
+    >>> search_reason(stats, ["draw", "take"], 1, 0.02, 1.64, 4)
+    'searched 4 deals, 2 candidates: take gains +0.38 over the default draw (one-sided bound +0.17, above the margin 0.02)'
+    """
+    n, k = stats.n, len(candidates)
+
+    def _label(action: Any) -> str:
+        return describe(game, action) if game is not None else str(action)
+
+    head = f"searched {n} deals, {k} candidates"
+    if i:
+        lo = stats.bounds(i, z)[0]
+        return (
+            f"{head}: {_label(candidates[i])} gains {stats.gain(i):+.2f} over the default {_label(candidates[0])}"
+            f" (one-sided bound {lo:+.2f}, above the margin {margin:.2f})"
+        )
+    keep = f"{head}: keeps the default {_label(candidates[0])}"
+    if n < least:
+        return f"{keep} (fewer than the {least} deals needed to deviate)"
+    tried = [j for j in range(1, k) if stats.count[j]]
+    if not tried:
+        return keep
+    j = max(tried, key=stats.gain)
+    lo, hi = stats.bounds(j, z)
+    return (
+        f"{keep}; the best alternative, {_label(candidates[j])}, gains {stats.gain(j):+.2f} over"
+        f" {stats.count[j]} deals ({lo:+.2f} to {hi:+.2f}), not surely above the margin {margin:.2f}"
+    )
 
 
 def _default(game: Game) -> Any:
@@ -362,11 +434,35 @@ def _checked_budget(budget: float | int, text: str | None = None) -> float | int
         raise IllegalActionError(f"{exc}{shown}; e.g. ismcts:200 or ismcts:0.2s") from None
 
 
+def _depth_and_kinds(parts: list[str]) -> tuple[int | None, frozenset[str] | None]:
+    """The rollout depth (actions, or ``end``) and Contract Shanghai's searched kinds (comma-separated
+    :data:`CONTRACT_KINDS`, or ``none``) of a kind's fourth and fifth parts (empty: the defaults)."""
+    depth: int | None = None
+    if len(parts) > 3 and parts[3]:
+        text = parts[3]
+        if text == "end":
+            depth = END
+        elif text.isdigit() and 0 < int(text) <= END:
+            depth = int(text)
+        else:
+            raise IllegalActionError(f"bad ismcts depth {text!r} (rollout actions from 1, or end)")
+    kinds: frozenset[str] | None = None
+    if len(parts) > 4 and parts[4]:
+        kinds = frozenset() if parts[4] == "none" else frozenset(parts[4].split(","))
+        if not kinds <= set(CONTRACT_KINDS):
+            raise IllegalActionError(f"bad ismcts kinds {parts[4]!r} (none, or some of {','.join(CONTRACT_KINDS)})")
+    return depth, kinds
+
+
 def parse_kind(kind: str, seed: int) -> IsmctsPlayer:
-    """An ``ismcts`` player from ``ismcts[:BUDGET[:ROLLOUT]]``: BUDGET ``200`` (simulations) or ``0.5s``."""
+    """An ``ismcts`` player from ``ismcts[:BUDGET[:ROLLOUT[:DEPTH[:KINDS]]]]``: BUDGET ``200``
+    (simulations) or ``0.5s``; DEPTH rollout actions or ``end``; KINDS the Contract Shanghai decisions
+    searched (``offer,discard``; ``none``). An empty part keeps its default: ``ismcts:40::end:offer``."""
     parts = kind.split(":")
-    if parts[0] != "ismcts" or len(parts) > 3:
-        raise IllegalActionError(f"bad player {kind!r} (ismcts[:BUDGET[:ROLLOUT]], e.g. ismcts:0.2s:greedy)")
+    if parts[0] != "ismcts" or len(parts) > 5:
+        raise IllegalActionError(
+            f"bad player {kind!r} (ismcts[:BUDGET[:ROLLOUT[:DEPTH[:KINDS]]]], e.g. ismcts:0.2s:greedy)"
+        )
     budget: float | int = 0.2
     if len(parts) > 1 and parts[1]:
         text = parts[1]
@@ -377,5 +473,6 @@ def parse_kind(kind: str, seed: int) -> IsmctsPlayer:
                 f"bad ismcts budget {text!r} (simulations, e.g. 200, or seconds, e.g. 0.2s)"
             ) from None
         budget = _checked_budget(budget, text)
-    rollout = parts[2] if len(parts) > 2 else None
-    return IsmctsPlayer(seed, budget=budget, rollout=rollout)
+    rollout = parts[2] if len(parts) > 2 and parts[2] else None
+    depth, kinds = _depth_and_kinds(parts)
+    return IsmctsPlayer(seed, budget=budget, rollout=rollout, depth=depth, search=kinds)

@@ -9,6 +9,7 @@ from solver.contract.game import ContractGame
 from solver.contract.players import solver_decision
 from solver.contract.tactics import fits_table, keep_score, outs_after, tactical_action
 from solver.engine import new_game
+from solver.engine.candidates import CONTRACT_KINDS
 from solver.engine.ismcts import IsmctsPlayer
 from solver.engine.players import SolverPlayer
 from solver.rules import ContractRules
@@ -113,8 +114,8 @@ def test_no_shanghai_call() -> None:
 
 
 def test_the_search_default_is_the_tactical_choice() -> None:
-    """The search's candidate 0 is the tactical choice: kept unsearched at Contract's own width
-    (``WIDTH``: its deviations measured worse) on every turn, and kept by a search at ``width=4``
+    """The search's candidate 0 is the tactical choice: kept unsearched by default
+    (``SEARCHED``: no kind measured a gain) on every turn, and kept by a search of every kind
     on the first turn of each kind of action (a search is a second or two: one of each kind)."""
     game = new_game("contract", None, 4, 3, max_rounds=1)
     assert isinstance(game, ContractGame)
@@ -127,7 +128,8 @@ def test_the_search_default_is_the_tactical_choice() -> None:
         kept = IsmctsPlayer(seed=2, budget=10).decide(game)
         assert kept.action == tactical and kept.facts["simulations"] == 0
         if type(tactical) not in searched:
-            decision = IsmctsPlayer(seed=2, budget=10, width=4).decide(game)  # searching
+            searching = frozenset(CONTRACT_KINDS)  # short rollouts: a search is a second or two
+            decision = IsmctsPlayer(seed=2, budget=10, width=4, depth=4, search=searching).decide(game)
             if decision.facts["simulations"] and decision.facts["default"]:
                 assert decision.action == tactical
                 searched.add(type(tactical))

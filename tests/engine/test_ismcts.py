@@ -9,6 +9,7 @@ import pytest
 
 from solver.engine import new_game
 from solver.engine.base import Game
+from solver.engine.candidates import CONTRACT_KINDS
 from solver.engine.ismcts import IsmctsPlayer, parse_kind, values
 from solver.engine.players import PLAYER_KINDS, RandomPlayer, make_player, make_players
 from solver.engine.selfplay import play_one
@@ -118,7 +119,7 @@ def test_the_play_outs_solver_questions_get_the_time_left() -> None:
     question cannot carry the decision past its budget), and the game searched keeps its own limit."""
     game: Any = new_game("contract", None, 4, 9201, max_rounds=1)
     solver = RandomPlayer(1)
-    player = _Timed(0.002, seed=2, budget=0.05, width=4)
+    player = _Timed(0.002, seed=2, budget=0.05, width=4, search=frozenset(CONTRACT_KINDS))  # searching
     while not player.limits:
         if game.current_player() == 0:
             player.decide(game)
