@@ -97,7 +97,8 @@ def footer_lines(puzzle: Puzzle) -> list[str]:
     between parts: "difficulty: hard (score 9.5)" stays on one line.
 
     >>> from solver.puzzles import loads
-    >>> p = loads('game = "contract"\\n[position]\\nround = 5\\nhand = "3H"\\n[meta]\\ndifficulty = "hard"\\nscore = 9.5\\n')
+    >>> p = loads('game = "contract"\\n[position]\\nround = 5\\nhand = "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"\\n'
+    ...           '[meta]\\ndifficulty = "hard"\\nscore = 9.5\\n')
     >>> footer_lines(p)
     ['Contract Shanghai · round 5: set + run + run · rules: default', 'difficulty: hard (score 9.5)']
     """

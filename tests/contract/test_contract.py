@@ -22,8 +22,9 @@ from solver.contract.referee import check_lay_down, check_layoff
 from solver.contract.wilds import resolve_wilds, run_shapes, swap_matching, wild_role_options
 from solver.errors import MeldError, RulesError, TooManyCopiesError
 from solver.melds import Meld, TableMeld
-from solver.puzzles import ContractPosition, iter_puzzle_paths, load
+from solver.puzzles import ContractPosition, Puzzle, iter_puzzle_paths, load
 from solver.rules import ContractRules
+from solver.stated import stated_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ContractRules()
@@ -202,6 +203,9 @@ def test_puzzle_answers_through_the_referee(path: Path) -> None:
     assert isinstance(pos, ContractPosition) and isinstance(rules, ContractRules)
     answer = puzzle.answer
     whole = pos.round == rules.rounds and rules.last_round_all_at_once
+    if puzzle.meta.get("kind") in ("outway", "twonear"):
+        _check_depth(puzzle)
+        return
     if not pos.laid_down:
         down = best_lay_down(pos.hand, rules, pos.round)
         assert (down is not None) == answer["can_lay_down"]
@@ -234,6 +238,22 @@ def test_puzzle_answers_through_the_referee(path: Path) -> None:
             lay.points,
             len(lay.swaps),
         )
+
+
+def _check_depth(puzzle: Puzzle) -> None:
+    """A question with depth (decisions-contract 33-34): its stated answer by the independent oracle
+    (``outway``: the one discard that goes out) or by the distance and each discard's outs recounted."""
+    from tests.generate.test_depth import oracle_goes_down, oracle_out_discards
+
+    pos, rules = puzzle.position, puzzle.rules
+    assert isinstance(pos, ContractPosition) and isinstance(rules, ContractRules)
+    assert stated_problem(puzzle, {}) is None
+    if puzzle.meta["kind"] == "outway":
+        assert puzzle.answer["can_lay_down"] and puzzle.answer["plan_points_left"] == 0
+        assert oracle_out_discards(pos, rules) == [puzzle.meta["solution"]]
+        return
+    assert not oracle_goes_down(pos.hand, rules, pos.round)
+    assert distance_to_contract(pos.hand, rules, pos.round).missing == puzzle.answer["distance"]
 
 
 # ---------------------------------------------------------------- CLI
