@@ -93,16 +93,23 @@ class NaturalPlay:
         return len(self.played)
 
 
+NO_CAP = 1 << 62
+"""A cap no layer reaches: the exact program."""
+
+
 class _Program:
     """The dynamic program over ``stages``: forward while hand cards remain, then depth first.
 
     A state is an int (see ``_CODES``); the order in which states are met, kept and completed is the
     order of the options of :func:`_suit_options`, so the path found is one function of the position.
+    A layer keeps at most ``cap`` states (the first met; a state already kept is still improved): the
+    beams of :mod:`solver.manipulation.plain`; the default keeps every state.
     """
 
-    def __init__(self, stages: list[_Stage], budget: int) -> None:
+    def __init__(self, stages: list[_Stage], budget: int, cap: int = NO_CAP) -> None:
         self.stages = stages
         self.budget = budget
+        self.cap = cap
         self.work = 0
         self.failed: set[int] = set()  # (state, stage) pairs known not to complete, as st << 6 | k
         left = [0] * (len(stages) + 1)  # hand copies in the stages from k on
@@ -208,13 +215,14 @@ class _Program:
         back: _Back = {}
         stage = self.stages[k]
         s, _, copies, sub, column, rest, _ = stage
+        cap = self.cap
         if column:  # an ace column: by _moves
             for st, val in cur.items():
                 moves = self._moves(k, st)
                 self.work += len(moves) + 1
                 for opt, ns, gain in moves:
                     nv = val + gain
-                    if nv >= need and nv > nxt.get(ns, -1):
+                    if nv >= need and nv > nxt.get(ns, -1) and (len(nxt) < cap or ns in nxt):
                         nxt[ns] = nv
                         back[ns] = (st, opt)
             return nxt, back
@@ -227,7 +235,7 @@ class _Program:
             runs = (st >> shift) & _RUNS
             if not copies and not runs and (not close or not st & _SETS):  # nothing happens here
                 work += 1
-                if val >= need and val > get(st, -1):
+                if val >= need and val > get(st, -1) and (len(nxt) < cap or st in nxt):
                     nxt[st] = val
                     back[st] = (st, _SKIP)
                 continue
@@ -247,7 +255,7 @@ class _Program:
                     continue
                 ns = base + delta if close else base + delta + (gs << _GS) + (gm << _GM)
                 nv = val + gain
-                if nv > get(ns, -1):
+                if nv > get(ns, -1) and (len(nxt) < cap or ns in nxt):
                     nxt[ns] = nv
                     back[ns] = (st, opt)
         self.work += work

@@ -20,8 +20,8 @@ of 0.6-1 us, so the plain :func:`~solver.manipulation.best_play`
    2-20x less work than one program asked for one card.
 
 Every try's steps count against one budget (:data:`NATIVE_BUDGET`); past
-it, CP-SAT answers. The same loop runs in Python (:class:`_Beam`, the
-program with the cap) as the oracle: the answer and the work counted are the
+it, CP-SAT answers. The same loop runs in Python (:class:`~solver.manipulation.natural._Program`
+with the cap) as the oracle: the answer and the work counted are the
 same on both paths (``tests/native/test_manipulation_plain.py``). Only the
 native path of :func:`~solver.manipulation.best_play` asks it: in Python the
 program at these sizes costs more than the CP-SAT solve it would replace, so
@@ -45,19 +45,10 @@ from operator import add, sub
 from solver.cards import Cards
 from solver.errors import ShanghaiError
 from solver.manipulation.bound import playable_bound
-from solver.manipulation.natural import NaturalPlay, _Program
+from solver.manipulation.natural import NO_CAP, NaturalPlay, _Program
 from solver.manipulation.natural_melds import _natural_melds, _old_first
 from solver.manipulation.natural_states import (
-    _GM,
-    _GS,
-    _RUNS,
-    _SETS,
-    _SKIP,
-    _SUIT_BITS,
-    _Back,
-    _entries,
     _OutOfBudget,
-    _Stage,
     _stages,
 )
 from solver.melds import Meld
@@ -90,64 +81,6 @@ Attempt = tuple[int, list[list[int]], list[int], int]
 """The program's answer: (1 found, 0 no play, -1 gave up), melds, copies used, work."""
 
 
-class _Beam(_Program):
-    """:class:`~solver.manipulation.natural._Program` whose layers keep at most ``cap`` states (the
-    first met; a state already kept is still improved): ``_layer`` is the same code with that one
-    condition (and ``cap`` past any layer's size is the program itself)."""
-
-    def __init__(self, stages: list[_Stage], budget: int, cap: int) -> None:
-        super().__init__(stages, budget)
-        self.cap = cap
-
-    def _layer(self, k: int, cur: dict[int, int], need: int) -> tuple[dict[int, int], _Back]:
-        nxt: dict[int, int] = {}
-        back: _Back = {}
-        s, _, copies, sub, column, rest, _ = self.stages[k]
-        cap = self.cap
-        if column:  # an ace column: by _moves
-            for st, val in cur.items():
-                moves = self._moves(k, st)
-                self.work += len(moves) + 1
-                for opt, ns, gain in moves:
-                    nv = val + gain
-                    if nv >= need and nv > nxt.get(ns, -1) and (ns in nxt or len(nxt) < cap):
-                        nxt[ns] = nv
-                        back[ns] = (st, opt)
-            return nxt, back
-        shift = _SUIT_BITS * s
-        close = s == 3
-        work = 0
-        memo = self.memos[k]
-        for st, val in cur.items():
-            runs = (st >> shift) & _RUNS
-            if not copies and not runs and (not close or not st & _SETS):  # nothing happens here
-                work += 1
-                if val >= need and val > nxt.get(st, -1) and (st in nxt or len(nxt) < cap):
-                    nxt[st] = val
-                    back[st] = (st, _SKIP)
-                continue
-            entries = memo.get(runs)
-            if entries is None:
-                entries = memo[runs] = _entries(runs, shift, copies, sub, True, sub)
-            work += len(entries) + 1
-            gsum, gmax = (st >> _GS) & 31, (st >> _GM) & 7
-            base = st & ~_SETS
-            for gain, g, delta, opt in entries:
-                if gain < need - val:
-                    continue
-                gs = gsum + g
-                gm = g if g > gmax else gmax
-                if gs + rest < 3 * gm:
-                    continue
-                ns = base + delta if close else base + delta + (gs << _GS) + (gm << _GM)
-                nv = val + gain
-                if nv > nxt.get(ns, -1) and (ns in nxt or len(nxt) < cap):
-                    nxt[ns] = nv
-                    back[ns] = (st, opt)
-        self.work += work
-        return nxt, back
-
-
 def _descend_pure(tc: list[int], bc: list[int], ace: str, budget: int, beams: Sequence[int], exact: bool) -> Attempt:
     """:func:`descend` in Python (the oracle of the compiled ``natural_most``)."""
     total = sum(bc)
@@ -155,9 +88,9 @@ def _descend_pure(tc: list[int], bc: list[int], ace: str, budget: int, beams: Se
         return 0, [], [], 0
     stages = _stages(tc, bc, ace)
     work = 0
-    tries = [(total, cap) for cap in beams] + ([(t, _NO_CAP) for t in range(total, 0, -1)] if exact else [])
+    tries = [(total, cap) for cap in beams] + ([(t, NO_CAP) for t in range(total, 0, -1)] if exact else [])
     for target, cap in tries:
-        program = _Beam(stages, budget - work, cap)
+        program = _Program(stages, budget - work, cap)
         try:
             found = program.best(target)
         except _OutOfBudget:
@@ -167,9 +100,6 @@ def _descend_pure(tc: list[int], bc: list[int], ace: str, budget: int, beams: Se
             melds, used = _natural_melds(stages, found[1], ace)
             return 1, melds, used, work
     return (0 if exact else -1), [], [], work
-
-
-_NO_CAP = 1 << 62  # a cap no layer reaches: the exact program
 
 
 def native_program(tc: Sequence[int], bc: Sequence[int]) -> bool:

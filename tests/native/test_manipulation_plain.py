@@ -3,7 +3,7 @@ pure-Python oracle, and ``best_play(least_change=False)`` on both paths.
 
 ``plain.descend`` (the beams, then the exact program asked for the whole
 bound, one card fewer, ...) runs in C++ (``natural_most``) where the core is
-built and in Python (``plain._Beam``) inside ``native.pure()``: the same
+built and in Python (``natural._Program`` with a cap) inside ``native.pure()``: the same
 status, melds, copies and work, on drawn counts (1-4 decks, every ace option,
 budgets, beams, exact or not) and at the budget's edge. The plain best play
 takes that stage on the native path only; its answers are checked by the
