@@ -63,7 +63,7 @@ from typing import Any
 
 from solver.cards import Cards
 from solver.errors import ShanghaiError
-from solver.generate.contract_proofs import stated_outway, stated_twonear
+from solver.generate.contract_proofs import stated_outway, stated_turn, stated_twonear
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 
 __all__ = ["stated_problem", "replay_moves", "title_problems", "difficulty_problems"]
@@ -243,25 +243,14 @@ def _contract_laydown(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     points left must be the whole-turn optimum (:func:`solver.contract.plan_after_draw`), and the
     grouping the plan's (a lay-down puzzle's answer is unique)."""
     from solver.contract import plan_after_draw
-    from solver.contract.referee import check_lay_down, check_layoff, hand_points
-    from solver.melds import Meld, TableMeld
+    from solver.contract.referee import hand_points
 
     pos = puzzle.position
     rules: Any = puzzle.rules
     assert isinstance(pos, ContractPosition)
-    texts = puzzle.meta.get("solution")
-    if not isinstance(texts, list):
-        return ["the lay-down is not a list of melds"]
-    melds = [Meld.parse(str(t)) for t in texts]
-    check_lay_down(pos.hand, melds, rules, pos.round)
-    laid = Cards(c for m in melds for c in m.cards)
-    before = (*pos.table, *(TableMeld(m, 0) for m in melds))
-    new_text = puzzle.meta.get("new_table")
-    if not isinstance(new_text, list) or len(new_text) != len(before):
-        return [f"the new table has {len(new_text or [])} melds, the table after the lay-down {len(before)}"]
-    new = [TableMeld(Meld.parse(str(m)), t.owner) for m, t in zip(new_text, before)]
-    played = check_layoff(before, pos.hand - laid, new, rules, player=0)
-    left = pos.hand - laid - played
+    melds, left, problem = stated_turn(pos, rules, puzzle.meta.get("solution"), puzzle.meta.get("new_table"))
+    if problem:
+        return [problem]
     discard = puzzle.meta.get("discard")
     if discard is not None:
         card = Cards.parse(str(discard))

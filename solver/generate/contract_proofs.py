@@ -45,6 +45,7 @@ from solver.rules import ContractRules
 from solver.rules.contract import min_length
 
 __all__ = [
+    "stated_turn",
     "DEPTH_KINDS",
     "go_out_discards",
     "whole_outs",
@@ -201,27 +202,40 @@ def touches(card: Card, cards: Sequence[Card]) -> bool:
     return False
 
 
+def stated_turn(
+    pos: ContractPosition, rules: Any, lay_down: Any, new_table: Any
+) -> tuple[list[Meld], Cards, str | None]:
+    """A stated turn through the referees: the ``lay_down`` melds (texts) by the lay-down referee, then
+    ``new_table`` (the table after the lay-down, owners kept, as texts) by the lay-off referee. The
+    melds laid down, the cards left in hand, and the problem when the statement is malformed (a
+    referee's refusal raises its own error)."""
+    from solver.contract.referee import check_lay_down, check_layoff
+
+    if not isinstance(lay_down, list):
+        return [], pos.hand, "the lay-down is not a list of melds"
+    melds = [Meld.parse(str(t)) for t in lay_down]
+    check_lay_down(pos.hand, melds, rules, pos.round)
+    before = (*pos.table, *(TableMeld(m, 0) for m in melds))
+    if not isinstance(new_table, list) or len(new_table) != len(before):
+        return (
+            melds,
+            pos.hand,
+            f"the new table has {len(new_table or [])} melds, the table after the lay-down {len(before)}",
+        )
+    new = [TableMeld(Meld.parse(str(m)), t.owner) for m, t in zip(new_table, before)]
+    rest = pos.hand - Cards(c for m in melds for c in m.cards)
+    return melds, rest - check_layoff(before, rest, new, rules, player=0), None
+
+
 def stated_outway(puzzle: Puzzle, data: Any) -> list[str]:
     """The stated turn (``lay_down`` melds, ``new_table``, the ``solution`` discard) through the referees:
     it must go out, and its discard must be the only one that does (:func:`go_out_discards`)."""
-    from solver.contract.referee import check_lay_down, check_layoff
-
     pos = puzzle.position
     rules: Any = puzzle.rules
     assert isinstance(pos, ContractPosition)
-    texts = puzzle.meta.get("lay_down")
-    if not isinstance(texts, list):
-        return ["the lay-down is not a list of melds"]
-    melds = [Meld.parse(str(t)) for t in texts]
-    check_lay_down(pos.hand, melds, rules, pos.round)
-    before = (*pos.table, *(TableMeld(m, 0) for m in melds))
-    new_text = puzzle.meta.get("new_table")
-    if not isinstance(new_text, list) or len(new_text) != len(before):
-        return [f"the new table has {len(new_text or [])} melds, the table after the lay-down {len(before)}"]
-    new = [TableMeld(Meld.parse(str(m)), t.owner) for m, t in zip(new_text, before)]
-    rest = pos.hand - Cards(c for m in melds for c in m.cards)
-    played = check_layoff(before, rest, new, rules, player=0)
-    left = rest - played
+    _, left, problem = stated_turn(pos, rules, puzzle.meta.get("lay_down"), puzzle.meta.get("new_table"))
+    if problem:
+        return [problem]
     card = Cards.parse(str(puzzle.meta.get("solution", "")))
     if left != card or len(card) != 1:
         return [f"the stated turn leaves {left or 'nothing'} in hand, not the one discard {card}"]
