@@ -260,18 +260,18 @@ class _Flat:
 ISMCTS_GAMES = ["python_shanghai_zsy", "python_shanghai_contract(turn_limit=12)"]
 
 
-@pytest.mark.parametrize("text", ISMCTS_GAMES)
-def test_openspiel_ismcts_bot_plays_whole_games(text: str) -> None:
-    # issue 36: OpenSpiel's ISMCTSBot raised KeyError on its second decision (one information state,
-    # two legal sets); now it plays ten whole games of each game in seat 0 (a small simulation
-    # budget, every resampled state's legal set checked against its information state's)
+def bot_games(text: str, games: int, others: str) -> int:
+    """OpenSpiel's ``ISMCTSBot`` (four simulations a decision, :class:`_Flat`) in seat 0 of ``games``
+    whole games, the other seats stepping ``"random"``ly or taking their ``"lowest"``-numbered legal
+    step (a Manipulation game then ends sooner); every action the bot picks is legal and the returns
+    sum to 1. Returns the decisions made."""
     from open_spiel.python.algorithms import ismcts
 
     game = pyspiel.load_game(text)
     rng = np.random.RandomState(5)
     bot = ismcts.ISMCTSBot(game, _Flat(game.num_players()), uct_c=2.0, max_simulations=4, random_state=rng)
     decisions = 0
-    for seed in range(10):
+    for seed in range(games):
         state = game.new_initial_state()
         play = random.Random(seed)
         while not state.is_terminal():
@@ -284,6 +284,15 @@ def test_openspiel_ismcts_bot_plays_whole_games(text: str) -> None:
                 state.apply_action(int(action))
                 decisions += 1
             else:
-                state.apply_action(play.choice(state.legal_actions()))
+                legal = state.legal_actions()
+                state.apply_action(play.choice(legal) if others == "random" else min(legal))
         assert abs(sum(state.returns()) - 1.0) < 1e-9
-    assert decisions >= 10
+    return decisions
+
+
+@pytest.mark.parametrize("text", ISMCTS_GAMES)
+def test_openspiel_ismcts_bot_plays_whole_games(text: str) -> None:
+    # issue 36: OpenSpiel's ISMCTSBot raised KeyError on its second decision (one information state,
+    # two legal sets); now it plays ten whole games of each game in seat 0 (a small simulation
+    # budget, every resampled state's legal set checked against its information state's)
+    assert bot_games(text, 10, "random") >= 10

@@ -3,16 +3,14 @@ every decision resamples the information state (Manipulation: ``solver/envs/open
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from solver.extras import require
 
-pyspiel = require("pyspiel", "openspiel")
-np = require("numpy", "openspiel")
+require("pyspiel", "openspiel")
+require("numpy", "openspiel")
 import solver.envs.openspiel  # noqa: E402,F401
-from tests.envs.test_infostate import _Flat  # noqa: E402
+from tests.envs.test_infostate import bot_games  # noqa: E402
 
 # one deck, two players, three cards each: the smallest Manipulation game the rules allow; a game still
 # runs to 400-650 steps (the stock is drawn out), 250-300 of them the bot's
@@ -20,33 +18,9 @@ SMALL = "python_shanghai_manipulation(preset=norwegian,deal=3,players=2)"
 
 
 def _games(text: str, games: int) -> int:
-    """``ISMCTSBot`` (four simulations a decision, a flat evaluator) in seat 0 of ``games`` whole games,
-    the other seat taking its lowest-numbered legal step (it selects cards and plays them when it can,
-    else draws: a game ends sooner than under random steps); every action the bot picks is legal and
-    the returns sum to 1. Returns the decisions made."""
-    from open_spiel.python.algorithms import ismcts
-
-    game = pyspiel.load_game(text)
-    bot = ismcts.ISMCTSBot(
-        game, _Flat(game.num_players()), uct_c=2.0, max_simulations=4, random_state=np.random.RandomState(5)
-    )
-    decisions = 0
-    for seed in range(games):
-        state = game.new_initial_state()
-        deal = random.Random(seed)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(deal.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            elif state.current_player() == 0:
-                action = bot.step(state)
-                assert action in state.legal_actions()
-                state.apply_action(int(action))
-                decisions += 1
-            else:
-                state.apply_action(min(state.legal_actions()))
-        assert abs(sum(state.returns()) - 1.0) < 1e-9
-    return decisions
+    """:func:`~tests.envs.test_infostate.bot_games`, the other seat taking its lowest-numbered legal step
+    (it selects cards and plays them when it can, else draws: a game ends sooner than under random steps)."""
+    return bot_games(text, games, "lowest")
 
 
 def test_ismcts_bot_plays_a_whole_manipulation_game() -> None:
