@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from solver.extras import MissingExtra, missing, require
+from tests.web.pages import PHONE
 
 try:
     from fastapi.testclient import TestClient
@@ -113,6 +114,20 @@ def page(browser: Any, live_server: str) -> Iterator[Any]:
     )
     pg.base = live_server
     yield pg
+    context.close()
+    assert not errors, errors
+
+
+@pytest.fixture
+def phone(browser: Any, live_server: str) -> Iterator[Any]:
+    """A fresh page on a phone (:data:`tests.web.pages.PHONE`, touch); JavaScript errors fail the test."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=1)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.base = live_server
+    yield page
     context.close()
     assert not errors, errors
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+PHONE = {"width": 390, "height": 844}
+"""The phone the page's tests use (390x844, touch): the ``phone`` fixture's viewport."""
+
 
 def open_page(page: Any, path: str) -> None:
     """Go to ``path`` on the test server and wait until the page says it is ready."""

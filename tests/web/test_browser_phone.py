@@ -3,32 +3,17 @@ rule help on tap, the four-colour deck, hands sorted by rank."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from solver.extras import require
+from tests.web.pages import PHONE
 from tests.web.pages import open_page as _open
 
 expect = require("playwright.sync_api", "web").expect
 
 from tests.web.axe import assert_clean  # noqa: E402
-
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def phone(browser: Any, live_server: str) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=1)
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.base = live_server
-    yield page
-    context.close()
-    assert not errors, errors
 
 
 def _box(page: Any, selector: str) -> dict[str, float]:

@@ -6,32 +6,15 @@ hint line and the AI reasons in the page's language, and arrow keys in the card 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from solver.extras import require
 from tests.web.axe import assert_clean
+from tests.web.pages import PHONE
 from tests.web.pages import open_page as _open
 from tests.web.test_browser_play import _play_by_hints
 
 require("playwright.sync_api", "web")
-
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def phone(browser: Any, live_server: str) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=1)
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.base = live_server
-    yield page
-    context.close()
-    assert not errors, errors
 
 
 def _new_zsy(page: Any, seed: str, options: str = "{}", rules: str = "{}", tap: bool = False) -> None:
