@@ -28,8 +28,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from solver.cards import Card, Cards
+from solver.errors import MeldError
 from solver.generate.difficulty import SOLVE_SECONDS
-from solver.melds import Meld, TableMeld
+from solver.melds import Meld, TableMeld, validate_table
 from solver.puzzles import ContractPosition, Puzzle
 
 __all__ = ["one_look", "template", "diversity", "hand_size_counts", "useful"]
@@ -68,10 +69,19 @@ def _spare_once(hand: Cards, rules: Any, round_: int) -> Card | None:
     return min(spare, key=lambda c: discard_order(c, rules))
 
 
-def _fits(card: Card, meld: Meld, rules: Any) -> bool:
-    from solver.errors import MeldError
-    from solver.melds import validate_table
+def touches(card: Card, cards: Sequence[Card]) -> bool:
+    """``card`` fits beside one of ``cards`` at a glance: the same rank, or the next rank of the same
+    suit (a wild touches everything)."""
+    for c in cards:
+        if c.rank is None or card.rank is None or c.rank == card.rank:
+            return True
+        if c.suit == card.suit and abs(int(c.rank) - int(card.rank)) in (1, 12):
+            return True
+    return False
 
+
+def fits_an_end(card: Card, meld: Meld, rules: Any) -> bool:
+    """``card`` grows ``meld`` as it stands, at one of its ends (a wild without a role)."""
     for grown in (Meld((*meld.cards, card), (*meld.roles, None)), Meld((card, *meld.cards), (None, *meld.roles))):
         try:
             validate_table([grown], rules.meld_spec)
@@ -85,7 +95,7 @@ def _one_pass_layoff(hand: Cards, table: Sequence[TableMeld], rules: Any) -> int
     """The hand cards that fit a meld as the table stands, counted once each (no swap, no chain)."""
     natural = [c for c in hand if c not in rules.wilds]
     wilds = len(hand) - len(natural)
-    fit = sum(1 for c in natural if any(_fits(c, t.meld, rules) for t in table))
+    fit = sum(1 for c in natural if any(fits_an_end(c, t.meld, rules) for t in table))
     return fit + (wilds if table else 0)
 
 

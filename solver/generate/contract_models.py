@@ -11,7 +11,8 @@ from dataclasses import replace
 from typing import Any
 
 from solver.cards import Card, Cards
-from solver.generate.contract_proofs import one_pass, touches
+from solver.generate.contract_looks import touches
+from solver.generate.contract_proofs import one_pass
 from solver.melds import TableMeld
 from solver.puzzles import ContractPosition, Puzzle
 

@@ -38,8 +38,8 @@ from typing import Any
 
 from solver.cards import Card, Cards
 from solver.contract.brute import _all_melds, every_lay_down, exhaustive_layoff
-from solver.errors import MeldError
-from solver.melds import Meld, TableMeld, validate_table
+from solver.generate.contract_looks import fits_an_end
+from solver.melds import Meld, TableMeld
 from solver.puzzles import ContractPosition, Puzzle
 from solver.rules import ContractRules
 from solver.rules.contract import min_length
@@ -52,7 +52,6 @@ __all__ = [
     "goes_down_whole",
     "outs_by_discard",
     "one_pass",
-    "touches",
     "stated_outway",
     "stated_twonear",
 ]
@@ -178,28 +177,9 @@ def outs_by_discard(
     return out
 
 
-def _fits(card: Card, meld: Meld, rules: ContractRules) -> bool:
-    for grown in (Meld((*meld.cards, card), (*meld.roles, None)), Meld((card, *meld.cards), (None, *meld.roles))):
-        try:
-            validate_table([grown], rules.meld_spec)
-        except MeldError:
-            continue
-        return True
-    return False
-
-
 def one_pass(hand: Cards, table: Sequence[TableMeld], rules: ContractRules) -> int:
     """The hand cards that fit a meld as the table stands, counted once each (no swap, no chain)."""
-    return sum(1 for c in hand if any(_fits(c, t.meld, rules) for t in table))
-
-
-def touches(card: Card, cards: Sequence[Card]) -> bool:
-    for c in cards:
-        if c.rank is None or card.rank is None or c.rank == card.rank:
-            return True
-        if c.suit == card.suit and abs(int(c.rank) - int(card.rank)) in (1, 12):
-            return True
-    return False
+    return sum(1 for c in hand if any(fits_an_end(c, t.meld, rules) for t in table))
 
 
 def stated_turn(

@@ -8,11 +8,11 @@ generators, so that imports run one way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from solver.cards import Card, Cards
-from solver.generate.contract_looks import one_look
+from solver.cards import Cards
+from solver.generate.contract_looks import one_look, touches
 from solver.generate.contract_models import finds as depth_finds
 from solver.generate.contract_proofs import DEPTH_KINDS
 from solver.generate.difficulty import SOLVE_SECONDS
@@ -22,22 +22,12 @@ from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPo
 __all__ = ["MODELS"]
 
 
-def _touches(card: Card, cards: Sequence[Card]) -> bool:
-    """``card`` fits beside one of ``cards`` at a glance: the same rank, or the next rank of the same suit."""
-    for c in cards:
-        if c.rank is None or card.rank is None:
-            return True
-        if c.rank == card.rank or (c.suit == card.suit and abs(int(c.rank) - int(card.rank)) in (1, 12)):
-            return True
-    return False
-
-
 def _glance_manipulation(p: Puzzle) -> bool:
     from solver.manipulation import best_play
 
     pos = p.position
     assert isinstance(pos, ManipulationPosition)
-    seen = tuple(m for m in pos.table if any(_touches(c, m.cards) for c in pos.hand))
+    seen = tuple(m for m in pos.table if any(touches(c, m.cards) for c in pos.hand))
     play = best_play(seen, pos.hand, p.rules, time_limit=SOLVE_SECONDS, least_change=False)  # type: ignore[arg-type]
     return bool(play.cards >= p.answer["played"])
 
@@ -78,14 +68,14 @@ def _glance_contract(p: Puzzle) -> bool:
     pos = p.position
     assert isinstance(pos, ContractPosition)
     if p.meta.get("kind") == "laydown":  # the plan against the melds the hand touches only
-        seen = tuple(t for t in pos.table if any(_touches(c, t.meld.cards) for c in pos.hand))
+        seen = tuple(t for t in pos.table if any(touches(c, t.meld.cards) for c in pos.hand))
         return _plan_grouping(p, seen, p.rules)
     if p.meta.get("kind") in ("discard", "whole"):
         hand = list(pos.hand)
-        lone = [c for i, c in enumerate(hand) if not _touches(c, hand[:i] + hand[i + 1 :])]
+        lone = [c for i, c in enumerate(hand) if not touches(c, hand[:i] + hand[i + 1 :])]
         pick = max(lone or hand, key=lambda c: (p.rules.points(c), c.index))  # type: ignore[union-attr]
         return bool(str(pick) == p.meta["solution"])
-    seen = tuple(t for t in pos.table if any(_touches(c, t.meld.cards) for c in pos.hand))
+    seen = tuple(t for t in pos.table if any(touches(c, t.meld.cards) for c in pos.hand))
     return bool(_layoff_cards(p, seen, p.rules) >= p.answer["layoff"])
 
 
