@@ -15,6 +15,7 @@ from collections.abc import Callable
 from solver.cards import Card, Cards, Rank, Suit
 from solver.melds import Meld
 from solver.rules import ContractRules
+from solver.rules.contract import min_length
 
 __all__: list[str] = []
 
@@ -26,6 +27,7 @@ def _wild(rng: random.Random, rules: ContractRules) -> Card:
 
 
 def _meld(rng: random.Random, rules: ContractRules, kind: str, length: int) -> list[Card]:
+    """A natural meld of ``kind`` (no two: twos may be wild); a run may end with the ace."""
     if kind == "set":
         rank = Rank(rng.choice([r for r in range(1, 14) if r != 2]))
         suits = [rng.choice(_SUITS) for _ in range(length)]
@@ -83,6 +85,17 @@ def _natural(rng: random.Random, rules: ContractRules) -> Card:
         card = Card(Rank(rng.randint(1, 13)), rng.choice(_SUITS))
         if card not in rules.wilds:
             return card
+
+
+def _filled_lengths(rng: random.Random, rules: ContractRules, round_: int) -> list[int] | None:
+    """The round's contract melds' lengths grown at random past their least until they hold the deal;
+    None when the contract does not fit the deal."""
+    lengths = [min_length(req, rules) for req in rules.contract(round_)]
+    if sum(lengths) > rules.deal:
+        return None
+    while sum(lengths) < rules.deal:
+        lengths[rng.randrange(len(lengths))] += 1
+    return lengths
 
 
 def _to_hand_size(rules: ContractRules, planted: int) -> tuple[int, int]:

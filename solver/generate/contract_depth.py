@@ -33,10 +33,11 @@ import random
 from collections.abc import Callable
 from functools import partial
 
-from solver.cards import Card, Cards, Rank, Suit
+from solver.cards import Card, Cards, Rank
 from solver.contract import AfterDraw, distance_to_contract, plan_after_draw
 from solver.contract.referee import check_lay_down, check_layoff
 from solver.errors import MeldError, ShanghaiError
+from solver.generate.contract_deal import _SUITS, _filled_lengths, _meld, _natural
 from solver.generate.contract_looks import useful
 from solver.generate.contract_proofs import go_out_discards, goes_down_whole, one_pass, outs_by_discard
 from solver.generate.difficulty import SOLVE_SECONDS, Level, measure
@@ -50,7 +51,6 @@ from solver.rules.contract import min_length
 
 __all__ = ["depth_candidate", "outway_puzzle", "twonear_puzzle", "OUTWAY_OPPONENTS"]
 
-_SUITS = tuple(Suit)
 
 OUTWAY_OPPONENTS: dict[Level, tuple[int, int]] = {
     "easy": (1, 1),
@@ -59,23 +59,6 @@ OUTWAY_OPPONENTS: dict[Level, tuple[int, int]] = {
     "expert": (2, 3),
 }
 """Per level: opponents whose contract lies on the table (an inclusive range)."""
-
-
-def _natural(rng: random.Random, rules: ContractRules) -> Card:
-    while True:
-        card = Card(Rank(rng.randint(1, 13)), rng.choice(_SUITS))
-        if card not in rules.wilds:
-            return card
-
-
-def _meld_cards(rng: random.Random, kind: str, length: int) -> list[Card]:
-    """A natural meld of ``kind`` (no two: twos may be wild); a run may end with the ace."""
-    if kind == "set":
-        rank = Rank(rng.choice([r for r in range(1, 14) if r != 2]))
-        return [Card(rank, rng.choice(_SUITS)) for _ in range(length)]
-    suit = rng.choice(_SUITS)
-    start = rng.randint(3, 14 - length + 1)
-    return [Card(Rank(1 if p == 14 else p), suit) for p in range(start, start + length)]
 
 
 def _take(stock: list[Cards], cards: list[Card]) -> bool:
@@ -136,7 +119,7 @@ def _table(
     for owner in owners:
         for req in rules.contract(round_):
             length = min_length(req, rules) + rng.choice((0, 0, 1))
-            cards = _deal(stock, partial(_meld_cards, rng, req.kind, length))
+            cards = _deal(stock, partial(_meld, rng, rules, req.kind, length))
             if cards is None:
                 return None
             roles: list[Card | None] = [None] * len(cards)
@@ -168,7 +151,7 @@ def _outway_position(rng: random.Random, rules: ContractRules, level: Level) -> 
     hand: list[Card] = []
     growing: list[tuple[list[Card], list[Card | None]]] = [(list(t.meld.cards), list(t.meld.roles)) for t in table]
     for req in rules.contract(round_):
-        cards = _deal(stock, partial(_meld_cards, rng, req.kind, min_length(req, rules)))
+        cards = _deal(stock, partial(_meld, rng, rules, req.kind, min_length(req, rules)))
         if cards is None:
             return None
         hand += cards
@@ -259,15 +242,13 @@ def _twonear_hand(rng: random.Random, rules: ContractRules, round_: int) -> Card
     """The contract's melds grown to fill the deal (a wild now and then in a run), one natural card out,
     two cards in that touch the rest (a rank's copy or a suit neighbour up to two away)."""
     contract = rules.contract(round_)
-    lengths = [min_length(req, rules) for req in contract]
-    if sum(lengths) > rules.deal:
+    lengths = _filled_lengths(rng, rules, round_)
+    if lengths is None:
         return None
-    while sum(lengths) < rules.deal:
-        lengths[rng.randrange(len(lengths))] += 1
     stock = [Cards(rules.deck)]
     cards: list[Card] = []
     for req, n in zip(contract, lengths):
-        meld = _deal(stock, partial(_meld_cards, rng, req.kind, n))
+        meld = _deal(stock, partial(_meld, rng, rules, req.kind, n))
         if meld is None:
             return None
         if req.kind == "run" and rules.wilds and rng.random() < 0.25:

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import random
 
-from solver.cards import Card, Cards, Rank, Suit
+from solver.cards import Card, Cards, Rank
 from solver.contract import best_discards, best_lay_down, discard_order, distance_to_contract
 from solver.errors import MeldError, ShanghaiError
+from solver.generate.contract_deal import _SUITS, _meld
 from solver.generate.contract_looks import useful
 from solver.generate.difficulty import SOLVE_SECONDS, Level, measure
 from solver.generate.ladder import fewest_decoys, place
@@ -37,7 +38,6 @@ from solver.rules.contract import min_length
 
 __all__ = ["discard_puzzle", "discard_hand", "useful", "strict_first"]
 
-_SUITS = tuple(Suit)
 HAND = 13
 """The hand of a discard puzzle before the deal's size is known: the deal and the drawn card."""
 
@@ -53,21 +53,12 @@ def _near(rng: random.Random, cards: list[Card]) -> Card:
     return Card(Rank(rank), base.suit)
 
 
-def _meld_cards(rng: random.Random, kind: str, length: int) -> list[Card]:
-    if kind == "set":
-        rank = Rank(rng.choice([r for r in range(1, 14) if r != 2]))
-        return [Card(rank, rng.choice(_SUITS)) for _ in range(length)]
-    suit = rng.choice(_SUITS)
-    start = rng.randint(3, 14 - length + 1)
-    return [Card(Rank(1 if p == 14 else p), suit) for p in range(start, start + length)]
-
-
 def discard_hand(rng: random.Random, rules: ContractRules, round_: int, size: int) -> Cards | None:
     """``size`` cards: the contract one or two cards short, cards touching it, random cards; None when
     the decks cannot hold them or the contract does not fit."""
     cards: list[Card] = []
     for req in rules.contract(round_):
-        cards += _meld_cards(rng, req.kind, min_length(req, rules))
+        cards += _meld(rng, rules, req.kind, min_length(req, rules))
     if len(cards) >= size:
         return None
     rng.shuffle(cards)

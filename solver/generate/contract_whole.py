@@ -18,7 +18,7 @@ from solver.cards import Card, Cards, Rank
 from solver.contract import best_lay_down, can_go_down_whole, whole_discards
 from solver.contract.referee import check_lay_down
 from solver.errors import ShanghaiError
-from solver.generate.contract_deal import _SUITS, _meld, _with_wild
+from solver.generate.contract_deal import _SUITS, _filled_lengths, _meld, _with_wild
 from solver.generate.contract_discard import useful
 from solver.generate.difficulty import SOLVE_SECONDS, Level, measure
 from solver.generate.ladder import fewest_decoys, place
@@ -27,7 +27,6 @@ from solver.legality import position_problem
 from solver.melds import Meld
 from solver.puzzles import ContractPosition, Puzzle
 from solver.rules import ContractRules
-from solver.rules.contract import min_length
 
 __all__ = ["whole_candidate"]
 
@@ -41,11 +40,9 @@ def _whole_hand(rng: random.Random, rules: ContractRules, round_: int) -> Cards 
     """The deal as the round's contract (melds grown past their least length to fill it, a wild now and
     then in a run), and one more card, the draw; None when the contract does not fit the deal."""
     contract = rules.contract(round_)
-    lengths = [min_length(req, rules) for req in contract]
-    if sum(lengths) > rules.deal:
+    lengths = _filled_lengths(rng, rules, round_)
+    if lengths is None:
         return None
-    while sum(lengths) < rules.deal:
-        lengths[rng.randrange(len(lengths))] += 1
     cards: list[Card] = []
     for req, n in zip(contract, lengths):
         cards += _with_wild(rng, rules, _meld(rng, rules, req.kind, n)).cards
