@@ -63,7 +63,7 @@ from typing import Any
 
 from solver.cards import Cards
 from solver.errors import ShanghaiError
-from solver.generate.contract_proofs import stated_outway, stated_turn, stated_twonear
+from solver.generate.contract_proofs import last_round_discard, stated_outway, stated_turn, stated_twonear
 from solver.puzzles import ContractPosition, ManipulationPosition, Puzzle, ZsyPosition
 
 __all__ = ["stated_problem", "replay_moves", "title_problems", "difficulty_problems"]
@@ -315,11 +315,9 @@ def _contract_whole(puzzle: Puzzle, data: Mapping[str, Any]) -> list[str]:
     pos = puzzle.position
     rules: Any = puzzle.rules
     assert isinstance(pos, ContractPosition)
-    if pos.round != rules.rounds or not rules.last_round_all_at_once or pos.laid_down:
-        return [f"round {pos.round} is not a last round played all at once, before laying down"]
-    card = Cards.parse(str(puzzle.meta.get("solution", "")))
-    if len(card) != 1 or not card <= pos.hand:
-        return [f"the discard {puzzle.meta.get('solution')} is not one card of the hand"]
+    card, problem = last_round_discard(puzzle)
+    if problem:
+        return [problem]
     texts = puzzle.meta.get("melds")
     if not isinstance(texts, list):
         return ["the melds are not a list"]

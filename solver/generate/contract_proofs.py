@@ -45,6 +45,7 @@ from solver.rules import ContractRules
 from solver.rules.contract import min_length
 
 __all__ = [
+    "last_round_discard",
     "stated_turn",
     "DEPTH_KINDS",
     "go_out_discards",
@@ -225,17 +226,29 @@ def stated_outway(puzzle: Puzzle, data: Any) -> list[str]:
     return []
 
 
+def last_round_discard(puzzle: Puzzle) -> tuple[Cards, str | None]:
+    """The stated ``solution`` discard of a last round played all at once, before laying down (the
+    whole-hand and ``twonear`` questions), and the problem when the position or the card is not that."""
+    pos = puzzle.position
+    rules: Any = puzzle.rules
+    assert isinstance(pos, ContractPosition)
+    if pos.round != rules.rounds or not rules.last_round_all_at_once or pos.laid_down:
+        return Cards(), f"round {pos.round} is not a last round played all at once, before laying down"
+    card = Cards.parse(str(puzzle.meta.get("solution", "")))
+    if len(card) != 1 or not card <= pos.hand:
+        return card, f"the discard {puzzle.meta.get('solution')} is not one card of the hand"
+    return card, None
+
+
 def stated_twonear(puzzle: Puzzle, data: Any) -> list[str]:
     """The stated discard keeps the most outs, strictly (:func:`outs_by_discard`), the stated count is
     its own, and the hand cannot go down now."""
     pos = puzzle.position
     rules: Any = puzzle.rules
     assert isinstance(pos, ContractPosition)
-    if pos.round != rules.rounds or not rules.last_round_all_at_once or pos.laid_down:
-        return [f"round {pos.round} is not a last round played all at once, before laying down"]
-    card = Cards.parse(str(puzzle.meta.get("solution", "")))
-    if len(card) != 1 or not card <= pos.hand:
-        return [f"the discard {puzzle.meta.get('solution')} is not one card of the hand"]
+    card, problem = last_round_discard(puzzle)
+    if problem:
+        return [problem]
     if goes_down_whole(pos.hand, rules, pos.round):
         return ["the hand goes down now: no discard to keep outs for"]
     outs = outs_by_discard(pos.hand, rules, pos.round)
