@@ -30,6 +30,7 @@ from solver.picture import answer_notes
 from solver.puzzles import ContractPosition, Puzzle, load, loads
 from solver.rules import ContractRules
 from solver.stated import stated_problem
+from tests.generate.test_whole import assert_another_discard_fails_the_check
 from tests.oracles.contract_turn import _lay_downs, _Search, _table_of
 
 runner = CliRunner()
@@ -202,12 +203,7 @@ def test_cli_generates_and_checks(tmp_path: Path) -> None:
     assert checked.exit_code == 0 and json.loads(checked.stdout.splitlines()[0])["valid"] is True
     solved = runner.invoke(app, ["solve", str(path), "--check", "--json"])
     assert solved.exit_code == 0 and json.loads(solved.stdout.splitlines()[0])["check"] == "ok", solved.output
-    text = path.read_text(encoding="utf-8")
-    solution = load(path).meta["solution"]
-    other = next(c for c in load(path).position.hand if str(c) != solution)
-    path.write_text(text.replace(f'solution = "{solution}"', f'solution = "{other}"'), encoding="utf-8")
-    failed = runner.invoke(app, ["solve", str(path), "--check"])
-    assert failed.exit_code == 1 and "stated solution" in failed.output
+    assert_another_discard_fails_the_check(path)
     bad = runner.invoke(app, ["generate", "contract", "--difficulty", "expert", "--question", "outway", "-q"])
     assert bad.exit_code == 2 and "no expert contract 'outway' puzzles" in bad.output
 

@@ -40,6 +40,16 @@ EXAMPLE = ROOT / "puzzles" / "contract" / "round7-whole-which-discard.toml"
 runner = CliRunner()
 
 
+def assert_another_discard_fails_the_check(path: Path) -> None:
+    """The puzzle file at ``path`` with another card of the hand as its ``solution`` fails ``solve --check``."""
+    text = path.read_text(encoding="utf-8")
+    solution = load(path).meta["solution"]
+    other = next(c for c in load(path).position.hand if str(c) != solution)
+    path.write_text(text.replace(f'solution = "{solution}"', f'solution = "{other}"'), encoding="utf-8")
+    failed = runner.invoke(app, ["solve", str(path), "--check"])
+    assert failed.exit_code == 1 and "stated solution" in failed.output
+
+
 @cache
 def sample(level: str, count: int = 3, seed: int = 7) -> tuple[Puzzle, ...]:
     return tuple(generate("contract", level, count, seed, question="whole"))
@@ -221,13 +231,7 @@ def test_cli_generate_question_whole_then_check(tmp_path: Path) -> None:
     lines = [json.loads(x) for x in solved.stdout.splitlines()]
     assert [x["check"] for x in lines] == ["ok", "ok"] and all(len(x["whole_discards"]) == 1 for x in lines)
     # a tampered file fails --check
-    path = tmp_path / files[0]
-    text = path.read_text(encoding="utf-8")
-    solution = load(path).meta["solution"]
-    other = next(c for c in load(path).position.hand if str(c) != solution)
-    path.write_text(text.replace(f'solution = "{solution}"', f'solution = "{other}"'), encoding="utf-8")
-    failed = runner.invoke(app, ["solve", str(path), "--check"])
-    assert failed.exit_code == 1 and "stated solution" in failed.output
+    assert_another_discard_fails_the_check(tmp_path / files[0])
     bad = runner.invoke(app, ["generate", "contract", "--difficulty", "hard", "--question", "whole", "-q"])
     assert bad.exit_code == 2
 
